@@ -1,0 +1,62 @@
+import type { JsonObject } from '../core/types.js';
+import type { TaskResult } from '../core/task-result.js';
+
+/**
+ * What AdcpClient needs from a wire. `src/mcp/` and `src/a2a/` each provide one; the client adds
+ * idempotency keys, retries and waiting on top. A transport throws AdcpWireError for "could not
+ * talk or read", and returns a TaskResult for everything the agent said (errors included).
+ */
+export interface AdcpTransport {
+  readonly protocol: 'mcp' | 'a2a';
+  /** Calls one AdCP tool (MCP tool / A2A skill). `args` already holds `idempotency_key`/`context`. */
+  callTool(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult>;
+  /**
+   * Asks the transport for the current state of a transport-native task (A2A task id).
+   * MCP has no such thing outside MCP Tasks, so it may leave this out.
+   */
+  getTask?(taskId: string, options: TransportCallOptions): Promise<TaskResult>;
+  /** Cancels a transport-native task, when the wire has that. */
+  cancelTask?(taskId: string, options: TransportCallOptions): Promise<TaskResult>;
+  /** Lists the agent's tools or skills (name plus whatever the wire says about them). */
+  listTools(options: TransportCallOptions): Promise<ToolInfo[]>;
+  /** Reads the agent's card(s); a missing card is `undefined`, a bad one a reported problem. */
+  readCard(options: TransportCallOptions): Promise<CardInfo>;
+  close(): Promise<void>;
+}
+
+export interface TransportCallOptions {
+  signal?: AbortSignal;
+  /** Response byte cap for this call (UTF-8 bytes, whole response, enforced while reading). */
+  maxBytes: number;
+  /** MCP Tasks augmentation (`params.task`), when asked or required. */
+  task?: { ttl?: number };
+  /** A2A conversation continuity. */
+  contextId?: string;
+  /** Streaming/progress events as they arrive (A2A streaming, MCP Tasks polling). */
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface ProgressEvent {
+  status: TaskResult['status'] | 'unknown';
+  taskId?: string;
+  message?: string;
+  percentage?: number;
+  step?: string;
+  data?: JsonObject;
+}
+
+export interface ToolInfo {
+  name: string;
+  description?: string;
+  inputSchema?: JsonObject;
+  /** MCP `execution.taskSupport`; A2A skills have none. */
+  taskSupport?: 'forbidden' | 'optional' | 'required';
+}
+
+export interface CardInfo {
+  /** Where the card was found, or undefined when there is none. */
+  url?: string;
+  card?: JsonObject;
+  /** A card that was there but malformed or oversized: reported, not thrown. */
+  problem?: string;
+}

@@ -1,0 +1,76 @@
+import type { AdcpError, JsonObject, Recovery, RecoveryAction, TaskStatus } from './types.js';
+
+/**
+ * The one result type of every AdCP call, over MCP or A2A: a union keyed by the AdCP `status`.
+ * "The agent said no" is data here (`failed`/`rejected` with `error`), never an exception.
+ */
+export type TaskResult =
+  | SuccessResult
+  | PendingResult<'submitted' | 'working'>
+  | PendingResult<'input-required'>
+  | PendingResult<'auth-required'>
+  | ErrorResult<'failed' | 'rejected'>
+  | CanceledResult;
+
+interface ResultBase {
+  /** The AdCP `task_id` when the agent gave one (or the transport task id when it did not). */
+  taskId?: string;
+  /** The A2A `contextId` (A2A only; never sent on MCP). */
+  contextId?: string;
+  /** Seller text (`message`, or a TextPart), sanitised: no control characters, length capped. */
+  message?: string;
+  /** The caller's `context` object as the agent echoed it. */
+  context?: JsonObject;
+  /** Which wire the answer came over. */
+  protocol: 'mcp' | 'a2a';
+  /** The raw envelope (MCP `CallToolResult`, A2A Task or stream event) for debugging. */
+  raw: unknown;
+}
+
+export interface SuccessResult extends ResultBase {
+  status: 'completed';
+  /** The AdCP body (flat envelope fields included), or `undefined` for a plain-text answer. */
+  data: JsonObject | undefined;
+  /** Plain text when the agent answered with no JSON. */
+  text?: string;
+}
+
+export interface PendingResult<S extends TaskStatus> extends ResultBase {
+  status: S;
+  data: JsonObject | undefined;
+  /** Progress when the agent reports it. */
+  progress?: { percentage?: number; step?: string };
+}
+
+export interface ErrorResult<S extends 'failed' | 'rejected'> extends ResultBase {
+  status: S;
+  data: JsonObject | undefined;
+  error: ResultError;
+}
+
+export interface CanceledResult extends ResultBase {
+  status: 'canceled';
+  data: JsonObject | undefined;
+  error?: ResultError;
+}
+
+/** An `adcp_error` with what to do about it. */
+export interface ResultError {
+  /** The error object as the agent sent it (validated, not sanitised). */
+  adcpError: AdcpError;
+  code: string;
+  recovery: Recovery;
+  action: RecoveryAction;
+  /** Seconds to wait before a retry, or `null` for exponential backoff. */
+  retryDelaySeconds: number | null;
+}
+
+/** True for the four final AdCP statuses. */
+export function isFinalResult(result: TaskResult): boolean {
+  return (
+    result.status === 'completed' ||
+    result.status === 'failed' ||
+    result.status === 'rejected' ||
+    result.status === 'canceled'
+  );
+}

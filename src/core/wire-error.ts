@@ -1,0 +1,51 @@
+/**
+ * "We could not talk to the agent or read its answer": the one error class the library throws
+ * for transport and protocol failures. The agent refusing a request is not an exception; it is a
+ * `failed` TaskResult.
+ */
+export const WIRE_ERROR_CODES = [
+  'network',
+  'timeout',
+  'aborted',
+  'http_status',
+  'response_too_large',
+  'protocol',
+  'wrapper_detected',
+  'unsupported_version',
+  'not_found',
+  'unsafe_url',
+  'store',
+] as const;
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
+
+export interface WireErrorOptions {
+  cause?: unknown;
+  /** Whether resending is safe and may succeed (connection refused before sending, 5xx, ...). */
+  retryable?: boolean;
+  /** HTTP status when `code` is `http_status`. */
+  status?: number;
+  tool?: string;
+  url?: string;
+}
+
+export class AdcpWireError extends Error {
+  override readonly name = 'AdcpWireError';
+  readonly code: WireErrorCode;
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  readonly tool: string | undefined;
+  readonly url: string | undefined;
+
+  constructor(code: WireErrorCode, message: string, options: WireErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.status = options.status;
+    this.tool = options.tool;
+    this.url = options.url;
+  }
+}
+
+export function isAdcpWireError(value: unknown): value is AdcpWireError {
+  return value instanceof AdcpWireError;
+}

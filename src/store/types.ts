@@ -1,0 +1,101 @@
+/**
+ * The small interfaces behind durable state. Every method is async so that an embedded store
+ * (SQLite, in-memory) and a shared one (PostgreSQL) are interchangeable without changing callers.
+ * Implementations: ./memory-*.ts (tests), ./sqlite-*.ts (embedded default), ./pg-*.ts (fleets).
+ * Stores import only their database driver; they know nothing of HTTP or AdCP wire shapes.
+ */
+
+/** Result of trying to take a webhook `idempotency_key` for processing. */
+export type ClaimOutcome =
+  /** This caller holds the key now and must `complete` or `release` it. */
+  | { kind: 'claimed'; token: string }
+  /** A handler already finished for this key: answer 2xx, do not run it again. */
+  | { kind: 'done' }
+  /** Another delivery holds a live lease on this key: do not run it; let the sender retry. */
+  | { kind: 'busy'; leaseExpiresAt: number };
+
+/**
+ * De-duplication of webhook deliveries by `idempotency_key`, exactly once across retries,
+ * concurrent deliveries and crashes:
+ * - `claim` inserts (never check-then-insert) a row `processing` with a lease; a row whose lease
+ *   expired without `complete` (the holder crashed) is claimed again, so no event is lost.
+ * - `complete` marks it done (kept until `ttlMs` after completion); `release` gives it up after a
+ *   handler failure so the sender's retry runs the handler again.
+ * Keys are scoped by `scope` (e.g. the sender/agent), so two senders cannot collide.
+ */
+export interface DedupStore {
+  claim(scope: string, key: string, options: { leaseMs: number; now?: number }): Promise<ClaimOutcome>;
+  complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean>;
+  release(scope: string, key: string, token: string): Promise<void>;
+  /** Deletes done rows past their TTL; never blocks writers for long. Returns rows removed. */
+  sweep(now?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A buyer-side record of one async AdCP operation (a `create_media_buy` awaiting approval...). */
+export interface OperationRecord {
+  operationId: string;
+  /** The agent (URL) it was sent to. */
+  agent: string;
+  taskType: string;
+  /** The AdCP `task_id`, once known. */
+  taskId?: string;
+  /** AdCP status (`submitted`, `working`, ..., `completed`). */
+  status: string;
+  /** The last AdCP result body (JSON-serialisable). */
+  result?: unknown;
+  /** Timestamp (ms) of the event that set the current status: used to refuse stale events. */
+  statusAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface OperationUpdate {
+  status: string;
+  /** When the event happened (the webhook's `timestamp`, or poll time), in ms. */
+  statusAt: number;
+  taskId?: string;
+  result?: unknown;
+}
+
+export interface OperationFilter {
+  agent?: string;
+  taskType?: string;
+  statuses?: string[];
+  limit?: number;
+}
+
+/**
+ * Operations, moved forward by webhooks and polling. `advance` is a conditional update: it never
+ * moves an operation backwards (a final status is never left; an older event never overwrites a
+ * newer one; an interim status never replaces a later interim one, by the rank in `statusRank`).
+ */
+export interface OperationStore {
+  /** Creates the record if absent; returns the stored record either way. */
+  create(record: Omit<OperationRecord, 'createdAt' | 'updatedAt'> & { now?: number }): Promise<OperationRecord>;
+  /** Applies an update if it moves the operation forward; returns whether it did, and the record. */
+  advance(
+    operationId: string,
+    update: OperationUpdate & { now?: number; createIfMissing?: { agent: string; taskType: string } },
+  ): Promise<{ applied: boolean; record: OperationRecord | undefined }>;
+  get(operationId: string): Promise<OperationRecord | undefined>;
+  list(filter?: OperationFilter): Promise<OperationRecord[]>;
+  close(): Promise<void>;
+}
+
+/** Order of AdCP statuses for "never backwards": final statuses outrank every interim one. */
+export const STATUS_RANK: Readonly<Record<string, number>> = {
+  submitted: 1,
+  working: 2,
+  'input-required': 2,
+  'auth-required': 2,
+  completed: 10,
+  failed: 10,
+  rejected: 10,
+  canceled: 10,
+};
+
+/** Rank of a status; unknown statuses rank 0 and never replace a known one. */
+export function statusRank(status: string): number {
+  return STATUS_RANK[status] ?? 0;
+}
