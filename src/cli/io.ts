@@ -1,0 +1,26 @@
+/** Where a command writes, injectable so commands are tested in-process. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown; isTTY?: boolean };
+  stderr: { write(chunk: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  /** Working directory for relative paths (`@file` arguments, `--vectors DIR`). */
+  cwd: string;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/** A command: parses its own argv (after the command name) and returns the exit code. */
+export type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+/** Documented exit codes, shared by every command. */
+export const EXIT = {
+  ok: 0,
+  /** The agent answered with a failure, or a conformance vector failed. */
+  failed: 1,
+  /** The command line was wrong: see --help. */
+  usage: 2,
+  /** Could not reach or read the agent (network, timeout, protocol). */
+  unreachable: 3,
+} as const;
