@@ -60,3 +60,17 @@ export interface CardInfo {
   /** A card that was there but malformed or oversized: reported, not thrown. */
   problem?: string;
 }
+
+/** What both transport factories take: `createMcpTransport(o)` (src/mcp) and `createA2ATransport(o)` (src/a2a). */
+export interface TransportOptions {
+  /** The agent URL (MCP endpoint, or A2A agent base URL / card URL). */
+  url: string;
+  /** Extra headers on every request (auth goes here as `authorization: Bearer ...`). */
+  headers?: Record<string, string>;
+  /** Injected fetch (tests, proxies); defaults to the global one. */
+  fetch?: typeof fetch;
+  /** Default response byte cap (UTF-8 bytes) when a call does not give one. */
+  maxBytes: number;
+  /** A2A only: pin the wire instead of choosing from the agent card. */
+  a2aWire?: 'auto' | '1.0' | '0.3';
+}

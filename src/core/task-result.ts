@@ -13,8 +13,10 @@ export type TaskResult =
   | CanceledResult;
 
 interface ResultBase {
-  /** The AdCP `task_id` when the agent gave one (or the transport task id when it did not). */
+  /** The AdCP `task_id` when the agent gave one (from the payload). */
   taskId?: string;
+  /** The transport's own task id: the A2A Task `id`, or the MCP Tasks `taskId`. */
+  transportTaskId?: string;
   /** The A2A `contextId` (A2A only; never sent on MCP). */
   contextId?: string;
   /** Seller text (`message`, or a TextPart), sanitised: no control characters, length capped. */
