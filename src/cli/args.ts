@@ -1,0 +1,88 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { EXIT, type CliIo } from './io.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** What one command accepts: its options, how many positionals, and its help text. */
+export interface CommandSpec<O extends Options> {
+  /** The command as typed, e.g. `call` or `tasks get`. */
+  name: string;
+  /** The full `--help` text (usage line, description, options, exit codes). */
+  help: string;
+  options: O;
+  /** Names of the positionals, in order; the last ones may be optional (`min`). */
+  positionals: readonly string[];
+  /** How many positionals are required (defaults to all of them). */
+  min?: number;
+}
+
+/** Parsed command line: `values` keyed like the spec's options. */
+export type Parsed<O extends Options> = {
+  values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>['values'];
+  positionals: string[];
+};
+
+/** A usage error: printed with a hint to run `--help`, exits with EXIT.usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * Parses `argv` for one command. Prints `--help` (exit 0) or a usage error (exit 2) itself and
+ * returns the exit code in that case, so a command does `if (typeof p === 'number') return p`.
+ */
+export function parseCommand<O extends Options>(argv: string[], spec: CommandSpec<O>, io: CliIo): Parsed<O> | number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(spec.help.endsWith('\n') ? spec.help : `${spec.help}\n`);
+    return EXIT.ok;
+  }
+  try {
+    const parsed = parseArgs({ args: argv, options: spec.options, allowPositionals: true, strict: true });
+    const min = spec.min ?? spec.positionals.length;
+    const missing = spec.positionals[parsed.positionals.length];
+    if (parsed.positionals.length < min && missing !== undefined) {
+      throw new UsageError(`missing <${missing}>.`);
+    }
+    if (parsed.positionals.length > spec.positionals.length) {
+      const extra = parsed.positionals[spec.positionals.length] ?? '';
+      throw new UsageError(`unexpected argument '${printable(extra)}'.`);
+    }
+    return { values: parsed.values, positionals: parsed.positionals };
+  } catch (error) {
+    return usageError(io, spec.name, error);
+  }
+}
+
+/** Prints a usage error for `adcp <name>` and returns EXIT.usage. */
+export function usageError(io: CliIo, name: string, error: unknown): number {
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`adcp ${name}: ${printable(message)}\nRun 'adcp ${name} --help' for usage.\n`);
+  return EXIT.usage;
+}
+
+/** Parses a positive number of seconds (`--timeout 30`, `--timeout 2.5`) into milliseconds. */
+export function parseSeconds(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new UsageError(`--${option} takes a positive number of seconds, not '${printable(value)}'.`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** Parses a TCP port (0 picks a free one). */
+export function parsePort(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new UsageError(`--port takes a number from 0 to 65535, not '${printable(value)}'.`);
+  }
+  return port;
+}
+
+/** Echoed user input, made safe for the terminal (control characters out, length capped). */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
