@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CreateTaskInput,
+  CreateTaskOutcome,
+  ListTasksOptions,
+  StoredTask,
+  TaskPage,
+  TaskStore,
+  TaskUpdate,
+  UpdateTaskOutcome,
+} from './task-store.js';
+import { isTerminalTaskStatus } from './task-store.js';
+import type { TaskPolicy } from './task-policy.js';
+import { cancelledStatus, clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
+
+/** An owner-scoped task store in process memory (tests, single short-lived processes). */
+export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): TaskStore {
+  const policy = resolveTaskPolicy(policyOptions);
+  const rows = new Map<string, StoredTask>();
+  const copy = (task: StoredTask): StoredTask => structuredClone(task);
+  const live = (owner: string, taskId: string, now: number): StoredTask | undefined => {
+    const row = rows.get(taskId);
+    if (row === undefined || row.owner !== owner) return undefined;
+    if (row.expiresAt !== null && row.expiresAt <= now) return undefined;
+    return row;
+  };
+
+  return {
+    async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
+      const now = input.now ?? Date.now();
+      const since = now - policy.rateLimit.windowMs;
+      const recent = [...rows.values()]
+        .filter((r) => r.owner === input.owner && r.createdAt > since)
+        .map((r) => r.createdAt)
+        .sort((a, b) => a - b);
+      if (recent.length >= policy.rateLimit.max) {
+        return { ok: false, reason: 'rate_limited', retryAfterMs: Math.max(1, (recent[0] ?? now) + policy.rateLimit.windowMs - now) };
+      }
+      const taskId = input.taskId ?? randomUUID();
+      if (rows.has(taskId)) throw new RangeError(`task id already exists: ${taskId}`);
+      const ttlMs = clampTtl(policy, input.requestedTtlMs);
+      const task: StoredTask = {
+        taskId,
+        owner: input.owner,
+        kind: input.kind,
+        status: input.status ?? 'working',
+        ttlMs,
+        pollIntervalMs: policy.pollIntervalMs,
+        createdAt: now,
+        lastUpdatedAt: now,
+        expiresAt: now + ttlMs,
+      };
+      if (input.taskType !== undefined) task.taskType = input.taskType;
+      if (input.statusMessage !== undefined) task.statusMessage = input.statusMessage;
+      if (input.request !== undefined) task.request = structuredClone(input.request);
+      rows.set(taskId, task);
+      return { ok: true, task: copy(task) };
+    },
+
+    async get(owner, taskId, now = Date.now()) {
+      const row = live(owner, taskId, now);
+      return row === undefined ? undefined : copy(row);
+    },
+
+    async update(owner: string, taskId: string, update: TaskUpdate): Promise<UpdateTaskOutcome> {
+      const now = update.now ?? Date.now();
+      const row = live(owner, taskId, now);
+      if (row === undefined) return { ok: false, reason: 'not_found' };
+      if (isTerminalTaskStatus(row.status)) return { ok: false, reason: 'terminal', task: copy(row) };
+      if (update.status !== undefined) row.status = update.status;
+      if (update.statusMessage !== undefined) row.statusMessage = update.statusMessage;
+      if (update.result !== undefined) row.result = structuredClone(update.result);
+      row.lastUpdatedAt = now;
+      return { ok: true, task: copy(row) };
+    },
+
+    async cancel(owner, taskId, now = Date.now()) {
+      const row = live(owner, taskId, now);
+      if (row === undefined) return { ok: false, reason: 'not_found' };
+      return this.update(owner, taskId, { status: cancelledStatus(row.kind), now });
+    },
+
+    async list(owner: string, options: ListTasksOptions = {}): Promise<TaskPage> {
+      const now = options.now ?? Date.now();
+      const after = options.cursor === undefined ? undefined : decodeTaskCursor(options.cursor);
+      if (options.cursor !== undefined && after === undefined) throw new RangeError('invalid task list cursor');
+      const size = pageSize(policy, options.limit);
+      const matching = [...rows.values()]
+        .filter((r) => r.owner === owner && (r.expiresAt === null || r.expiresAt > now))
+        .filter((r) => options.kind === undefined || r.kind === options.kind)
+        .filter((r) => options.statuses === undefined || options.statuses.includes(r.status))
+        .sort((a, b) => b.createdAt - a.createdAt || (a.taskId < b.taskId ? 1 : a.taskId > b.taskId ? -1 : 0))
+        .filter((r) => after === undefined || r.createdAt < after.createdAt || (r.createdAt === after.createdAt && r.taskId < after.taskId));
+      const page = matching.slice(0, size);
+      const last = page[page.length - 1];
+      return matching.length > size && last !== undefined
+        ? { tasks: page.map(copy), nextCursor: encodeTaskCursor(last.createdAt, last.taskId) }
+        : { tasks: page.map(copy) };
+    },
+
+    async sweep(now = Date.now()) {
+      let removed = 0;
+      for (const [id, row] of rows) {
+        if (row.expiresAt !== null && row.expiresAt <= now) {
+          rows.delete(id);
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+
+    async close() {
+      rows.clear();
+    },
+  };
+}

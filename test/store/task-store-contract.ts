@@ -1,0 +1,216 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { TaskStore } from '../../src/store/task-store.js';
+import type { TaskPolicy } from '../../src/store/task-policy.js';
+
+/** Builds a fresh, empty store with the given policy overrides. */
+export type MakeTaskStore = (policy: Partial<TaskPolicy>) => TaskStore | Promise<TaskStore>;
+
+const T0 = 1_700_000_000_000;
+
+/**
+ * The behaviour every TaskStore implementation must show. Registers describe/it blocks; call it
+ * from a *.test.ts file once per implementation: `taskStoreContract('sqlite', (p) => make(p))`.
+ */
+export function taskStoreContract(name: string, makeStore: MakeTaskStore): void {
+  describe(`TaskStore contract: ${name}`, () => {
+    const opened: TaskStore[] = [];
+    const make = async (policy: Partial<TaskPolicy> = {}): Promise<TaskStore> => {
+      const store = await makeStore(policy);
+      opened.push(store);
+      return store;
+    };
+    after(async () => {
+      for (const store of opened) await store.close();
+    });
+
+    const created = async (store: TaskStore, owner: string, extra: Partial<Parameters<TaskStore['create']>[0]> = {}) => {
+      const outcome = await store.create({ owner, kind: 'mcp', now: T0, ...extra });
+      assert.equal(outcome.ok, true);
+      if (!outcome.ok) throw new Error('unreachable');
+      return outcome.task;
+    };
+
+    it('creates a working task with a poll interval, TTL and timestamps', async () => {
+      const store = await make({ pollIntervalMs: 750, defaultTtlMs: 60_000 });
+      const task = await created(store, 'session-a', { taskType: 'get_products' });
+      assert.equal(task.status, 'working');
+      assert.equal(task.pollIntervalMs, 750);
+      assert.equal(task.ttlMs, 60_000);
+      assert.equal(task.createdAt, T0);
+      assert.equal(task.expiresAt, T0 + 60_000);
+      assert.equal(task.taskType, 'get_products');
+      assert.equal(typeof task.taskId, 'string');
+    });
+
+    it('clamps a requested TTL above the maximum down to the maximum', async () => {
+      const store = await make({ maxTtlMs: 10_000, minTtlMs: 1_000 });
+      const task = await created(store, 'o', { requestedTtlMs: 999_999_999 });
+      assert.equal(task.ttlMs, 10_000);
+    });
+
+    it('raises a requested TTL below the minimum up to the minimum', async () => {
+      const store = await make({ maxTtlMs: 10_000, minTtlMs: 1_000 });
+      const task = await created(store, 'o', { requestedTtlMs: 1 });
+      assert.equal(task.ttlMs, 1_000);
+    });
+
+    it('turns an unlimited (null) TTL into the maximum', async () => {
+      const store = await make({ maxTtlMs: 10_000 });
+      const task = await created(store, 'o', { requestedTtlMs: null });
+      assert.equal(task.ttlMs, 10_000);
+    });
+
+    it('returns a task to its owner with the request it was created with', async () => {
+      const store = await make();
+      const task = await created(store, 'owner-1', { request: { push: { url: 'http://127.0.0.1/x' } } });
+      const read = await store.get('owner-1', task.taskId, T0 + 1);
+      assert.deepEqual(read?.request, { push: { url: 'http://127.0.0.1/x' } });
+    });
+
+    it("treats another owner's task as not found on get", async () => {
+      const store = await make();
+      const task = await created(store, 'owner-1');
+      assert.equal(await store.get('owner-2', task.taskId, T0 + 1), undefined);
+    });
+
+    it("refuses to cancel another owner's task and leaves it unchanged", async () => {
+      const store = await make();
+      const task = await created(store, 'owner-1');
+      const outcome = await store.cancel('owner-2', task.taskId, T0 + 1);
+      assert.deepEqual(outcome, { ok: false, reason: 'not_found' });
+      assert.equal((await store.get('owner-1', task.taskId, T0 + 2))?.status, 'working');
+    });
+
+    it("refuses to update another owner's task", async () => {
+      const store = await make();
+      const task = await created(store, 'owner-1');
+      const outcome = await store.update('owner-2', task.taskId, { status: 'completed', now: T0 + 1 });
+      assert.equal(outcome.ok, false);
+      assert.equal((await store.get('owner-1', task.taskId, T0 + 2))?.status, 'working');
+    });
+
+    it("leaves another owner's tasks out of list", async () => {
+      const store = await make();
+      await created(store, 'owner-1');
+      const mine = await created(store, 'owner-2');
+      const page = await store.list('owner-2', { now: T0 + 1 });
+      assert.deepEqual(page.tasks.map((t) => t.taskId), [mine.taskId]);
+    });
+
+    it('stores a result with the final status', async () => {
+      const store = await make();
+      const task = await created(store, 'o');
+      const outcome = await store.update('o', task.taskId, { status: 'completed', result: { content: [], n: 1 }, now: T0 + 5 });
+      assert.equal(outcome.ok, true);
+      const read = await store.get('o', task.taskId, T0 + 6);
+      assert.equal(read?.status, 'completed');
+      assert.deepEqual(read?.result, { content: [], n: 1 });
+      assert.equal(read?.lastUpdatedAt, T0 + 5);
+    });
+
+    it('never changes a terminal task', async () => {
+      const store = await make();
+      const task = await created(store, 'o');
+      await store.update('o', task.taskId, { status: 'completed', result: { a: 1 }, now: T0 + 1 });
+      const outcome = await store.update('o', task.taskId, { status: 'failed', result: { b: 2 }, now: T0 + 2 });
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.ok === false ? outcome.reason : '', 'terminal');
+      const read = await store.get('o', task.taskId, T0 + 3);
+      assert.equal(read?.status, 'completed');
+      assert.deepEqual(read?.result, { a: 1 });
+    });
+
+    it('cancels an MCP task as "cancelled" and an AdCP task as "canceled"', async () => {
+      const store = await make();
+      const mcp = await created(store, 'o', { kind: 'mcp' });
+      const adcp = await created(store, 'o', { kind: 'adcp' });
+      const a = await store.cancel('o', mcp.taskId, T0 + 1);
+      const b = await store.cancel('o', adcp.taskId, T0 + 1);
+      assert.equal(a.ok ? a.task.status : 'refused', 'cancelled');
+      assert.equal(b.ok ? b.task.status : 'refused', 'canceled');
+    });
+
+    it('refuses to cancel a completed task', async () => {
+      const store = await make();
+      const task = await created(store, 'o');
+      await store.update('o', task.taskId, { status: 'completed', now: T0 + 1 });
+      const outcome = await store.cancel('o', task.taskId, T0 + 2);
+      assert.equal(outcome.ok === false ? outcome.reason : 'applied', 'terminal');
+    });
+
+    it('hides an expired task from get and list', async () => {
+      const store = await make({ minTtlMs: 1_000 });
+      const task = await created(store, 'o', { requestedTtlMs: 1_000 });
+      assert.notEqual(await store.get('o', task.taskId, T0 + 999), undefined);
+      assert.equal(await store.get('o', task.taskId, T0 + 1_000), undefined);
+      assert.equal((await store.list('o', { now: T0 + 1_000 })).tasks.length, 0);
+    });
+
+    it('sweeps expired rows and keeps live ones', async () => {
+      const store = await make({ minTtlMs: 1_000 });
+      await created(store, 'o', { requestedTtlMs: 1_000 });
+      const kept = await created(store, 'o', { requestedTtlMs: 50_000 });
+      assert.equal(await store.sweep(T0 + 2_000), 1);
+      assert.equal((await store.get('o', kept.taskId, T0 + 2_000))?.taskId, kept.taskId);
+    });
+
+    it('rate-limits task creation per owner and reports when to retry', async () => {
+      const store = await make({ rateLimit: { max: 2, windowMs: 10_000 } });
+      await created(store, 'o');
+      await created(store, 'o', { now: T0 + 100 });
+      const third = await store.create({ owner: 'o', kind: 'mcp', now: T0 + 200 });
+      assert.deepEqual(third, { ok: false, reason: 'rate_limited', retryAfterMs: 9_800 });
+    });
+
+    it('does not count one owner against another for the rate limit', async () => {
+      const store = await make({ rateLimit: { max: 1, windowMs: 10_000 } });
+      await created(store, 'o1');
+      const other = await store.create({ owner: 'o2', kind: 'mcp', now: T0 + 1 });
+      assert.equal(other.ok, true);
+    });
+
+    it('allows creation again once the window has passed', async () => {
+      const store = await make({ rateLimit: { max: 1, windowMs: 10_000 } });
+      await created(store, 'o');
+      const later = await store.create({ owner: 'o', kind: 'mcp', now: T0 + 10_001 });
+      assert.equal(later.ok, true);
+    });
+
+    it('pages through list newest first with a cursor', async () => {
+      const store = await make({ listLimit: 2 });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i += 1) ids.push((await created(store, 'o', { now: T0 + i })).taskId);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 5; page += 1) {
+        const result = await store.list('o', cursor === undefined ? { now: T0 + 10 } : { now: T0 + 10, cursor });
+        seen.push(...result.tasks.map((t) => t.taskId));
+        cursor = result.nextCursor;
+        if (cursor === undefined) break;
+      }
+      assert.deepEqual(seen, [...ids].reverse());
+    });
+
+    it('filters list by kind and status', async () => {
+      const store = await make();
+      await created(store, 'o', { kind: 'mcp' });
+      const adcp = await created(store, 'o', { kind: 'adcp', status: 'submitted' });
+      await created(store, 'o', { kind: 'adcp', status: 'completed' });
+      const page = await store.list('o', { kind: 'adcp', statuses: ['submitted'], now: T0 + 1 });
+      assert.deepEqual(page.tasks.map((t) => t.taskId), [adcp.taskId]);
+    });
+
+    it('rejects a cursor it did not issue', async () => {
+      const store = await make();
+      await assert.rejects(store.list('o', { cursor: 'not-a-cursor' }), RangeError);
+    });
+
+    it('keeps a caller-chosen task id and refuses a duplicate', async () => {
+      const store = await make();
+      const task = await created(store, 'o', { taskId: 'a2a-task-1', kind: 'a2a' });
+      assert.equal(task.taskId, 'a2a-task-1');
+      await assert.rejects(store.create({ owner: 'o', kind: 'a2a', taskId: 'a2a-task-1', now: T0 }), RangeError);
+    });
+  });
+}
