@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { ClaimOutcome, DedupStore } from './types.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+
+const MIGRATIONS = [
+  `CREATE TABLE webhook_dedup (
+     scope TEXT NOT NULL,
+     key TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('processing', 'done')),
+     token TEXT NOT NULL,
+     lease_expires_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     PRIMARY KEY (scope, key)
+   ) WITHOUT ROWID;
+   CREATE INDEX webhook_dedup_expiry ON webhook_dedup (expires_at) WHERE state = 'done';`,
+] as const;
+
+/**
+ * The embedded `DedupStore`: one SQLite row per (scope, key). `claim` is a single upsert whose
+ * conflict branch only fires when the old row is reclaimable (lease expired, or done and past its
+ * TTL), inside an IMMEDIATE transaction, so concurrent claims from any number of processes on the
+ * same file yield exactly one `claimed`.
+ */
+export class SqliteDedupStore implements DedupStore {
+  readonly #db: SqliteDatabase;
+  readonly #owned: boolean;
+  readonly #claim: (scope: string, key: string, leaseMs: number, now: number) => ClaimOutcome;
+  readonly #complete;
+  readonly #release;
+  readonly #sweep;
+
+  constructor(options: SqliteStoreOptions) {
+    const { db, owned } = openSqliteDatabase(options);
+    this.#db = db;
+    this.#owned = owned;
+    migrateSqlite(db, 'webhook_dedup', MIGRATIONS);
+    const upsert = db.prepare(
+      `INSERT INTO webhook_dedup (scope, key, state, token, lease_expires_at, expires_at)
+       VALUES (@scope, @key, 'processing', @token, @lease, NULL)
+       ON CONFLICT (scope, key) DO UPDATE SET
+         state = 'processing', token = excluded.token, lease_expires_at = excluded.lease_expires_at, expires_at = NULL
+       WHERE (webhook_dedup.state = 'processing' AND webhook_dedup.lease_expires_at <= @now)
+          OR (webhook_dedup.state = 'done' AND webhook_dedup.expires_at <= @now)`,
+    );
+    const read = db.prepare('SELECT state, lease_expires_at AS lease FROM webhook_dedup WHERE scope = ? AND key = ?');
+    const claim = db.transaction((scope: string, key: string, leaseMs: number, now: number): ClaimOutcome => {
+      const token = randomUUID();
+      if (upsert.run({ scope, key, token, lease: now + leaseMs, now }).changes === 1) return { kind: 'claimed', token };
+      const row = read.get(scope, key) as { state: string; lease: number };
+      return row.state === 'done' ? { kind: 'done' } : { kind: 'busy', leaseExpiresAt: row.lease };
+    });
+    this.#claim = (scope, key, leaseMs, now) => claim.immediate(scope, key, leaseMs, now);
+    this.#complete = db.prepare(
+      `UPDATE webhook_dedup SET state = 'done', expires_at = ?
+       WHERE scope = ? AND key = ? AND token = ? AND state = 'processing'`,
+    );
+    this.#release = db.prepare(
+      "DELETE FROM webhook_dedup WHERE scope = ? AND key = ? AND token = ? AND state = 'processing'",
+    );
+    // In batches, so a sweep of a large backlog never holds the write lock for long.
+    this.#sweep = db.prepare(
+      `DELETE FROM webhook_dedup WHERE (scope, key) IN
+         (SELECT scope, key FROM webhook_dedup WHERE state = 'done' AND expires_at <= ? LIMIT 500)`,
+    );
+  }
+
+  async claim(scope: string, key: string, options: { leaseMs: number; now?: number }): Promise<ClaimOutcome> {
+    return this.#claim(scope, key, options.leaseMs, options.now ?? Date.now());
+  }
+
+  async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
+    const expiresAt = (options.now ?? Date.now()) + options.ttlMs;
+    return this.#complete.run(expiresAt, scope, key, token).changes === 1;
+  }
+
+  async release(scope: string, key: string, token: string): Promise<void> {
+    this.#release.run(scope, key, token);
+  }
+
+  async sweep(now: number = Date.now()): Promise<number> {
+    let removed = 0;
+    for (let batch = 0; batch < 10_000; batch += 1) {
+      const changes = this.#sweep.run(now).changes;
+      removed += changes;
+      if (changes < 500) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned && this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,7 @@
+import { MemoryDedupStore } from '../../src/store/memory-dedup-store.js';
+import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
+import { dedupStoreContract } from './dedup-contract.js';
+import { operationStoreContract } from './operation-contract.js';
+
+dedupStoreContract('MemoryDedupStore', () => new MemoryDedupStore());
+operationStoreContract('MemoryOperationStore', () => new MemoryOperationStore());

@@ -1,0 +1,80 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteDedupStore } from '../../src/store/sqlite-dedup-store.js';
+import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
+import { dedupStoreContract } from './dedup-contract.js';
+import { operationStoreContract } from './operation-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'adcp-sqlite-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+dedupStoreContract('SqliteDedupStore (:memory:)', () => new SqliteDedupStore({ path: ':memory:' }));
+dedupStoreContract('SqliteDedupStore (file)', () => new SqliteDedupStore({ path: join(dir, 'dedup.db') }), {
+  makeSibling: () => new SqliteDedupStore({ path: join(dir, 'dedup.db') }),
+});
+operationStoreContract('SqliteOperationStore (:memory:)', () => new SqliteOperationStore({ path: ':memory:' }));
+operationStoreContract('SqliteOperationStore (file)', () => new SqliteOperationStore({ path: join(dir, 'ops.db') }), {
+  makeSibling: () => new SqliteOperationStore({ path: join(dir, 'ops.db') }),
+});
+
+describe('SQLite store files', () => {
+  it('records a schema_version per component and uses WAL', async () => {
+    const path = join(dir, 'schema.db');
+    const dedup = new SqliteDedupStore({ path });
+    const ops = new SqliteOperationStore({ path });
+    await dedup.close();
+    await ops.close();
+    const db = new Database(path);
+    const rows = db.prepare('SELECT component, version FROM schema_version ORDER BY component').all();
+    const mode = db.pragma('journal_mode', { simple: true });
+    db.close();
+    assert.deepEqual(rows, [
+      { component: 'operations', version: 1 },
+      { component: 'webhook_dedup', version: 1 },
+    ]);
+    assert.equal(mode, 'wal');
+  });
+
+  it('keeps done keys and operations across a reopen of the file', async () => {
+    const path = join(dir, 'reopen.db');
+    const dedup = new SqliteDedupStore({ path });
+    const claimed = (await dedup.claim('s', 'k', { leaseMs: 1000 })) as { token: string };
+    await dedup.complete('s', 'k', claimed.token, { ttlMs: 60_000 });
+    await dedup.close();
+    const ops = new SqliteOperationStore({ path });
+    await ops.create({ operationId: 'op', agent: 'a', taskType: 't', status: 'completed', statusAt: 1, result: { r: 1 } });
+    await ops.close();
+    const dedup2 = new SqliteDedupStore({ path });
+    const ops2 = new SqliteOperationStore({ path });
+    assert.deepEqual(await dedup2.claim('s', 'k', { leaseMs: 1000 }), { kind: 'done' });
+    assert.deepEqual((await ops2.get('op'))?.result, { r: 1 });
+    await dedup2.close();
+    await ops2.close();
+  });
+
+  it('shares a caller-owned connection without closing it', async () => {
+    const db = new Database(':memory:');
+    const dedup = new SqliteDedupStore({ database: db });
+    const ops = new SqliteOperationStore({ database: db });
+    await dedup.close();
+    await ops.close();
+    assert.equal(db.open, true);
+    db.close();
+  });
+
+  it('refuses a file written by a newer schema', () => {
+    const path = join(dir, 'newer.db');
+    const db = new Database(path);
+    db.exec("CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL); INSERT INTO schema_version VALUES ('webhook_dedup', 99)");
+    db.close();
+    assert.throws(() => new SqliteDedupStore({ path }), /newer than this library/);
+  });
+
+  it('refuses a missing path with a TypeError', () => {
+    assert.throws(() => new SqliteDedupStore({ path: '' }), TypeError);
+  });
+});
