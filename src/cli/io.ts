@@ -23,4 +23,6 @@ export const EXIT = {
   usage: 2,
   /** Could not reach or read the agent (network, timeout, protocol). */
   unreachable: 3,
+  /** `--wait` ran out of time (or was interrupted) before the task reached a final status. */
+  pending: 4,
 } as const;

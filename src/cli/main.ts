@@ -1,7 +1,32 @@
+import { printable } from './args.js';
 import { processIo, EXIT, type CliIo, type Command } from './io.js';
 
 /** Each command lives in its own module, loaded only when used so `adcp --help` stays fast. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  call: {
+    summary: 'call one AdCP tool on an agent (MCP or A2A), optionally waiting for async work',
+    load: async () => (await import('./call.js')).callCommand,
+  },
+  discover: {
+    summary: "show an agent's cards, capabilities and tools with their task support",
+    load: async () => (await import('./discover.js')).discoverCommand,
+  },
+  tasks: {
+    summary: 'get or cancel a task: tasks get|cancel <url> <task-id>',
+    load: async () => (await import('./tasks.js')).tasksCommand,
+  },
+  webhooks: {
+    summary: 'receive and verify webhooks: webhooks listen --port N --secret S',
+    load: async () => (await import('./webhooks.js')).webhooksCommand,
+  },
+  serve: {
+    summary: 'run the reference seller (MCP and A2A) on loopback',
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  demo: {
+    summary: 'run a seller, a webhook receiver and a buyer end to end, then print a summary',
+    load: async () => (await import('./demo.js')).demoCommand,
+  },
   conformance: {
     summary: 'run the AdCP conformance vectors in a folder',
     load: async () => (await import('./conformance.js')).conformanceCommand,
@@ -16,19 +41,25 @@ const USAGE = (): string =>
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`),
     '',
     'Run `adcp <command> --help` for the options of one command.',
-    `Exit codes: ${EXIT.ok} ok, ${EXIT.failed} failed, ${EXIT.usage} usage error, ${EXIT.unreachable} agent unreachable.`,
+    'Exit codes:',
+    `  ${EXIT.ok}  ok`,
+    `  ${EXIT.failed}  the agent answered with a failure, or a check failed`,
+    `  ${EXIT.usage}  usage error (see --help)`,
+    `  ${EXIT.unreachable}  could not reach or read the agent`,
+    `  ${EXIT.pending}  --wait ran out of time before the task finished`,
     '',
   ].join('\n');
 
+/** Runs the `adcp` command line; returns the exit code instead of exiting, for tests. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout.write(USAGE());
+    (name === undefined ? io.stderr : io.stdout).write(USAGE());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
-    io.stderr.write(`adcp: unknown command '${name}'.\n\n${USAGE()}`);
+    io.stderr.write(`adcp: unknown command '${printable(name)}'.\n\n${USAGE()}`);
     return EXIT.usage;
   }
   return (await command.load())(rest, io);
@@ -39,7 +70,7 @@ if (isEntry) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
-      process.stderr.write(`adcp: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`adcp: ${printable(error instanceof Error ? error.message : String(error))}\n`);
       process.exitCode = EXIT.failed;
     },
   );

@@ -1,0 +1,138 @@
+import { UsageError, parseCommand, printable } from './args.js';
+import { CONNECTION_HELP, CONNECTION_OPTIONS, readConnection } from './connection-flags.js';
+import { EXIT, type CliIo, type Command } from './io.js';
+import { openClient, type OpenClient } from './open-client.js';
+import { createProgressLine } from './progress-line.js';
+import { readPayload } from './read-payload.js';
+import { renderResult, resultToJson } from './render-result.js';
+import { reportError } from './report-error.js';
+import { safeJson } from './safe-json.js';
+import { createStyle, wantsColor } from './style.js';
+import { describeProgress } from './describe-progress.js';
+import type { TaskResult } from '../core/task-result.js';
+import type { JsonObject } from '../core/types.js';
+
+const HELP = `Usage: adcp call <url> <tool> [json | @file | @-] [options]
+
+Calls one AdCP tool on an agent over MCP or A2A and prints the answer.
+The arguments are a JSON object, inline, from a file (@args.json) or from stdin (@-).
+
+Options:
+${CONNECTION_HELP}
+  --wait                   follow async work (submitted/working) to its end, with a progress line
+  --task                   ask for an MCP Task-augmented call (MCP tools with task support)
+  --webhook URL            ask the agent to push status changes to URL (push_notification_config)
+  --webhook-secret SECRET  sign those webhooks with HMAC-SHA256 (legacy scheme) using SECRET
+  -h, --help               show this help
+
+Exit codes:
+  0  completed, or accepted for async work (submitted/working) without --wait
+  1  the agent answered failed, rejected, canceled, input-required or auth-required
+  2  usage error
+  3  could not reach or read the agent
+  4  --wait ran out of time before the task finished
+
+Examples:
+  adcp call http://127.0.0.1:3000/mcp get_products '{"brief":"coffee lovers"}'
+  adcp call http://127.0.0.1:3000/mcp create_media_buy @buy.json --wait
+`;
+
+const SPEC = {
+  name: 'call',
+  help: HELP,
+  positionals: ['url', 'tool', 'json'],
+  min: 2,
+  options: {
+    ...CONNECTION_OPTIONS,
+    wait: { type: 'boolean' },
+    task: { type: 'boolean' },
+    webhook: { type: 'string' },
+    'webhook-secret': { type: 'string' },
+  },
+} as const;
+
+/** `adcp call`: one tool call, optionally followed to its end. */
+export const callCommand: Command = (argv, io) => runCall(argv, io, openClient);
+
+export async function runCall(argv: string[], io: CliIo, open: OpenClient): Promise<number> {
+  const parsed = parseCommand(argv, SPEC, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const [url = '', tool = '', json] = positionals;
+  const style = createStyle(wantsColor(io));
+  let client;
+  try {
+    if (!/^[a-z][a-z0-9_.-]{0,99}$/i.test(tool)) {
+      throw new UsageError(`'${printable(tool)}' is not a tool name, like get_products.`);
+    }
+    const waitDefault = values.wait === true ? 600_000 : 30_000;
+    const connection = readConnection(url, values, io, waitDefault);
+    const args: JsonObject = await readPayload(json, io.cwd);
+    if (values.webhook !== undefined) args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
+    else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
+    client = await open(connection);
+    const progress = createProgressLine(io.stderr);
+    const quiet = values.json === true;
+    const onProgress = quiet ? undefined : (event: Parameters<typeof describeProgress>[0]) => progress.update(describeProgress(event));
+    const started = Date.now();
+    let result: TaskResult = await client.call(tool, args, {
+      timeoutMs: connection.timeoutMs,
+      ...(values.task === true ? { task: {} } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    });
+    if (values.wait === true && (result.status === 'submitted' || result.status === 'working')) {
+      if (!quiet) progress.update(describeProgress({ status: result.status, ...(result.taskId ? { taskId: result.taskId } : {}) }));
+      const remaining = Math.max(1, connection.timeoutMs - (Date.now() - started));
+      try {
+        result = await client.waitFor(result, { timeoutMs: remaining, ...(onProgress ? { onProgress } : {}) });
+      } finally {
+        progress.done();
+      }
+    }
+    progress.done();
+    if (values.json === true) io.stdout.write(`${safeJson(resultToJson(result), 2)}\n`);
+    else {
+      io.stdout.write(renderResult(result, tool, style));
+      if ((result.status === 'submitted' || result.status === 'working') && result.taskId !== undefined) {
+        io.stdout.write(style.dim(`  follow it: adcp tasks get ${connection.url} ${printable(result.taskId)}   (or call again with --wait)\n`));
+      }
+    }
+    return exitFor(result);
+  } catch (error) {
+    if (values.wait === true && isTimeout(error)) {
+      io.stderr.write(`adcp call: the task did not finish within --timeout; it may still finish: follow it with 'adcp tasks get'.\n`);
+      return EXIT.pending;
+    }
+    return reportError(io, 'call', error);
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
+
+/** The exit code a result means (see the help text). */
+export function exitFor(result: TaskResult): number {
+  switch (result.status) {
+    case 'completed':
+    case 'submitted':
+    case 'working':
+      return EXIT.ok;
+    default:
+      return EXIT.failed;
+  }
+}
+
+function webhookConfig(url: string, secret: string | undefined): JsonObject {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+  } catch {
+    throw new UsageError(`--webhook takes an http(s) URL, not '${printable(url)}'.`);
+  }
+  const config: JsonObject = { url };
+  if (secret !== undefined) config['authentication'] = { schemes: ['HMAC-SHA256'], credentials: secret };
+  return config;
+}
+
+function isTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'timeout';
+}

@@ -1,0 +1,35 @@
+import { UsageError, printable, usageError } from './args.js';
+import { EXIT, type CliIo } from './io.js';
+import { isAdcpWireError } from '../core/wire-error.js';
+
+const NEXT_STEP: Record<string, string> = {
+  network: 'check the URL and that the agent is running (try `adcp discover <url>`).',
+  timeout: 'the agent did not answer in time; raise --timeout or try again later.',
+  aborted: 'the call was interrupted.',
+  http_status: 'the agent answered with an HTTP error; check the URL path, --auth and --header.',
+  response_too_large: 'the answer was larger than the byte cap; narrow the request.',
+  protocol: 'the answer was not valid MCP/A2A; try --protocol mcp or --protocol a2a.',
+  wrapper_detected: 'the agent wrapped its answer in a non-AdCP envelope; report it to the seller.',
+  unsupported_version: 'the agent speaks a protocol version this client does not; try the other --protocol.',
+  not_found: 'no such task or tool at this agent; check the id (or run `adcp discover <url>`).',
+  unsafe_url: 'the URL is not allowed (private or non-http address); check it.',
+  store: 'the local state store failed; check --store-url or the database file.',
+};
+
+/**
+ * Turns anything a command threw into one message on stderr and an exit code: usage errors
+ * exit 2, "could not reach or read the agent" exits 3 with the next step to try, anything else 1.
+ */
+export function reportError(io: CliIo, command: string, error: unknown): number {
+  if (error instanceof UsageError) {
+    return usageError(io, command, error);
+  }
+  if (isAdcpWireError(error)) {
+    const hint = NEXT_STEP[error.code] ?? '';
+    io.stderr.write(`adcp ${command}: ${printable(error.message)} [${error.code}]\n${hint ? `  ${hint}\n` : ''}`);
+    return error.code === 'not_found' ? EXIT.failed : EXIT.unreachable;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`adcp ${command}: ${printable(message)}\n`);
+  return EXIT.failed;
+}
