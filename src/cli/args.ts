@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EXIT, type CliIo } from './io.js';
+import { sanitizeSellerText } from '../core/sanitize.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -80,9 +81,7 @@ export function parsePort(value: string | undefined, fallback: number): number {
   return port;
 }
 
-/** Echoed user input, made safe for the terminal (control characters out, length capped). */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ');
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+/** Text (seller text or echoed user input) made safe for the terminal: core's sanitiser, 200 characters. */
+export function printable(text: string, maxLength = 200): string {
+  return sanitizeSellerText(text, { maxLength }) ?? '';
 }
