@@ -6,6 +6,7 @@ interface Row {
   token: string;
   leaseExpiresAt: number;
   expiresAt: number;
+  fingerprint: string | undefined;
 }
 
 /**
@@ -15,18 +16,25 @@ interface Row {
 export class MemoryDedupStore implements DedupStore {
   readonly #rows = new Map<string, Row>();
 
-  async claim(scope: string, key: string, options: { leaseMs: number; now?: number }): Promise<ClaimOutcome> {
+  async claim(
+    scope: string,
+    key: string,
+    options: { leaseMs: number; now?: number; fingerprint?: string },
+  ): Promise<ClaimOutcome> {
     const now = options.now ?? Date.now();
     const id = rowId(scope, key);
     const row = this.#rows.get(id);
-    if (row !== undefined) {
-      if (row.state === 'done' && row.expiresAt > now) return { kind: 'done' };
-      if (row.state === 'processing' && row.leaseExpiresAt > now) {
-        return { kind: 'busy', leaseExpiresAt: row.leaseExpiresAt };
+    let fingerprint = options.fingerprint;
+    if (row !== undefined && !(row.state === 'done' && row.expiresAt <= now)) {
+      if (row.fingerprint !== undefined && fingerprint !== undefined && row.fingerprint !== fingerprint) {
+        return { kind: 'conflict' };
       }
+      if (row.state === 'done') return { kind: 'done' };
+      if (row.leaseExpiresAt > now) return { kind: 'busy', leaseExpiresAt: row.leaseExpiresAt };
+      fingerprint = row.fingerprint ?? fingerprint;
     }
     const token = randomUUID();
-    this.#rows.set(id, { state: 'processing', token, leaseExpiresAt: now + options.leaseMs, expiresAt: 0 });
+    this.#rows.set(id, { state: 'processing', token, leaseExpiresAt: now + options.leaseMs, expiresAt: 0, fingerprint });
     return { kind: 'claimed', token };
   }
 

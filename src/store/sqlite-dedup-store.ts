@@ -10,21 +10,22 @@ const MIGRATIONS = [
      token TEXT NOT NULL,
      lease_expires_at INTEGER NOT NULL,
      expires_at INTEGER,
+     fingerprint TEXT,
      PRIMARY KEY (scope, key)
    ) WITHOUT ROWID;
    CREATE INDEX webhook_dedup_expiry ON webhook_dedup (expires_at) WHERE state = 'done';`,
 ] as const;
 
 /**
- * The embedded `DedupStore`: one SQLite row per (scope, key). `claim` is a single upsert whose
- * conflict branch only fires when the old row is reclaimable (lease expired, or done and past its
- * TTL), inside an IMMEDIATE transaction, so concurrent claims from any number of processes on the
- * same file yield exactly one `claimed`.
+ * The embedded `DedupStore`: one SQLite row per (scope, key), claimed inside an IMMEDIATE
+ * transaction, so concurrent claims from any number of connections or processes on the same file
+ * yield exactly one `claimed`. A row is reclaimable once its lease expired (the holder crashed) or,
+ * when done, once its TTL passed.
  */
 export class SqliteDedupStore implements DedupStore {
   readonly #db: SqliteDatabase;
   readonly #owned: boolean;
-  readonly #claim: (scope: string, key: string, leaseMs: number, now: number) => ClaimOutcome;
+  readonly #claim: (scope: string, key: string, leaseMs: number, now: number, fingerprint: string | null) => ClaimOutcome;
   readonly #complete;
   readonly #release;
   readonly #sweep;
@@ -34,22 +35,34 @@ export class SqliteDedupStore implements DedupStore {
     this.#db = db;
     this.#owned = owned;
     migrateSqlite(db, 'webhook_dedup', MIGRATIONS);
-    const upsert = db.prepare(
-      `INSERT INTO webhook_dedup (scope, key, state, token, lease_expires_at, expires_at)
-       VALUES (@scope, @key, 'processing', @token, @lease, NULL)
-       ON CONFLICT (scope, key) DO UPDATE SET
-         state = 'processing', token = excluded.token, lease_expires_at = excluded.lease_expires_at, expires_at = NULL
-       WHERE (webhook_dedup.state = 'processing' AND webhook_dedup.lease_expires_at <= @now)
-          OR (webhook_dedup.state = 'done' AND webhook_dedup.expires_at <= @now)`,
+    const read = db.prepare(
+      'SELECT state, lease_expires_at AS lease, expires_at AS expires, fingerprint FROM webhook_dedup WHERE scope = ? AND key = ?',
     );
-    const read = db.prepare('SELECT state, lease_expires_at AS lease FROM webhook_dedup WHERE scope = ? AND key = ?');
-    const claim = db.transaction((scope: string, key: string, leaseMs: number, now: number): ClaimOutcome => {
-      const token = randomUUID();
-      if (upsert.run({ scope, key, token, lease: now + leaseMs, now }).changes === 1) return { kind: 'claimed', token };
-      const row = read.get(scope, key) as { state: string; lease: number };
-      return row.state === 'done' ? { kind: 'done' } : { kind: 'busy', leaseExpiresAt: row.lease };
-    });
-    this.#claim = (scope, key, leaseMs, now) => claim.immediate(scope, key, leaseMs, now);
+    const take = db.prepare(
+      `INSERT INTO webhook_dedup (scope, key, state, token, lease_expires_at, expires_at, fingerprint)
+       VALUES (?, ?, 'processing', ?, ?, NULL, ?)
+       ON CONFLICT (scope, key) DO UPDATE SET state = 'processing', token = excluded.token,
+         lease_expires_at = excluded.lease_expires_at, expires_at = NULL, fingerprint = excluded.fingerprint`,
+    );
+    // Read then write inside one IMMEDIATE transaction: the write lock is held from the read on,
+    // so no other connection or process can interleave.
+    const claim = db.transaction(
+      (scope: string, key: string, leaseMs: number, now: number, fingerprint: string | null): ClaimOutcome => {
+        const row = read.get(scope, key) as
+          | { state: string; lease: number; expires: number | null; fingerprint: string | null }
+          | undefined;
+        if (row !== undefined && !(row.state === 'done' && (row.expires ?? 0) <= now)) {
+          if (row.fingerprint !== null && fingerprint !== null && row.fingerprint !== fingerprint) return { kind: 'conflict' };
+          if (row.state === 'done') return { kind: 'done' };
+          if (row.lease > now) return { kind: 'busy', leaseExpiresAt: row.lease };
+          fingerprint = row.fingerprint ?? fingerprint;
+        }
+        const token = randomUUID();
+        take.run(scope, key, token, now + leaseMs, fingerprint);
+        return { kind: 'claimed', token };
+      },
+    );
+    this.#claim = (scope, key, leaseMs, now, fingerprint) => claim.immediate(scope, key, leaseMs, now, fingerprint);
     this.#complete = db.prepare(
       `UPDATE webhook_dedup SET state = 'done', expires_at = ?
        WHERE scope = ? AND key = ? AND token = ? AND state = 'processing'`,
@@ -64,8 +77,12 @@ export class SqliteDedupStore implements DedupStore {
     );
   }
 
-  async claim(scope: string, key: string, options: { leaseMs: number; now?: number }): Promise<ClaimOutcome> {
-    return this.#claim(scope, key, options.leaseMs, options.now ?? Date.now());
+  async claim(
+    scope: string,
+    key: string,
+    options: { leaseMs: number; now?: number; fingerprint?: string },
+  ): Promise<ClaimOutcome> {
+    return this.#claim(scope, key, options.leaseMs, options.now ?? Date.now(), options.fingerprint ?? null);
   }
 
   async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {

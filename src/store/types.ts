@@ -12,7 +12,12 @@ export type ClaimOutcome =
   /** A handler already finished for this key: answer 2xx, do not run it again. */
   | { kind: 'done' }
   /** Another delivery holds a live lease on this key: do not run it; let the sender retry. */
-  | { kind: 'busy'; leaseExpiresAt: number };
+  | { kind: 'busy'; leaseExpiresAt: number }
+  /**
+   * The key is bound to a different payload `fingerprint` (webhooks.md, Reliability: "same key plus
+   * a changed canonical payload is not a duplicate"): do not run it; answer 409.
+   */
+  | { kind: 'conflict' };
 
 /**
  * De-duplication of webhook deliveries by `idempotency_key`, exactly once across retries,
@@ -24,7 +29,12 @@ export type ClaimOutcome =
  * Keys are scoped by `scope` (e.g. the sender/agent), so two senders cannot collide.
  */
 export interface DedupStore {
-  claim(scope: string, key: string, options: { leaseMs: number; now?: number }): Promise<ClaimOutcome>;
+  /**
+   * `fingerprint` (optional; e.g. a hash of the canonical payload) is stored with the key on its
+   * first claim and kept across reclaims; a later claim with a different fingerprint gets
+   * `conflict` while the row lives (a claim without one is never a conflict).
+   */
+  claim(scope: string, key: string, options: { leaseMs: number; now?: number; fingerprint?: string }): Promise<ClaimOutcome>;
   complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean>;
   release(scope: string, key: string, token: string): Promise<void>;
   /** Deletes done rows past their TTL; never blocks writers for long. Returns rows removed. */

@@ -134,6 +134,38 @@ export function dedupStoreContract(
       assert.deepEqual(await store.claim(s, key, { ...LEASE, now: T0 }), { kind: 'done' });
     });
 
+    it('answers conflict for the same key with a different fingerprint, while processing or done', async () => {
+      const s = fresh();
+      const claimed = (await store.claim(s, 'k', { ...LEASE, now: T0, fingerprint: 'fp-a' })) as { token: string };
+      assert.deepEqual(await store.claim(s, 'k', { ...LEASE, now: T0 + 1, fingerprint: 'fp-b' }), { kind: 'conflict' });
+      await store.complete(s, 'k', claimed.token, { ttlMs: 60_000, now: T0 + 2 });
+      assert.deepEqual(await store.claim(s, 'k', { ...LEASE, now: T0 + 3, fingerprint: 'fp-b' }), { kind: 'conflict' });
+      assert.deepEqual(await store.claim(s, 'k', { ...LEASE, now: T0 + 4, fingerprint: 'fp-a' }), { kind: 'done' });
+    });
+
+    it('keeps the first fingerprint when an expired lease is reclaimed', async () => {
+      const s = fresh();
+      await store.claim(s, 'k', { leaseMs: 10, now: T0, fingerprint: 'fp-a' });
+      assert.deepEqual(await store.claim(s, 'k', { leaseMs: 10, now: T0 + 100, fingerprint: 'fp-b' }), { kind: 'conflict' });
+      assert.equal((await store.claim(s, 'k', { leaseMs: 10, now: T0 + 200, fingerprint: 'fp-a' })).kind, 'claimed');
+    });
+
+    it('never reports conflict when either claim has no fingerprint', async () => {
+      const s = fresh();
+      await store.claim(s, 'k', { leaseMs: 1000, now: T0, fingerprint: 'fp-a' });
+      assert.equal((await store.claim(s, 'k', { leaseMs: 1000, now: T0 + 1 })).kind, 'busy');
+      const t = fresh();
+      await store.claim(t, 'k', { leaseMs: 1000, now: T0 });
+      assert.equal((await store.claim(t, 'k', { leaseMs: 1000, now: T0 + 1, fingerprint: 'fp-b' })).kind, 'busy');
+    });
+
+    it('binds a new fingerprint once the done row passed its TTL', async () => {
+      const s = fresh();
+      const c = (await store.claim(s, 'k', { ...LEASE, now: T0, fingerprint: 'fp-a' })) as { token: string };
+      await store.complete(s, 'k', c.token, { ttlMs: 1000, now: T0 });
+      assert.equal((await store.claim(s, 'k', { ...LEASE, now: T0 + 2000, fingerprint: 'fp-b' })).kind, 'claimed');
+    });
+
     it('gives exactly one claimed among parallel claims of one key', async () => {
       const s = fresh();
       const n = options.parallel ?? 50;
