@@ -1,0 +1,143 @@
+import { AdcpWireError } from '../core/wire-error.js';
+import { parseJsonStrict } from '../core/json.js';
+import { describe, readCappedChunks, readCappedText, type WireContext } from './read-capped.js';
+import { parseSse } from './parse-sse.js';
+
+/** One JSON-RPC request over HTTP POST. */
+export interface RpcRequest {
+  url: string;
+  method: string;
+  params: unknown;
+  headers: Record<string, string>;
+  fetch: typeof fetch;
+  /** Whole-response cap in bytes (a stream counts every event). */
+  maxBytes: number;
+  signal?: AbortSignal | undefined;
+  /** The AdCP tool, for error messages. */
+  tool?: string | undefined;
+}
+
+/** A JSON-RPC `error` member as it arrived (seller-controlled). */
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type RpcReply = { ok: true; result: unknown } | { ok: false; error: RpcErrorObject };
+
+let nextId = 1;
+
+/** Sends one JSON-RPC request and returns its `result` or `error`; throws AdcpWireError when it cannot. */
+export async function callJsonRpc(request: RpcRequest): Promise<RpcReply> {
+  const id = nextId++;
+  const ctx = contextOf(request);
+  const response = await post(request, id, 'application/json');
+  const text = await readCappedText(response, request.maxBytes, ctx);
+  return toReply(parseBody(text, ctx), id, ctx);
+}
+
+/**
+ * Sends a streaming JSON-RPC request and yields one reply per SSE event. A server that answers
+ * with plain JSON instead (typically an error) yields that single reply.
+ */
+export async function* streamJsonRpc(request: RpcRequest): AsyncGenerator<RpcReply> {
+  const id = nextId++;
+  const ctx = contextOf(request);
+  const response = await post(request, id, 'text/event-stream');
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('text/event-stream')) {
+    const text = await readCappedText(response, request.maxBytes, ctx);
+    yield toReply(parseBody(text, ctx), id, ctx);
+    return;
+  }
+  for await (const data of parseSse(readCappedChunks(response, request.maxBytes, ctx))) {
+    yield toReply(parseBody(data, ctx), id, ctx);
+  }
+}
+
+function contextOf(request: RpcRequest): WireContext {
+  return request.tool === undefined ? { url: request.url } : { url: request.url, tool: request.tool };
+}
+
+async function post(request: RpcRequest, id: number, accept: string): Promise<Response> {
+  const ctx = contextOf(request);
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: request.method, params: request.params });
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, {
+      method: 'POST',
+      headers: { ...request.headers, 'content-type': 'application/json', accept },
+      body,
+      redirect: 'error',
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+  } catch (error) {
+    throw fetchFailure(error, request.signal, ctx);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    const retryable = response.status === 429 || response.status === 502 || response.status === 503 || response.status === 504;
+    throw new AdcpWireError('http_status', `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}`, {
+      ...errorOptions(ctx),
+      status: response.status,
+      retryable,
+    });
+  }
+  return response;
+}
+
+/** Maps a rejected fetch to `aborted`, `timeout` or `network`. */
+export function fetchFailure(error: unknown, signal: AbortSignal | undefined, ctx: WireContext): AdcpWireError {
+  if (error instanceof AdcpWireError) return error;
+  if (signal?.aborted === true) {
+    const reason: unknown = signal.reason;
+    const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+    return new AdcpWireError(timedOut ? 'timeout' : 'aborted', `A2A request to ${describe(ctx)} was ${timedOut ? 'timed out' : 'aborted'}`, {
+      ...errorOptions(ctx),
+      cause: error,
+    });
+  }
+  return new AdcpWireError('network', `A2A request to ${describe(ctx)} failed: could not connect or read`, {
+    ...errorOptions(ctx),
+    cause: error,
+    retryable: true,
+  });
+}
+
+function errorOptions(ctx: WireContext): { url: string; tool?: string } {
+  return ctx.tool === undefined ? { url: ctx.url } : { url: ctx.url, tool: ctx.tool };
+}
+
+function parseBody(text: string, ctx: WireContext): unknown {
+  const parsed = parseJsonStrict(text);
+  if (!parsed.ok) {
+    throw new AdcpWireError('protocol', `A2A response from ${describe(ctx)} is not valid JSON (${parsed.reason})`, errorOptions(ctx));
+  }
+  return parsed.value;
+}
+
+function toReply(value: unknown, id: number, ctx: WireContext): RpcReply {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw protocol('is not a JSON-RPC object', ctx);
+  }
+  const envelope = value as Record<string, unknown>;
+  if (envelope['jsonrpc'] !== '2.0') throw protocol('is not JSON-RPC 2.0', ctx);
+  // An error about an unparsable request may carry `id: null`; anything else must echo our id.
+  if ('error' in envelope) {
+    const error = envelope['error'];
+    if (typeof error !== 'object' || error === null || Array.isArray(error)) throw protocol('has a malformed error', ctx);
+    const { code, message, data } = error as Record<string, unknown>;
+    if (typeof code !== 'number' || !Number.isInteger(code)) throw protocol('has an error without an integer code', ctx);
+    const out: RpcErrorObject = { code, message: typeof message === 'string' ? message : '' };
+    if (data !== undefined) out.data = data;
+    return { ok: false, error: out };
+  }
+  if (envelope['id'] !== id) throw protocol(`answers another request id`, ctx);
+  if (!('result' in envelope)) throw protocol('has neither result nor error', ctx);
+  return { ok: true, result: envelope['result'] };
+}
+
+function protocol(what: string, ctx: WireContext): AdcpWireError {
+  return new AdcpWireError('protocol', `A2A response from ${describe(ctx)} ${what}`, errorOptions(ctx));
+}

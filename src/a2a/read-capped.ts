@@ -1,0 +1,67 @@
+import { AdcpWireError } from '../core/wire-error.js';
+
+/** Where a request went, for error messages: the tool (or A2A method) and the URL. */
+export interface WireContext {
+  url: string;
+  tool?: string;
+}
+
+/** "tool at url" for error messages; never contains seller text. */
+export function describe(ctx: WireContext): string {
+  return ctx.tool === undefined ? ctx.url : `${ctx.tool} at ${ctx.url}`;
+}
+
+/**
+ * Yields the body of `response` chunk by chunk and throws `response_too_large` as soon as more
+ * than `maxBytes` bytes have arrived (the rest is never read: the stream is cancelled). A
+ * `content-length` over the cap is refused before reading anything.
+ */
+export async function* readCappedChunks(
+  response: Response,
+  maxBytes: number,
+  ctx: WireContext,
+): AsyncGenerator<Uint8Array> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw tooLarge(maxBytes, ctx);
+  }
+  const body = response.body;
+  if (body === null) return;
+  const reader = body.getReader();
+  let total = 0;
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      total += next.value.byteLength;
+      if (total > maxBytes) throw tooLarge(maxBytes, ctx);
+      yield next.value;
+    }
+  } finally {
+    // Reached on normal end, on the cap, and when the consumer stops early (return/throw).
+    if (!done) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/** Reads the whole body as UTF-8 text, refusing more than `maxBytes` bytes while reading. */
+export async function readCappedText(response: Response, maxBytes: number, ctx: WireContext): Promise<string> {
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  for await (const chunk of readCappedChunks(response, maxBytes, ctx)) {
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function tooLarge(maxBytes: number, ctx: WireContext): AdcpWireError {
+  return new AdcpWireError('response_too_large', `A2A response from ${describe(ctx)} is over ${maxBytes} bytes`, {
+    url: ctx.url,
+    ...(ctx.tool === undefined ? {} : { tool: ctx.tool }),
+  });
+}

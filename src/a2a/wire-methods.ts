@@ -1,0 +1,56 @@
+import type { JsonObject } from '../core/types.js';
+import type { A2AWire } from './select-interface.js';
+
+/** The AdCP A2A profile, activated on every request (a2a-guide.md, "A2A Client Setup"). */
+export const ADCP_PROFILE_URI = 'https://adcontextprotocol.org/extensions/adcp/v3';
+
+/** JSON-RPC method names of each wire. */
+export const METHODS = {
+  '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask' },
+  '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel' },
+} as const satisfies Record<A2AWire, Record<'send' | 'stream' | 'get' | 'cancel', string>>;
+
+/** JSON-RPC error a 1.0 server answers to a wire it does not speak (`VERSION_NOT_SUPPORTED`). */
+export const VERSION_NOT_SUPPORTED = -32009;
+/** JSON-RPC `TaskNotFoundError`, the same code on both wires. */
+export const TASK_NOT_FOUND = -32001;
+
+/** Headers every request of `wire` carries, on top of the caller's. */
+export function wireHeaders(wire: A2AWire): Record<string, string> {
+  return wire === '1.0' ? { 'A2A-Version': '1.0', 'A2A-Extensions': ADCP_PROFILE_URI } : { 'A2A-Extensions': ADCP_PROFILE_URI };
+}
+
+export interface InvocationOptions {
+  messageId: string;
+  contextId?: string | undefined;
+  /** Continue this A2A task (after `input-required`). */
+  taskId?: string | undefined;
+  /** Ask the server to answer before the task ends (1.0 `returnImmediately`, v0.3 `blocking: false`). */
+  returnImmediately?: boolean | undefined;
+  /** Display-only TextPart; it never carries information beyond the DataPart. */
+  advisoryText?: string | undefined;
+}
+
+/**
+ * The `params` of a send for one AdCP skill: a Message with exactly one authoritative DataPart
+ * `{ skill, input }` (a2a-guide.md, "Profile Invocation Messages"), in the shape of `wire`.
+ */
+export function invocationParams(wire: A2AWire, skill: string, input: JsonObject, options: InvocationOptions): JsonObject {
+  const v1 = wire === '1.0';
+  const parts: JsonObject[] = [];
+  if (options.advisoryText !== undefined) parts.push(v1 ? { text: options.advisoryText } : { kind: 'text', text: options.advisoryText });
+  parts.push(v1 ? { data: { skill, input } } : { kind: 'data', data: { skill, input } });
+  const message: JsonObject = v1
+    ? { messageId: options.messageId, role: 'ROLE_USER', parts }
+    : { kind: 'message', messageId: options.messageId, role: 'user', parts };
+  if (options.contextId !== undefined) message['contextId'] = options.contextId;
+  if (options.taskId !== undefined) message['taskId'] = options.taskId;
+  const params: JsonObject = { message };
+  if (options.returnImmediately === true) params['configuration'] = v1 ? { returnImmediately: true } : { blocking: false };
+  return params;
+}
+
+/** The `params` of a get or cancel of A2A task `id` (same shape on both wires). */
+export function taskIdParams(id: string): JsonObject {
+  return { id };
+}
