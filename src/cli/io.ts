@@ -5,6 +5,11 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Working directory for relative paths (`@file` arguments, `--vectors DIR`). */
   cwd: string;
+  /**
+   * Stops a long-running command (`serve`, `webhooks listen`) when aborted. Absent for the real
+   * process, where SIGINT/SIGTERM stop them (see until-stopped.ts).
+   */
+  signal?: AbortSignal;
 }
 
 export function processIo(): CliIo {

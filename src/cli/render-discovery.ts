@@ -1,0 +1,53 @@
+import { printable } from './args.js';
+import { safeJson } from './safe-json.js';
+import type { Style } from './style.js';
+import { formatTable } from './table.js';
+import type { JsonObject } from '../core/types.js';
+
+/** What `adcp discover` found, in one shape for both output modes. */
+export interface DiscoveryView {
+  url: string;
+  protocol: 'mcp' | 'a2a';
+  cards: { kind: string; url?: string; name?: string; version?: string; problem?: string }[];
+  /** The `get_adcp_capabilities` body, or why it is missing. */
+  capabilities?: JsonObject;
+  capabilitiesProblem?: string;
+  tools: { name: string; taskSupport?: string; description?: string }[];
+}
+
+/** Envelope fields that say nothing about the agent's capabilities. */
+const ENVELOPE = new Set(['status', 'context', 'context_id', 'adcp_version', 'task_id', 'message', 'timestamp']);
+
+/** The human report: cards, capabilities (one line per top-level field), tools with task support. */
+export function renderDiscovery(view: DiscoveryView, style: Style): string {
+  const out: string[] = [`${style.bold('Agent')} ${printable(view.url)} ${style.dim(`(${view.protocol})`)}`, ''];
+  out.push(style.bold('Cards'));
+  if (view.cards.length === 0) out.push('  none found', '');
+  else {
+    out.push(
+      formatTable(
+        ['card', 'name', 'version', 'url'],
+        view.cards.map((c) => [c.kind, c.problem !== undefined ? `(${c.problem})` : (c.name ?? ''), c.version ?? '', c.url ?? '']),
+        { maxCell: 70, headerStyle: style.dim },
+      ),
+    );
+  }
+  out.push(style.bold('Capabilities'));
+  if (view.capabilities !== undefined) {
+    const rows = Object.entries(view.capabilities)
+      .filter(([key]) => !ENVELOPE.has(key))
+      .map(([key, value]) => [key, typeof value === 'string' ? value : safeJson(value)]);
+    out.push(rows.length === 0 ? '  (empty)\n' : formatTable(['field', 'value'], rows, { maxCell: 90, headerStyle: style.dim }));
+  } else {
+    out.push(`  ${printable(view.capabilitiesProblem ?? 'not reported')}`, '');
+  }
+  out.push(style.bold(`Tools (${view.tools.length})`));
+  out.push(
+    formatTable(
+      ['tool', 'task support', 'description'],
+      view.tools.map((t) => [t.name, t.taskSupport ?? '-', t.description ?? '']),
+      { maxCell: 70, headerStyle: style.dim },
+    ),
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,85 @@
+import { UsageError, parseCommand, parsePort, printable } from './args.js';
+import { EXIT, type CliIo, type Command } from './io.js';
+import { reportError } from './report-error.js';
+import { safeJson } from './safe-json.js';
+import { createStyle, wantsColor } from './style.js';
+import { untilStopped } from './until-stopped.js';
+
+const HELP = `Usage: adcp serve [options]
+
+Runs the reference seller: a small, deterministic AdCP sales agent served over MCP and A2A
+on one HTTP server, until Ctrl-C (SIGINT) or SIGTERM.
+
+Options:
+  --port N          port to listen on (default 3000; 0 picks a free one)
+  --host HOST       address to bind (default 127.0.0.1, loopback only)
+  --db PATH         SQLite file for tasks and media buys (default: in memory, lost on exit)
+  --store-url URL   shared state instead: postgres://... (or set ADCP_STORE_URL)
+  --json            print the endpoints as one JSON object
+  -h, --help        show this help
+
+Exit codes: 0 stopped cleanly, 1 the seller failed, 2 usage error.
+
+Then, from another terminal:
+  adcp discover http://127.0.0.1:3000/mcp
+  adcp call http://127.0.0.1:3000/mcp get_products '{"brief":"coffee"}'
+`;
+
+const SPEC = {
+  name: 'serve',
+  help: HELP,
+  positionals: [],
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    db: { type: 'string' },
+    'store-url': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+} as const;
+
+/** `adcp serve`: the reference seller in the foreground. */
+export const serveCommand: Command = async (argv: string[], io: CliIo) => {
+  const parsed = parseCommand(argv, SPEC, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const style = createStyle(wantsColor(io));
+  let seller: { close(): Promise<void> } | undefined;
+  try {
+    const port = parsePort(values.port, 3000);
+    const host = values.host ?? '127.0.0.1';
+    const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
+    if (values.db !== undefined && storeUrl !== undefined) {
+      throw new UsageError('give either --db (SQLite) or --store-url (PostgreSQL), not both.');
+    }
+    const { startReferenceSeller } = await import('../seller/index.js');
+    const started = await startReferenceSeller({
+      port,
+      host,
+      ...(values.db !== undefined ? { dbPath: values.db } : {}),
+      ...(storeUrl !== undefined ? { storeUrl } : {}),
+    });
+    seller = started;
+    if (values.json === true) {
+      io.stdout.write(`${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl })}\n`);
+    } else {
+      io.stdout.write(
+        [
+          `${style.bold('reference seller')} listening on ${started.url}`,
+          `  MCP  ${started.mcpUrl}`,
+          `  A2A  ${started.a2aUrl}`,
+          `  state ${storeUrl !== undefined ? 'PostgreSQL' : values.db !== undefined ? `SQLite ${printable(values.db)}` : 'SQLite in memory'}`,
+          style.dim('Ctrl-C to stop.'),
+          '',
+        ].join('\n'),
+      );
+    }
+    const reason = await untilStopped(io);
+    if (values.json !== true) io.stdout.write(`${reason}: closing the seller.\n`);
+    return EXIT.ok;
+  } catch (error) {
+    return reportError(io, 'serve', error);
+  } finally {
+    await seller?.close().catch(() => undefined);
+  }
+};
