@@ -1,6 +1,9 @@
 import type { AdcpError } from './types.js';
-import { fitsUtf8Bytes, parseJsonStrict } from './json.js';
-import { isDataPart, unwrapOnce } from './a2a-parts.js';
+import { parseJsonStrict } from './json.js';
+import { jsonSizeExceeds } from './json-size.js';
+import { dataPartData } from './data-part.js';
+import { isPlainObject } from './plain-object.js';
+import { unwrapStreamEnvelope } from './unwrap-stream-envelope.js';
 
 /**
  * Structured AdCP errors out of MCP, A2A and JSON-RPC envelopes, in the client detection order of
@@ -30,14 +33,8 @@ export function validateAdcpError(value: unknown): AdcpError | null {
   if (!isPlainObject(value)) return null;
   const code = value['code'];
   if (typeof code !== 'string' || code.length === 0 || code.length > MAX_ADCP_ERROR_CODE_LENGTH) return null;
-  let serialised: string;
-  try {
-    serialised = JSON.stringify(value);
-  } catch {
-    return null; // cycles, BigInt: not something a wire could carry
-  }
-  if (!fitsUtf8Bytes(serialised, MAX_ADCP_ERROR_BYTES)) return null;
-  return value as AdcpError;
+  // Unserialisable values (cycles, BigInt) count as too large: no wire could carry them.
+  return jsonSizeExceeds(value, MAX_ADCP_ERROR_BYTES) ? null : (value as AdcpError);
 }
 
 /**
@@ -71,7 +68,7 @@ export function extractAdcpErrorFromMcp(result: unknown): AdcpError | null {
  * are found by field presence (a 1.0 part has no `kind`).
  */
 export function extractAdcpErrorFromA2A(task: unknown): AdcpError | null {
-  const inner = unwrapOnce(task);
+  const inner = unwrapStreamEnvelope(task);
   if (!isPlainObject(inner)) return null;
   const artifacts = inner['artifacts'];
   if (Array.isArray(artifacts)) {
@@ -95,7 +92,8 @@ export function extractAdcpErrorFromA2A(task: unknown): AdcpError | null {
 function errorInParts(parts: unknown): AdcpError | null | undefined {
   if (!Array.isArray(parts)) return undefined;
   for (const part of parts) {
-    if (isDataPart(part) && isPresent(part.data['adcp_error'])) return validateAdcpError(part.data['adcp_error']);
+    const data = dataPartData(part);
+    if (data !== undefined && isPresent(data['adcp_error'])) return validateAdcpError(data['adcp_error']);
   }
   return undefined;
 }
@@ -140,10 +138,6 @@ export function extractPayloadError(data: unknown): AdcpError | null {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isPresent(value: unknown): boolean {

@@ -5,6 +5,8 @@
  * property, so parsed objects never get a polluted prototype chain.
  */
 
+import { utf8ByteLengthPure, utf8LengthExceeds } from './utf8-limit.js';
+
 export type JsonParseFailure = 'too_large' | 'invalid_json' | 'duplicate_key' | 'not_a_string';
 
 export type JsonParseResult =
@@ -24,33 +26,11 @@ export interface ParseJsonOptions {
 }
 
 /** Length of `text` in UTF-8 bytes, without allocating (a lone surrogate counts as U+FFFD: 3 bytes). */
-export function utf8ByteLength(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) {
-      bytes += 1;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 2; // four bytes for two UTF-16 units
-        i++;
-      } else {
-        bytes += 2;
-      }
-    } else {
-      bytes += 2;
-    }
-  }
-  return bytes;
-}
+export const utf8ByteLength: (text: string) => number = utf8ByteLengthPure;
 
-/** True when `text` is at most `maxBytes` UTF-8 bytes; skips the count when the length alone decides. */
+/** True when `text` is at most `maxBytes` UTF-8 bytes; the length alone often decides. */
 export function fitsUtf8Bytes(text: string, maxBytes: number): boolean {
-  if (text.length > maxBytes) return false; // every UTF-16 unit is at least one byte
-  if (text.length * 3 <= maxBytes) return true; // and at most three
-  return utf8ByteLength(text) <= maxBytes;
+  return !utf8LengthExceeds(text, maxBytes);
 }
 
 /**
