@@ -1,0 +1,158 @@
+import pg from 'pg';
+import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { describePgUrl, toPgStoreError } from './pg-errors.js';
+import { migratePg } from './pg-migrations.js';
+
+/** How a PostgreSQL store connects. Every figure is per process. */
+export interface PgConnectOptions {
+  /** `postgres://user:password@host:port/database` (or `postgresql://`). */
+  url: string;
+  /** Most connections this process holds (default 10). */
+  maxConnections?: number;
+  /** Server-side `statement_timeout` for every statement, ms (default 5,000). */
+  statementTimeoutMs?: number;
+  /** Give up opening a connection after this many ms (default 5,000). */
+  connectTimeoutMs?: number;
+  /** Close connections idle this long, ms (default 30,000). */
+  idleTimeoutMs?: number;
+  /** Shown in `pg_stat_activity` (default `adcp-wire`). */
+  applicationName?: string;
+  /**
+   * PostgreSQL schema holding the tables (created if missing; default: the server's search
+   * path, usually `public`). Lets several deployments or tests share one database.
+   */
+  schema?: string;
+}
+
+/** A store opens its own database from a URL, or shares one (and then does not close it). */
+export type PgStoreOptions = PgConnectOptions | { database: PgDatabase };
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+/**
+ * A `pg.Pool` plus the schema: the first use checks the server is reachable and migrates
+ * (`connect()` does it eagerly, for a clear error at start). Broken connections (database
+ * restart, network cut) are dropped by the pool and replaced on next use; the statements that
+ * were in flight on them fail with a retryable `AdcpWireError` (`store`).
+ */
+export class PgDatabase {
+  readonly #pool: pg.Pool;
+  readonly #where: string;
+  readonly #schema: string | undefined;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(options: PgConnectOptions) {
+    if (typeof options?.url !== 'string' || !/^postgres(ql)?:\/\//.test(options.url)) {
+      throw new TypeError("PostgreSQL store: pass { url: 'postgres://user@host:5432/db' }");
+    }
+    if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
+      throw new TypeError('PostgreSQL store: schema must be a lowercase SQL identifier ([a-z_][a-z0-9_]*)');
+    }
+    this.#schema = options.schema;
+    this.#where = describePgUrl(options.url) + (options.schema === undefined ? '' : ` (schema ${options.schema})`);
+    this.#pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.maxConnections ?? 10,
+      statement_timeout: options.statementTimeoutMs ?? 5000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+      idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
+      application_name: options.applicationName ?? 'adcp-wire',
+      keepAlive: true,
+      ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+    });
+    // An idle connection killed by a restart emits 'error' on the pool; without a listener that
+    // would crash the process. The pool has already discarded the client: nothing else to do.
+    this.#pool.on('error', () => undefined);
+  }
+
+  /** Where this database is (`host:port/db`), for messages. */
+  get where(): string {
+    return this.#where;
+  }
+
+  /** Connects and migrates now; throws `AdcpWireError` (`store`) if the server is unreachable. */
+  async connect(): Promise<this> {
+    await this.#ensureReady();
+    return this;
+  }
+
+  /** Runs one statement on any pooled connection. */
+  async query<R extends QueryResultRow = QueryResultRow>(what: string, sql: string, values: unknown[] = []): Promise<QueryResult<R>> {
+    await this.#ensureReady();
+    try {
+      return await this.#pool.query<R>(sql, values);
+    } catch (error) {
+      throw toPgStoreError(what, this.#where, error);
+    }
+  }
+
+  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
+  async transaction<T>(what: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
+    await this.#ensureReady();
+    const client = await this.#checkout(what);
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      const value = await fn(client);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      broken = error;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw toPgStoreError(what, this.#where, error);
+    } finally {
+      // A connection that failed mid-transaction may be dead or confused: do not reuse it.
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+
+  async #checkout(what: string): Promise<PoolClient> {
+    if (this.#closed) throw toPgStoreError(what, this.#where, new Error('the store is closed'));
+    try {
+      return await this.#pool.connect();
+    } catch (error) {
+      throw toPgStoreError(what, this.#where, error);
+    }
+  }
+
+  #ensureReady(): Promise<void> {
+    if (this.#ready === undefined) {
+      this.#ready = this.#migrate().catch((error: unknown) => {
+        this.#ready = undefined; // the next call tries again: the server may be back by then
+        throw error;
+      });
+    }
+    return this.#ready;
+  }
+
+  async #migrate(): Promise<void> {
+    const client = await this.#checkout('connect');
+    let broken: unknown;
+    try {
+      await migratePg(client, this.#schema);
+    } catch (error) {
+      broken = error;
+      throw toPgStoreError('schema migration', this.#where, error);
+    } finally {
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+}
+
+/** Opens the database a store was given, or adopts a shared one; says who must close it. */
+export function openPgDatabase(options: PgStoreOptions): { database: PgDatabase; owned: boolean } {
+  if ('database' in options) return { database: options.database, owned: false };
+  return { database: new PgDatabase(options), owned: true };
+}
+
+/** bigint columns arrive as strings from node-postgres; epoch ms fit a double exactly. */
+export function toMs(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}

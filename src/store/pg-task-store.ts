@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateTaskInput, CreateTaskOutcome, ListTasksOptions, StoredTask, TaskKind, TaskPage, TaskStore, TaskUpdate, UpdateTaskOutcome } from './task-store.js';
+import { TERMINAL_TASK_STATUSES } from './task-store.js';
+import type { TaskPolicy } from './task-policy.js';
+import { clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
+import { openPgDatabase, toMs, type PgStoreOptions } from './pg-database.js';
+
+export type PgTaskStoreOptions = PgStoreOptions & {
+  policy?: Partial<TaskPolicy>;
+  /** How often this process sweeps expired rows in the background (ms); 0 turns it off. Default 60 s. */
+  sweepIntervalMs?: number;
+};
+
+interface Row {
+  task_id: string;
+  owner: string;
+  kind: string;
+  task_type: string | null;
+  status: string;
+  status_message: string | null;
+  ttl_ms: string | null;
+  poll_interval_ms: string;
+  created_at: string;
+  last_updated_at: string;
+  expires_at: string | null;
+  request_json: string | null;
+  result_json: string | null;
+}
+
+const TERMINAL_SQL = TERMINAL_TASK_STATUSES.map((s) => `'${s}'`).join(', ');
+const LIVE = 'task_id = $1 AND owner = $2 AND (expires_at IS NULL OR expires_at > $3)';
+const SWEEP_BATCH = 500;
+
+// One conditional UPDATE: the owner, the expiry and "not terminal" are all in the WHERE clause,
+// so two instances finishing or cancelling the same task cannot both win.
+const UPDATE = `UPDATE adcp_server_tasks SET
+    status = CASE WHEN $4::boolean THEN (CASE kind WHEN 'mcp' THEN 'cancelled' ELSE 'canceled' END)
+                  ELSE coalesce($5, status) END,
+    status_message = coalesce($6, status_message),
+    result_json = CASE WHEN $7::boolean THEN $8 ELSE result_json END,
+    last_updated_at = $3
+  WHERE ${LIVE} AND status NOT IN (${TERMINAL_SQL})
+  RETURNING *`;
+
+/**
+ * The shared task store (`adcp_server_tasks`): any instance of a seller fleet reads, updates
+ * and cancels any task, still scoped to its owner. The per-owner creation rate limit counts and
+ * inserts under a transaction-scoped advisory lock on the owner, so it holds across processes.
+ */
+export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
+  const policy = resolveTaskPolicy(options.policy);
+  const { database: db, owned } = openPgDatabase(
+    'database' in options ? { database: options.database } : stripStoreOptions(options),
+  );
+
+  const select = async (owner: string, taskId: string, now: number): Promise<Row | undefined> =>
+    (await db.query<Row>('task get', `SELECT * FROM adcp_server_tasks WHERE ${LIVE}`, [taskId, owner, now])).rows[0];
+
+  const change = async (owner: string, taskId: string, update: TaskUpdate & { cancel?: boolean }): Promise<UpdateTaskOutcome> => {
+    const now = update.now ?? Date.now();
+    const { rows } = await db.query<Row>(update.cancel === true ? 'task cancel' : 'task update', UPDATE, [
+      taskId,
+      owner,
+      now,
+      update.cancel === true,
+      update.status ?? null,
+      update.statusMessage ?? null,
+      update.result !== undefined,
+      update.result === undefined ? null : JSON.stringify(update.result),
+    ]);
+    if (rows[0] !== undefined) return { ok: true, task: toTask(rows[0]) };
+    const row = await select(owner, taskId, now);
+    return row === undefined ? { ok: false, reason: 'not_found' } : { ok: false, reason: 'terminal', task: toTask(row) };
+  };
+
+  const sweep = async (now: number): Promise<number> => {
+    let removed = 0;
+    for (let batch = 0; batch < 10_000; batch += 1) {
+      const result = await db.query(
+        'task sweep',
+        `DELETE FROM adcp_server_tasks WHERE task_id IN (
+           SELECT task_id FROM adcp_server_tasks WHERE expires_at IS NOT NULL AND expires_at <= $1
+           LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
+        [now],
+      );
+      removed += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
+    }
+    return removed;
+  };
+
+  const sweepEvery = options.sweepIntervalMs ?? 60_000;
+  const timer = sweepEvery > 0 ? setInterval(() => void sweep(Date.now()).catch(() => undefined), sweepEvery) : undefined;
+  timer?.unref();
+
+  return {
+    async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
+      const now = input.now ?? Date.now();
+      const outcome = await db.transaction('task create', async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(1633969008, hashtext($1))', [input.owner]);
+        const recent = await client.query<{ n: string; oldest: string | null }>(
+          'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = $1 AND created_at > $2',
+          [input.owner, now - policy.rateLimit.windowMs],
+        );
+        const counted = recent.rows[0];
+        if (counted !== undefined && Number(counted.n) >= policy.rateLimit.max) {
+          const oldest = counted.oldest === null ? now : toMs(counted.oldest);
+          return { ok: false, reason: 'rate_limited', retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now) } as const;
+        }
+        const ttlMs = clampTtl(policy, input.requestedTtlMs);
+        const inserted = await client.query<Row>(
+          `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
+             poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, NULL)
+           ON CONFLICT (task_id) DO NOTHING RETURNING *`,
+          [
+            input.taskId ?? randomUUID(),
+            input.owner,
+            input.kind,
+            input.taskType ?? null,
+            input.status ?? 'working',
+            input.statusMessage ?? null,
+            ttlMs,
+            policy.pollIntervalMs,
+            now,
+            now + ttlMs,
+            input.request === undefined ? null : JSON.stringify(input.request),
+          ],
+        );
+        const row = inserted.rows[0];
+        return row === undefined ? ({ ok: false, reason: 'duplicate' } as const) : ({ ok: true, task: toTask(row) } as const);
+      });
+      if (outcome.ok === false && outcome.reason === 'duplicate') {
+        throw new RangeError(`task id already exists: ${input.taskId ?? ''}`);
+      }
+      return outcome as CreateTaskOutcome;
+    },
+    async get(owner, taskId, now = Date.now()) {
+      const row = await select(owner, taskId, now);
+      return row === undefined ? undefined : toTask(row);
+    },
+    update: (owner, taskId, update) => change(owner, taskId, update),
+    cancel: (owner, taskId, now = Date.now()) => change(owner, taskId, { cancel: true, now }),
+    async list(owner: string, options: ListTasksOptions = {}): Promise<TaskPage> {
+      const now = options.now ?? Date.now();
+      const after = options.cursor === undefined ? undefined : decodeTaskCursor(options.cursor);
+      if (options.cursor !== undefined && after === undefined) throw new RangeError('invalid task list cursor');
+      if (options.statuses !== undefined && options.statuses.length === 0) return { tasks: [] };
+      const size = pageSize(policy, options.limit);
+      const values: unknown[] = [owner, now];
+      const where = ['owner = $1', '(expires_at IS NULL OR expires_at > $2)'];
+      if (options.kind !== undefined) where.push(`kind = $${values.push(options.kind)}`);
+      if (options.statuses !== undefined) where.push(`status = ANY($${values.push(options.statuses)}::text[])`);
+      if (after !== undefined) {
+        const at = values.push(after.createdAt);
+        where.push(`(created_at < $${at} OR (created_at = $${at} AND task_id < $${values.push(after.taskId)}))`);
+      }
+      const { rows } = await db.query<Row>(
+        'task list',
+        `SELECT * FROM adcp_server_tasks WHERE ${where.join(' AND ')}
+         ORDER BY created_at DESC, task_id DESC LIMIT $${values.push(size + 1)}`,
+        values,
+      );
+      const page = rows.slice(0, size).map(toTask);
+      const last = page[page.length - 1];
+      return rows.length > size && last !== undefined
+        ? { tasks: page, nextCursor: encodeTaskCursor(last.createdAt, last.taskId) }
+        : { tasks: page };
+    },
+    sweep: (now = Date.now()) => sweep(now),
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      if (owned) await db.close();
+    },
+  };
+}
+
+function stripStoreOptions(options: PgTaskStoreOptions & { url: string }) {
+  const { policy: _policy, sweepIntervalMs: _sweep, ...connect } = options;
+  return connect;
+}
+
+function toTask(row: Row): StoredTask {
+  const task: StoredTask = {
+    taskId: row.task_id,
+    owner: row.owner,
+    kind: row.kind as TaskKind,
+    status: row.status,
+    ttlMs: row.ttl_ms === null ? null : toMs(row.ttl_ms),
+    pollIntervalMs: toMs(row.poll_interval_ms),
+    createdAt: toMs(row.created_at),
+    lastUpdatedAt: toMs(row.last_updated_at),
+    expiresAt: row.expires_at === null ? null : toMs(row.expires_at),
+  };
+  if (row.task_type !== null) task.taskType = row.task_type;
+  if (row.status_message !== null) task.statusMessage = row.status_message;
+  if (row.request_json !== null) task.request = JSON.parse(row.request_json) as unknown;
+  if (row.result_json !== null) task.result = JSON.parse(row.result_json) as unknown;
+  return task;
+}

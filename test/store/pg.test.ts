@@ -1,0 +1,137 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { PgDatabase } from '../../src/store/pg-database.js';
+import { PgDedupStore } from '../../src/store/pg-dedup-store.js';
+import { PgOperationStore } from '../../src/store/pg-operation-store.js';
+import { createPgTaskStore } from '../../src/store/pg-task-store.js';
+import { PG_MIGRATIONS } from '../../src/store/pg-migrations.js';
+import { isAdcpWireError } from '../../src/core/wire-error.js';
+import { dedupStoreContract } from './dedup-contract.js';
+import { operationStoreContract } from './operation-contract.js';
+import { taskStoreContract } from './task-store-contract.js';
+import { adminQuery, dropTestSchemas, pgSkip, pgUrl, testSchema } from '../pg/pg-test-env.js';
+
+if (pgUrl === undefined) {
+  it('PostgreSQL store contracts', { skip: pgSkip }, () => undefined);
+} else {
+  const url = pgUrl;
+  after(dropTestSchemas);
+
+  // Each store gets a fresh schema; its sibling opens a second pool on the same schema.
+  let dedupSchema = '';
+  dedupStoreContract('PgDedupStore', () => new PgDedupStore({ url, schema: (dedupSchema = testSchema('dedup')) }), {
+    makeSibling: () => new PgDedupStore({ url, schema: dedupSchema }),
+  });
+  let opsSchema = '';
+  operationStoreContract('PgOperationStore', () => new PgOperationStore({ url, schema: (opsSchema = testSchema('ops')) }), {
+    makeSibling: () => new PgOperationStore({ url, schema: opsSchema }),
+  });
+  taskStoreContract('postgres', (policy) =>
+    createPgTaskStore({ url, schema: testSchema('tasks'), policy, sweepIntervalMs: 0 }),
+  );
+
+  describe('PostgreSQL store plumbing', () => {
+    it('records every migration once when five processes start together', async () => {
+      const schema = testSchema('mig');
+      const databases = Array.from({ length: 5 }, () => new PgDatabase({ url, schema, maxConnections: 1 }));
+      await Promise.all(databases.map((db) => db.connect()));
+      await Promise.all(databases.map((db) => db.close()));
+      const { rows } = await adminQuery(`SELECT version, name FROM ${schema}.adcp_schema_migrations ORDER BY version`);
+      assert.deepEqual(
+        rows,
+        PG_MIGRATIONS.map((m, i) => ({ version: i + 1, name: m.name })),
+      );
+    });
+
+    it('refuses a database migrated by a newer library', async () => {
+      const schema = testSchema('newer');
+      await adminQuery(`CREATE SCHEMA ${schema};
+        CREATE TABLE ${schema}.adcp_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
+        INSERT INTO ${schema}.adcp_schema_migrations (version, name) VALUES (99, 'future')`);
+      const db = new PgDatabase({ url, schema });
+      await assert.rejects(db.connect(), (error: unknown) => isAdcpWireError(error) && /newer than this library/.test(error.message));
+      await db.close();
+    });
+
+    it('fails at start with a retryable store error naming the server but not the password', async () => {
+      const db = new PgDatabase({ url: 'postgres://adcp:s3cret@127.0.0.1:1/nowhere', connectTimeoutMs: 1000 });
+      const error = await db.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await db.close();
+      assert.ok(isAdcpWireError(error));
+      assert.equal(error.code, 'store');
+      assert.equal(error.retryable, true);
+      assert.match(error.message, /127\.0\.0\.1:1\/nowhere/);
+      assert.doesNotMatch(error.message, /s3cret/);
+    });
+
+    it('refuses a URL that is not postgres:// with a TypeError', () => {
+      assert.throws(() => new PgDatabase({ url: 'mysql://x@127.0.0.1/db' }), TypeError);
+      assert.throws(() => new PgDatabase({ url, schema: 'Bad-Name' }), TypeError);
+    });
+
+    it('fails a statement cut by a terminated backend as retryable, and the next one succeeds', async () => {
+      const schema = testSchema('kill');
+      const db = await new PgDatabase({ url, schema, maxConnections: 1, applicationName: `kill-${schema}` }).connect();
+      const slow = db.query('slow', 'SELECT pg_sleep(10)').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      for (let i = 0; i < 50; i += 1) {
+        const { rows } = await adminQuery(
+          "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'SELECT pg_sleep%'",
+          [`kill-${schema}`],
+        );
+        if (rows.length > 0) {
+          await adminQuery('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const error = await slow;
+      assert.ok(isAdcpWireError(error), String(error));
+      assert.equal(error.retryable, true);
+      const { rows } = await db.query<{ one: number }>('after', 'SELECT 1 AS one');
+      assert.deepEqual(rows, [{ one: 1 }]);
+      await db.close();
+    });
+
+    it('fails a statement past statement_timeout as retryable', async () => {
+      const db = new PgDatabase({ url, schema: testSchema('timeout'), statementTimeoutMs: 100 });
+      const error = await db.query('slow', 'SELECT pg_sleep(2)').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await db.close();
+      assert.ok(isAdcpWireError(error));
+      assert.equal(error.retryable, true);
+      assert.match(error.message, /57014/);
+    });
+
+    it('sweeps a backlog larger than one batch', async () => {
+      const store = new PgDedupStore({ url, schema: testSchema('sweep') });
+      const now = 1_800_000_000_000;
+      for (let i = 0; i < 1_200; i += 1) {
+        const claim = await store.claim('s', `k${i}`, { leaseMs: 1000, now });
+        if (claim.kind === 'claimed') await store.complete('s', `k${i}`, claim.token, { ttlMs: 10, now });
+      }
+      const live = await store.claim('s', 'live', { leaseMs: 1000, now });
+      assert.equal(await store.sweep(now + 100), 1_200);
+      assert.equal(live.kind, 'claimed');
+      assert.deepEqual(await store.claim('s', 'live', { leaseMs: 1000, now: now + 100 }), { kind: 'busy', leaseExpiresAt: now + 1000 });
+      await store.close();
+    });
+
+    it('leaves a shared database open when a store closes', async () => {
+      const db = new PgDatabase({ url, schema: testSchema('shared') });
+      const dedup = new PgDedupStore({ database: db });
+      const ops = new PgOperationStore({ database: db });
+      await dedup.close();
+      await ops.close();
+      assert.deepEqual((await db.query('after', 'SELECT 2 AS two')).rows, [{ two: 2 }]);
+      await db.close();
+    });
+  });
+}
