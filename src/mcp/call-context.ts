@@ -1,0 +1,64 @@
+import { AdcpWireError } from '../core/wire-error.js';
+
+/**
+ * What the HTTP layer needs to know about the MCP request it is carrying: the byte cap of the
+ * call, the call's own abort signal, and a way to fail the call at once (an SSE answer that runs
+ * over the cap errors inside the SDK's stream reader, where the SDK would otherwise just wait).
+ */
+export interface CallContext {
+  readonly maxBytes: number;
+  readonly signal: AbortSignal;
+  fail(error: Error): void;
+  /** A JSON-RPC `error` object read from a non-2xx HTTP answer (rate-limit middleware...). */
+  rpcError?: unknown;
+}
+
+/** One MCP request in flight: its context, a promise that rejects when it fails, and cleanup. */
+export interface CallScope {
+  readonly context: CallContext;
+  /** Rejects with the failure (overflow, abort, timeout); never resolves. */
+  readonly failed: Promise<never>;
+  end(): void;
+}
+
+/**
+ * Opens a scope with its own AbortController, linked to the caller's `parent` signal. The SDK
+ * adds an `abort` listener to every signal it is given and never removes it, so it must only ever
+ * see this per-request signal, never a long-lived one.
+ */
+export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope {
+  const controller = new AbortController();
+  let reject: (error: Error) => void = () => undefined;
+  const failed = new Promise<never>((_, rej) => {
+    reject = rej;
+  });
+  failed.catch(() => undefined);
+  const onParentAbort = (): void => {
+    const error = abortError(parent?.reason);
+    controller.abort(error);
+    reject(error);
+  };
+  if (parent?.aborted === true) onParentAbort();
+  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  const context: CallContext = {
+    maxBytes,
+    signal: controller.signal,
+    fail(error) {
+      controller.abort(error);
+      reject(error);
+    },
+  };
+  return {
+    context,
+    failed,
+    end() {
+      parent?.removeEventListener('abort', onParentAbort);
+    },
+  };
+}
+
+/** The error a caller sees when its signal fires: the signal's reason when it is ours, else `aborted`. */
+export function abortError(reason: unknown): AdcpWireError {
+  if (reason instanceof AdcpWireError) return reason;
+  return new AdcpWireError('aborted', 'the call was aborted', { cause: reason });
+}

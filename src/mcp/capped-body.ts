@@ -1,0 +1,88 @@
+/**
+ * Wraps a response body so that it errors as soon as more than `maxBytes` bytes have arrived,
+ * without reading (or buffering) the rest: the source is cancelled, which closes the connection.
+ *
+ * `perEvent` counts bytes per Server-Sent Event (reset at each blank line) instead of per body:
+ * for long-lived GET streams that carry many messages, where one message is the unit to cap.
+ */
+export function capBody(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onOverflow: (seen: number) => Error,
+  perEvent = false,
+  onEnd: () => void = () => undefined,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let seen = 0;
+  const events: EventCount = { seen: 0, previousLf: false };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          onEnd();
+          throw error;
+        }
+        const { done, value } = chunk;
+        if (done) {
+          onEnd();
+          controller.close();
+          return;
+        }
+        if (perEvent) {
+          const largest = countEvents(value, events);
+          if (largest > maxBytes) return fail(controller, largest);
+        } else {
+          seen += value.byteLength;
+          if (seen > maxBytes) return fail(controller, seen);
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        onEnd();
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+
+  function fail(controller: ReadableStreamDefaultController<Uint8Array>, bytes: number): void {
+    const error = onOverflow(bytes);
+    onEnd();
+    controller.error(error);
+    reader.cancel(error).catch(() => undefined);
+  }
+}
+
+/** Per-event byte count carried across chunks. */
+interface EventCount {
+  seen: number;
+  previousLf: boolean;
+}
+
+/**
+ * Adds `chunk` to the current SSE event and returns the largest event size reached inside it.
+ * An event ends at LF LF (CR LF CR LF too: CRs are counted as ordinary bytes and do not break
+ * the pair).
+ */
+function countEvents(chunk: Uint8Array, state: EventCount): number {
+  let largest = state.seen;
+  for (let i = 0; i < chunk.length; i++) {
+    const b = chunk[i];
+    state.seen++;
+    if (b === 0x0a) {
+      if (state.previousLf) {
+        if (state.seen > largest) largest = state.seen;
+        state.seen = 0;
+        state.previousLf = false;
+        continue;
+      }
+      state.previousLf = true;
+    } else if (b !== 0x0d) {
+      state.previousLf = false;
+    }
+  }
+  return state.seen > largest ? state.seen : largest;
+}

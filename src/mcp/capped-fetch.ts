@@ -1,0 +1,152 @@
+import { AdcpWireError } from '../core/wire-error.js';
+import { abortError, type CallContext } from './call-context.js';
+import { capBody } from './capped-body.js';
+
+/** Socket errors that mean the request never reached the server: resending is safe. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** The SDK serialises `{ method, params, jsonrpc, id }` in that order: the id ends the body. */
+const TRAILING_ID = /"id":(\d+)\}$/;
+
+export interface CappedFetchOptions {
+  /** The underlying fetch; the global one when absent. */
+  fetch?: typeof fetch;
+  /** Cap for requests that belong to no call (initialize, GET streams, DELETE). */
+  maxBytes: number;
+  /** JSON-RPC request id to the call it belongs to. */
+  contexts: ReadonlyMap<number, CallContext>;
+  /** For error messages. */
+  url: string;
+}
+
+export interface CappedFetch {
+  fetch: typeof fetch;
+  /** Aborts every request still in flight (used by `close()`). */
+  abortAll(): void;
+}
+
+/**
+ * A fetch for the MCP SDK transports that caps every response body in bytes while it streams
+ * (SSE included: per body for POST answers, per event for long-lived GET streams), gives each
+ * request its own AbortSignal (one long-lived signal shared by all requests floods Node with
+ * MaxListenersExceededWarning), maps socket failures to `AdcpWireError('network')`, and keeps
+ * the JSON-RPC error of a non-2xx answer for the call to read.
+ */
+export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
+  const base = options.fetch ?? globalThis.fetch;
+  const inFlight = new Set<AbortController>();
+
+  async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+    const context = contextOf(init.body, options.contexts);
+    const controller = new AbortController();
+    const callSignal = context?.signal;
+    const onAbort = (): void => controller.abort(callSignal?.reason);
+    if (callSignal?.aborted === true) throw abortError(callSignal.reason);
+    callSignal?.addEventListener('abort', onAbort, { once: true });
+    inFlight.add(controller);
+    const done = (): void => {
+      inFlight.delete(controller);
+      callSignal?.removeEventListener('abort', onAbort);
+    };
+    let response: Response;
+    try {
+      response = await base(input, { ...init, signal: controller.signal });
+    } catch (error) {
+      done();
+      throw toFetchError(error, controller.signal, options.url);
+    }
+    const maxBytes = context?.maxBytes ?? options.maxBytes;
+    const overflow = (seen: number): AdcpWireError => {
+      const error = new AdcpWireError(
+        'response_too_large',
+        `MCP response from ${options.url} is over ${maxBytes} bytes (${seen} read)`,
+        { url: options.url },
+      );
+      context?.fail(error);
+      return error;
+    };
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > maxBytes) {
+      done();
+      response.body?.cancel().catch(() => undefined);
+      throw overflow(declared);
+    }
+    if (response.body === null) {
+      done();
+      return response;
+    }
+    const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
+    const body = capBody(response.body, maxBytes, overflow, perEvent, done);
+    const capped = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    if (!response.ok && context !== undefined) return keepRpcError(capped, context);
+    return capped;
+  }
+
+  return {
+    fetch: cappedFetch as typeof fetch,
+    abortAll() {
+      for (const controller of inFlight) controller.abort(new AdcpWireError('aborted', 'the MCP client was closed'));
+      inFlight.clear();
+    },
+  };
+}
+
+function contextOf(body: unknown, contexts: ReadonlyMap<number, CallContext>): CallContext | undefined {
+  if (typeof body !== 'string' || contexts.size === 0) return undefined;
+  const match = TRAILING_ID.exec(body.length > 40 ? body.slice(-40) : body);
+  return match === null ? undefined : contexts.get(Number(match[1]));
+}
+
+/**
+ * Reads a non-2xx answer (already capped) and, when it is a JSON-RPC error, keeps its `error`
+ * object on the call context; the SDK then gets the same text back and throws its HTTP error.
+ */
+async function keepRpcError(response: Response, context: CallContext): Promise<Response> {
+  const text = await response.text();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const error = (parsed as { error?: unknown }).error;
+      if (error !== null && typeof error === 'object' && !Array.isArray(error)) context.rpcError = error;
+    }
+  } catch {
+    // Not JSON: the SDK reports the HTTP status.
+  }
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** Maps what `fetch` threw to the library's error, keeping the original as `cause`. */
+export function toFetchError(error: unknown, signal: AbortSignal, url: string): Error {
+  if (signal.aborted) return abortError(signal.reason);
+  if (error instanceof AdcpWireError) return error;
+  const code = socketCode(error);
+  const retryable = code !== undefined && NOT_SENT_CODES.has(code);
+  return new AdcpWireError('network', `could not reach the MCP server at ${url}${code ? ` (${code})` : ''}`, {
+    cause: error,
+    retryable,
+    url,
+  });
+}
+
+function socketCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
+    else current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,14 @@
+import type { AdcpTransport, TransportOptions } from '../client/transport.js';
+import { McpTransport } from './mcp-transport.js';
+
+export { McpTransport } from './mcp-transport.js';
+export { readServerCard, adcpCardMeta, SERVER_CARD_PATHS } from './read-server-card.js';
+export { mapMcpTaskStatus, isTerminalMcpTaskStatus } from './map-task-status.js';
+
+/**
+ * The MCP transport behind AdcpClient (`protocol: 'mcp'`): Streamable HTTP with HTTP+SSE
+ * fallback, byte-capped answers, MCP Tasks, server card. Throws `TypeError` for a bad URL.
+ */
+export function createMcpTransport(options: TransportOptions): AdcpTransport {
+  return new McpTransport(options);
+}

@@ -1,0 +1,190 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { AdcpWireError } from '../core/wire-error.js';
+import type { CallContext } from './call-context.js';
+import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
+
+export interface McpSessionOptions {
+  url: string;
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** Cap for answers that belong to no call (initialize, GET streams). */
+  maxBytes: number;
+  /** Ceiling for connecting and initialising, in ms. */
+  connectTimeoutMs?: number;
+}
+
+/** Which MCP HTTP transport the agent turned out to speak. */
+export type McpWire = 'streamable-http' | 'sse';
+
+interface Connection {
+  client: Client;
+  transport: Transport;
+  wire: McpWire;
+}
+
+/**
+ * One MCP connection and session for one AdcpClient: connected on first use (Streamable HTTP,
+ * then the older HTTP+SSE transport for agents that only speak that), reused by every call,
+ * re-established when the server forgets the session (HTTP 404), released by `close()`.
+ * Nothing is shared between sessions: two clients with different credentials never share one.
+ */
+export class McpSession {
+  readonly #options: McpSessionOptions;
+  readonly #contexts = new Map<number, CallContext>();
+  readonly #capped: CappedFetch;
+  #connection: Promise<Connection> | undefined;
+  #pending: { context: CallContext; ids: number[] } | undefined;
+  #closed = false;
+
+  constructor(options: McpSessionOptions) {
+    this.#options = options;
+    const capped: { url: string; maxBytes: number; contexts: Map<number, CallContext>; fetch?: typeof fetch } = {
+      url: options.url,
+      maxBytes: options.maxBytes,
+      contexts: this.#contexts,
+    };
+    if (options.fetch !== undefined) capped.fetch = options.fetch;
+    this.#capped = createCappedFetch(capped);
+  }
+
+  /** The connected SDK client (connecting on first use). */
+  async connect(): Promise<Connection> {
+    if (this.#closed) throw new AdcpWireError('aborted', `the MCP client for ${this.#options.url} is closed`);
+    if (this.#connection === undefined) {
+      const attempt = this.#open();
+      this.#connection = attempt;
+      attempt.catch(() => {
+        if (this.#connection === attempt) this.#connection = undefined;
+      });
+    }
+    return this.#connection;
+  }
+
+  /**
+   * Runs `send`, which must issue its one SDK request synchronously, with `context` attached to
+   * that request (byte cap, signal, failure). When the server answers 404 to a request carrying a
+   * session id (it restarted, or expired the session), reconnects once and sends again; the
+   * server dispatched nothing, so resending is safe.
+   */
+  async run<T>(context: CallContext, send: (client: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const opening = this.connect();
+      const connection = await opening;
+      const sessionId = (connection.transport as { sessionId?: string }).sessionId;
+      const ids: number[] = [];
+      this.#pending = { context, ids };
+      let promise: Promise<T>;
+      try {
+        promise = send(connection.client);
+      } finally {
+        this.#pending = undefined;
+      }
+      try {
+        return await promise;
+      } catch (error) {
+        if (attempt === 0 && sessionId !== undefined && isSessionGone(error) && !context.signal.aborted) {
+          this.#drop(opening, connection);
+          continue;
+        }
+        throw error;
+      } finally {
+        for (const id of ids) this.#contexts.delete(id);
+      }
+    }
+  }
+
+  /** Drops the connection so that the next call connects afresh. */
+  #drop(opening: Promise<Connection>, connection: Connection): void {
+    if (this.#connection === opening) this.#connection = undefined;
+    connection.client.close().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const connection = this.#connection;
+    this.#connection = undefined;
+    this.#capped.abortAll();
+    if (connection === undefined) return;
+    const open = await connection.catch(() => undefined);
+    if (open === undefined) return;
+    await terminate(open);
+    await open.client.close().catch(() => undefined);
+    this.#capped.abortAll();
+  }
+
+  async #open(): Promise<Connection> {
+    const url = new URL(this.#options.url);
+    const requestInit: RequestInit = this.#options.headers ? { headers: this.#options.headers } : {};
+    const timeout = this.#options.connectTimeoutMs ?? 30_000;
+    const streamable = new StreamableHTTPClientTransport(url, { fetch: this.#capped.fetch, requestInit });
+    try {
+      return await this.#initialize(streamable, 'streamable-http', timeout);
+    } catch (error) {
+      if (!isWrongTransport(error)) throw toConnectError(error, this.#options.url);
+    }
+    // Agents on the 2024-11-05 HTTP+SSE transport answer POST with 404/405: try that one.
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    const sse = new SSEClientTransport(url, { fetch: this.#capped.fetch, requestInit });
+    try {
+      return await this.#initialize(sse, 'sse', timeout);
+    } catch (error) {
+      throw toConnectError(error, this.#options.url);
+    }
+  }
+
+  async #initialize(transport: Transport, wire: McpWire, timeout: number): Promise<Connection> {
+    const client = new Client({ name: 'adcp-wire', version: '0.1.0' }, { capabilities: {} });
+    this.#track(transport);
+    await client.connect(transport, { timeout });
+    return { client, transport, wire };
+  }
+
+  /** Attaches the pending call's context to each request as the SDK hands it to the transport. */
+  #track(transport: Transport): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
+      const pending = this.#pending;
+      if (pending !== undefined && 'method' in message && 'id' in message && typeof message.id === 'number') {
+        this.#contexts.set(message.id, pending.context);
+        pending.ids.push(message.id);
+      }
+      return send(message, options);
+    };
+  }
+}
+
+async function terminate(connection: Connection): Promise<void> {
+  if (connection.transport instanceof StreamableHTTPClientTransport && connection.transport.sessionId !== undefined) {
+    await connection.transport.terminateSession().catch(() => undefined);
+  }
+}
+
+function isSessionGone(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/** A Streamable HTTP POST refused the way servers of the older transport refuse it. */
+function isWrongTransport(error: unknown): boolean {
+  if (!(error instanceof StreamableHTTPError)) return false;
+  return error.code === 404 || error.code === 405 || error.code === 400;
+}
+
+function toConnectError(error: unknown, url: string): Error {
+  if (error instanceof AdcpWireError) return error;
+  if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) {
+    return new AdcpWireError('http_status', `MCP server at ${url} answered HTTP ${error.code} while connecting`, {
+      cause: error,
+      status: error.code,
+      retryable: error.code === 429 || error.code >= 500,
+      url,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new AdcpWireError('protocol', `could not open an MCP session with ${url}: ${message.slice(0, 200)}`, {
+    cause: error,
+    url,
+  });
+}

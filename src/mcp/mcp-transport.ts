@@ -1,0 +1,227 @@
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ListToolsResultSchema,
+  McpError,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { TaskResult } from '../core/task-result.js';
+import type { JsonObject } from '../core/types.js';
+import { AdcpWireError } from '../core/wire-error.js';
+import { sanitizeSellerText } from '../core/sanitize.js';
+import type {
+  AdcpTransport,
+  CardInfo,
+  ProgressEvent,
+  ToolInfo,
+  TransportCallOptions,
+  TransportOptions,
+} from '../client/transport.js';
+import { cancelMcpTask, followMcpTask, getMcpTask, type McpTaskOutcome } from './follow-mcp-task.js';
+import { mapMcpTaskStatus } from './map-task-status.js';
+import { McpSession } from './mcp-session.js';
+import { readServerCard } from './read-server-card.js';
+import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
+import { resultFromCallTool, resultFromJsonRpcError } from './to-task-result.js';
+
+/** Pages of `tools/list` read at most (a hostile server could paginate forever). */
+const MAX_TOOL_PAGES = 20;
+
+/**
+ * The MCP side of AdcpClient: one SDK client and session per transport, calls capped in bytes
+ * while they stream, MCP Tasks when the caller asks (`task`) or the tool requires them, and the
+ * server card. Agent answers (errors included) come back as TaskResults; failures to talk or
+ * read throw `AdcpWireError`.
+ */
+export class McpTransport implements AdcpTransport {
+  readonly protocol = 'mcp' as const;
+  readonly #options: TransportOptions;
+  readonly #session: McpSession;
+  #tools: Promise<Map<string, ToolInfo>> | undefined;
+
+  constructor(options: TransportOptions) {
+    if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
+      throw new TypeError(`createMcpTransport: url must be an absolute URL, got ${String(options.url)}`);
+    }
+    this.#options = options;
+    const session: ConstructorParameters<typeof McpSession>[0] = { url: options.url, maxBytes: options.maxBytes };
+    if (options.headers !== undefined) session.headers = options.headers;
+    if (options.fetch !== undefined) session.fetch = options.fetch;
+    this.#session = new McpSession(session);
+  }
+
+  async callTool(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult> {
+    try {
+      const ttl = await this.#taskTtl(tool, options);
+      if (ttl === undefined) return await this.#callPlain(tool, args, options);
+      return await this.#callAsTask(tool, args, ttl, options);
+    } catch (error) {
+      return this.#fromRpcError(error, tool);
+    }
+  }
+
+  async getTask(taskId: string, options: TransportCallOptions): Promise<TaskResult> {
+    try {
+      const task = await getMcpTask(this.#session, taskId, this.#send(options));
+      if (task.status !== 'completed' && task.status !== 'failed') return this.#outcome({ task }, options);
+      return await this.#outcome(await followMcpTask(task, this.#follow(options)), options);
+    } catch (error) {
+      return this.#fromRpcError(error, 'tasks/get');
+    }
+  }
+
+  async cancelTask(taskId: string, options: TransportCallOptions): Promise<TaskResult> {
+    try {
+      return this.#outcome({ task: await cancelMcpTask(this.#session, taskId, this.#send(options)) }, options);
+    } catch (error) {
+      return this.#fromRpcError(error, 'tasks/cancel');
+    }
+  }
+
+  async listTools(options: TransportCallOptions): Promise<ToolInfo[]> {
+    const tools: ToolInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const listed = await sendRequest(this.#session, { ...this.#send(options), what: 'tools/list' }, (client, s) =>
+        client.request({ method: 'tools/list', params }, ListToolsResultSchema, { signal: s, timeout: NO_SDK_TIMEOUT }),
+      );
+      for (const tool of listed.tools) tools.push(toToolInfo(tool));
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    this.#tools = Promise.resolve(new Map(tools.map((t) => [t.name, t])));
+    return tools;
+  }
+
+  readCard(options: TransportCallOptions): Promise<CardInfo> {
+    const read: Parameters<typeof readServerCard>[1] = {};
+    if (this.#options.fetch !== undefined) read.fetch = this.#options.fetch;
+    if (this.#options.headers !== undefined) read.headers = this.#options.headers;
+    if (options.signal !== undefined) read.signal = options.signal;
+    return readServerCard(this.#options.url, read);
+  }
+
+  close(): Promise<void> {
+    return this.#session.close();
+  }
+
+  /** The `ttl` to augment with, or `undefined` for a plain call (see the MCP guide, "Tool-Level Task Support"). */
+  async #taskTtl(tool: string, options: TransportCallOptions): Promise<number | undefined | null> {
+    const connection = await this.#session.connect();
+    const capabilities = connection.client.getServerCapabilities();
+    if (capabilities?.tasks?.requests?.tools?.call === undefined) return undefined;
+    if (options.task !== undefined) return options.task.ttl ?? null;
+    const info = (await this.#knownTools(options)).get(tool);
+    return info?.taskSupport === 'required' ? null : undefined;
+  }
+
+  /** The tool list, read once per transport, for `taskSupport: required`; a failure reads as "none known". */
+  #knownTools(options: TransportCallOptions): Promise<Map<string, ToolInfo>> {
+    if (this.#tools === undefined) {
+      const listing = this.listTools(options).then(
+        (tools) => new Map(tools.map((t) => [t.name, t])),
+        () => new Map<string, ToolInfo>(),
+      );
+      this.#tools = listing;
+    }
+    return this.#tools;
+  }
+
+  async #callPlain(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult> {
+    const onProgress = options.onProgress;
+    const raw = await sendRequest(this.#session, { ...this.#send(options), what: tool }, (client, signal) => {
+      const request: RequestOptions = { signal, timeout: NO_SDK_TIMEOUT };
+      if (onProgress !== undefined) request.onprogress = (p) => onProgress(progressEvent(p));
+      return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, request);
+    });
+    return resultFromCallTool(raw, options.maxBytes);
+  }
+
+  async #callAsTask(tool: string, args: JsonObject, ttl: number | null, options: TransportCallOptions): Promise<TaskResult> {
+    const task = ttl === null ? {} : { ttl };
+    const created = await sendRequest(this.#session, { ...this.#send(options), what: tool }, (client, signal) =>
+      client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CreateTaskResultSchema, {
+        signal,
+        timeout: NO_SDK_TIMEOUT,
+        task,
+      }),
+    );
+    const status = mapMcpTaskStatus(created.task.status) ?? 'unknown';
+    options.onProgress?.({ status, taskId: created.task.taskId });
+    return this.#outcome(await followMcpTask(created.task, this.#follow(options)), options);
+  }
+
+  #outcome(outcome: McpTaskOutcome, options: TransportCallOptions): TaskResult {
+    const { task, result } = outcome;
+    if (result !== undefined) return { ...resultFromCallTool(result, options.maxBytes), transportTaskId: task.taskId };
+    return fromBareTask(task);
+  }
+
+  #fromRpcError(error: unknown, what: string): TaskResult {
+    if (!(error instanceof McpError)) throw error;
+    const result = resultFromJsonRpcError({ code: error.code, message: error.message, data: error.data });
+    if (result !== null) return result;
+    const message = sanitizeSellerText(error.message) ?? '';
+    throw new AdcpWireError('protocol', `${what} at ${this.#options.url}: JSON-RPC error ${error.code}: ${message}`, {
+      cause: error,
+      tool: what,
+      url: this.#options.url,
+    });
+  }
+
+  #send(options: TransportCallOptions): { url: string; maxBytes: number; signal?: AbortSignal } {
+    const send: { url: string; maxBytes: number; signal?: AbortSignal } = {
+      url: this.#options.url,
+      maxBytes: options.maxBytes,
+    };
+    if (options.signal !== undefined) send.signal = options.signal;
+    return send;
+  }
+
+  #follow(options: TransportCallOptions): Parameters<typeof followMcpTask>[1] {
+    const follow: Parameters<typeof followMcpTask>[1] = { session: this.#session, ...this.#send(options) };
+    if (options.onProgress !== undefined) follow.onProgress = options.onProgress;
+    return follow;
+  }
+}
+
+/** The TaskResult of an MCP Task that has no `CallToolResult` (input_required, cancelled, still working). */
+function fromBareTask(task: Task): TaskResult {
+  const base = { data: undefined, protocol: 'mcp' as const, raw: task, transportTaskId: task.taskId };
+  const message = sanitizeSellerText(task.statusMessage);
+  const withMessage = message === undefined ? base : { ...base, message };
+  switch (mapMcpTaskStatus(task.status)) {
+    case 'input-required':
+      return { ...withMessage, status: 'input-required' };
+    case 'canceled':
+      return { ...withMessage, status: 'canceled' };
+    case 'working':
+      return { ...withMessage, status: 'working' };
+    default:
+      throw new AdcpWireError('protocol', `MCP task ${task.taskId} has an unknown status`, {});
+  }
+}
+
+function toToolInfo(tool: {
+  name: string;
+  description?: string | undefined;
+  inputSchema?: unknown;
+  execution?: { taskSupport?: string | undefined } | undefined;
+}): ToolInfo {
+  const info: ToolInfo = { name: tool.name };
+  if (tool.description !== undefined) info.description = tool.description;
+  if (tool.inputSchema !== null && typeof tool.inputSchema === 'object') info.inputSchema = tool.inputSchema as JsonObject;
+  const support = tool.execution?.taskSupport;
+  if (support === 'forbidden' || support === 'optional' || support === 'required') info.taskSupport = support;
+  return info;
+}
+
+function progressEvent(p: { progress: number; total?: number | undefined; message?: string | undefined }): ProgressEvent {
+  const event: ProgressEvent = { status: 'working' };
+  if (typeof p.total === 'number' && p.total > 0) event.percentage = Math.min(100, (p.progress / p.total) * 100);
+  const message = sanitizeSellerText(p.message);
+  if (message !== undefined) event.message = message;
+  return event;
+}
