@@ -1,0 +1,109 @@
+import type { DedupStore, OperationStore } from './types.js';
+import type { TaskStore } from './task-store.js';
+import type { TaskPolicy } from './task-policy.js';
+import type { PgConnectOptions } from './pg-database.js';
+
+/** The three stores a process needs, opened on one backend, closed together. */
+export interface OpenedStores {
+  /** Which backend was chosen, for a start-up line ("state: PostgreSQL at host:port/db"). */
+  kind: 'postgres' | 'sqlite';
+  /** Where the state lives: `host:port/db` (never the password), a file path, or `:memory:`. */
+  where: string;
+  dedup: DedupStore;
+  operations: OperationStore;
+  tasks: TaskStore;
+  close(): Promise<void>;
+}
+
+export interface OpenStoresOptions {
+  /**
+   * `postgres://` or `postgresql://`: PostgreSQL, shared by every process given the same URL.
+   * Anything else is a SQLite file path (`sqlite:` prefix allowed), or `:memory:`.
+   * Absent: `env.ADCP_STORE_URL`; absent too: SQLite in memory (the embedded default).
+   */
+  url?: string | undefined;
+  /** Where `ADCP_STORE_URL` is read from (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
+  taskPolicy?: Partial<TaskPolicy>;
+  /** PostgreSQL pool settings (ignored for SQLite). */
+  pg?: Omit<PgConnectOptions, 'url'>;
+  /** Background sweep of expired dedup keys and tasks, ms (default 60,000; 0 turns it off). */
+  sweepIntervalMs?: number;
+}
+
+/** True for a URL that selects the PostgreSQL stores. */
+export function isPgUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+}
+
+/**
+ * Opens the dedup, operation and task stores for `--store-url` / `ADCP_STORE_URL`. PostgreSQL
+ * is connected and migrated before this resolves, so an unreachable database fails here, at
+ * start, with `AdcpWireError` (`store`). Drivers load only when chosen.
+ */
+export async function openStoresFromUrl(options: OpenStoresOptions = {}): Promise<OpenedStores> {
+  const env = options.env ?? process.env;
+  const url = options.url ?? (env['ADCP_STORE_URL'] || undefined);
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+  const opened = isPgUrl(url) ? await openPg(url, options, sweepIntervalMs) : await openSqlite(url, options, sweepIntervalMs);
+  const timer = sweepIntervalMs > 0 ? setInterval(() => void opened.dedup.sweep().catch(() => undefined), sweepIntervalMs) : undefined;
+  timer?.unref();
+  return {
+    ...opened,
+    async close() {
+      if (timer !== undefined) clearInterval(timer);
+      await opened.close();
+    },
+  };
+}
+
+async function openPg(url: string, options: OpenStoresOptions, sweepIntervalMs: number): Promise<OpenedStores> {
+  const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }] = await Promise.all([
+    import('./pg-database.js'),
+    import('./pg-dedup-store.js'),
+    import('./pg-operation-store.js'),
+    import('./pg-task-store.js'),
+  ]);
+  const database = new PgDatabase({ ...options.pg, url });
+  try {
+    await database.connect();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const tasks = createPgTaskStore({ database, sweepIntervalMs, ...(options.taskPolicy ? { policy: options.taskPolicy } : {}) });
+  return {
+    kind: 'postgres',
+    where: database.where,
+    dedup: new PgDedupStore({ database }),
+    operations: new PgOperationStore({ database }),
+    tasks,
+    async close() {
+      await tasks.close();
+      await database.close();
+    },
+  };
+}
+
+async function openSqlite(url: string | undefined, options: OpenStoresOptions, sweepIntervalMs: number): Promise<OpenedStores> {
+  const path = url === undefined ? ':memory:' : url.replace(/^sqlite:(\/\/)?/i, '');
+  if (path === '') throw new TypeError('store URL: give postgres://..., a SQLite file path, or :memory:');
+  const [{ SqliteDedupStore }, { SqliteOperationStore }, { createSqliteTaskStore }] = await Promise.all([
+    import('./sqlite-dedup-store.js'),
+    import('./sqlite-operation-store.js'),
+    import('./sqlite-task-store.js'),
+  ]);
+  const dedup = new SqliteDedupStore({ path });
+  const operations = new SqliteOperationStore({ path });
+  const tasks = createSqliteTaskStore({ path, sweepIntervalMs, ...(options.taskPolicy ? { policy: options.taskPolicy } : {}) });
+  return {
+    kind: 'sqlite',
+    where: path,
+    dedup,
+    operations,
+    tasks,
+    async close() {
+      await Promise.all([dedup.close(), operations.close(), tasks.close()]);
+    },
+  };
+}
