@@ -13,3 +13,8 @@ export { MemoryOperationStore } from './memory-operation-store.js';
 export { SqliteDedupStore } from './sqlite-dedup-store.js';
 export { SqliteOperationStore } from './sqlite-operation-store.js';
 export { openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+export { PgDatabase, type PgConnectOptions, type PgStoreOptions } from './pg-database.js';
+export { PgDedupStore } from './pg-dedup-store.js';
+export { PgOperationStore } from './pg-operation-store.js';
+export { createPgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
+export { openStoresFromUrl, isPgUrl, type OpenedStores, type OpenStoresOptions } from './pg-open-stores.js';
