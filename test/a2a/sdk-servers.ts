@@ -118,7 +118,7 @@ function v1Part(part: ScriptPart): Record<string, unknown> {
 }
 
 /** A 1.x SDK server playing `script`; `compat` also serves v0.3 on the same endpoint. */
-export async function startV1Server(script: Script, options: { compat?: boolean } = {}): Promise<TestServer> {
+export async function startV1Server(script: Script, options: { compat?: boolean; noCard?: boolean } = {}): Promise<TestServer> {
   const compat = options.compat === true;
   const app = express();
   const calls: string[] = [];
@@ -159,7 +159,7 @@ export async function startV1Server(script: Script, options: { compat?: boolean 
   };
   const handler = new V1Server.DefaultRequestHandler(card as never, new V1Server.InMemoryTaskStore(), executor);
   const legacy = compat ? { legacyCompat: { enabled: true } } : {};
-  app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, ...legacy }));
+  if (options.noCard !== true) app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, ...legacy }));
   app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...legacy }));
   return { base, calls, versions, close: closer(server) };
 }
