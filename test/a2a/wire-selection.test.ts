@@ -29,7 +29,7 @@ describe('A2ATransport wire selection against a pure 1.0 SDK server', () => {
 
   it('turns the server VERSION_NOT_SUPPORTED into unsupported_version for a pinned client without a card', async () => {
     const cardless = await startV1Server(sellerScript(), { noCard: true });
-      try {
+    try {
       const t = new A2ATransport({ url: `${cardless.base}/a2a`, maxBytes: MAX, a2aWire: '0.3' });
       await assert.rejects(t.callTool('get_products', {}, { maxBytes: MAX }), (e: unknown) => {
         assert.ok(e instanceof AdcpWireError);
