@@ -53,7 +53,7 @@ function parseTextItem(item: unknown, maxBytes: number): JsonObject | null {
 }
 
 /** A JSON text whose value is an object starts with `{` after JSON whitespace; skips parsing prose. */
-function mayBeJsonObject(text: string): boolean {
+export function mayBeJsonObject(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x7b) return true;

@@ -1,0 +1,108 @@
+import { extractPayloadError, validateAdcpError } from './extract-error.js';
+import { normalizeTaskState, isTaskStatus } from './normalize-task-state.js';
+import { isPlainObject } from './plain-object.js';
+import { toResultError, type RecoveryActionOptions } from './recovery.js';
+import { sanitizeSellerText } from './sanitize.js';
+import type { ResultError, TaskResult } from './task-result.js';
+import type { AdcpError, JsonObject, TaskStatus } from './types.js';
+import { AdcpWireError } from './wire-error.js';
+
+/** Options shared by the TaskResult builders. */
+export interface TaskResultOptions extends RecoveryActionOptions {
+  /** The transport's own task id when the caller knows it (MCP Tasks `taskId`). */
+  transportTaskId?: string;
+}
+
+/** Longest `text` kept for a plain-text answer, in code points, after sanitising. */
+export const MAX_RESULT_TEXT_LENGTH = 4096;
+const MAX_TASK_ID_LENGTH = 1024;
+
+/**
+ * The AdCP status a payload declares: `undefined` when it has none. A string that is one of the
+ * eight task statuses is that status. A task status in the wrong spelling (`INPUT_REQUIRED`,
+ * `Completed`, `TASK_STATE_WORKING`) is a protocol error: guessing could hide an agent waiting for
+ * input. Any other string is a body field of the task (e.g. `check_governance` decisions
+ * `approved`/`conditions`/`denied` share the flat root) and leaves the result `completed`, with
+ * `data.status` as sent. A non-string `status` is a protocol error.
+ */
+export function payloadStatus(data: JsonObject | undefined): TaskStatus | undefined {
+  const status = data?.['status'];
+  if (status === undefined || status === null) return undefined;
+  if (typeof status !== 'string') {
+    throw new AdcpWireError('protocol', `AdCP payload has a non-string status (${typeof status})`);
+  }
+  if (isTaskStatus(status)) return status;
+  if (normalizeTaskState(status) !== null) {
+    const shown = sanitizeSellerText(status, { maxLength: 40 }) ?? '';
+    throw new AdcpWireError('protocol', `AdCP payload status "${shown}" is not spelled as a task status`);
+  }
+  return undefined;
+}
+
+/** The validated `adcp_error` of a payload, or `null`. */
+export function payloadAdcpError(data: JsonObject | undefined): AdcpError | null {
+  const raw = data?.['adcp_error'];
+  return raw === undefined || raw === null ? null : validateAdcpError(raw);
+}
+
+/**
+ * The `error` of a failed/rejected result: the transport's `adcp_error`, else the payload's, else
+ * its `errors[0]`; with none of them, a stand-in (`TASK_FAILED` / `REJECTED`) whose action is
+ * `generic_error`, so the refusal stays visible without inventing a cause.
+ */
+export function resultErrorFor(
+  status: 'failed' | 'rejected',
+  transportError: AdcpError | null,
+  data: JsonObject | undefined,
+  message: string | undefined,
+  options: RecoveryActionOptions,
+): ResultError {
+  const found = transportError ?? payloadAdcpError(data) ?? extractPayloadError(data);
+  if (found !== null) return toResultError(found, options);
+  const fallback: AdcpError = { code: status === 'rejected' ? 'REJECTED' : 'TASK_FAILED' };
+  if (message !== undefined) fallback.message = message;
+  return { ...toResultError(fallback, options), action: 'generic_error' };
+}
+
+/** Progress an interim payload reports: `percentage` (0..100) and `current_step`/`step` (sanitised). */
+export function progressOf(data: JsonObject | undefined): { percentage?: number; step?: string } | undefined {
+  if (data === undefined) return undefined;
+  const out: { percentage?: number; step?: string } = {};
+  const pct = data['percentage'];
+  if (typeof pct === 'number' && Number.isFinite(pct) && pct >= 0 && pct <= 100) out.percentage = pct;
+  const step = sanitizeSellerText(data['current_step'] ?? data['step'], { maxLength: 128 });
+  if (step !== undefined && step !== '') out.step = step;
+  return out.percentage === undefined && out.step === undefined ? undefined : out;
+}
+
+/** Seller text made safe for logs and terminals, or `undefined` when empty or not a string. */
+export function cleanText(value: unknown, maxLength?: number): string | undefined {
+  const clean = sanitizeSellerText(value, maxLength === undefined ? {} : { maxLength });
+  return clean === undefined || clean === '' ? undefined : clean;
+}
+
+/** Fields every result shares, taken from the payload: `taskId` (payload `task_id`) and `context`. */
+export function payloadFields(data: JsonObject | undefined): { taskId?: string; context?: JsonObject } {
+  const out: { taskId?: string; context?: JsonObject } = {};
+  const taskId = data?.['task_id'];
+  if (typeof taskId === 'string' && taskId !== '' && taskId.length <= MAX_TASK_ID_LENGTH) out.taskId = taskId;
+  const context = data?.['context'];
+  if (isPlainObject(context)) out.context = context;
+  return out;
+}
+
+/** Assembles a TaskResult of `status` from its parts, leaving out absent optional fields. */
+export function assembleResult(
+  status: TaskStatus,
+  fields: JsonObject,
+  data: JsonObject | undefined,
+  error: ResultError | undefined,
+): TaskResult {
+  const result: JsonObject = { status, ...fields, data };
+  if (error !== undefined) result['error'] = error;
+  if (status === 'submitted' || status === 'working' || status === 'input-required' || status === 'auth-required') {
+    const progress = progressOf(data);
+    if (progress !== undefined) result['progress'] = progress;
+  }
+  return result as unknown as TaskResult;
+}
