@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { AdcpError, JsonObject } from '../core/types.js';
+import type { StoredTask, TaskStore } from '../store/task-store.js';
+import { isTerminalTaskStatus } from '../store/task-store.js';
+import { AdcpToolError, adcpErrorFromThrown } from './tool-error.js';
+import type { AsyncWork, WebhookSend } from './types.js';
+import { isJsonObject } from './json-object.js';
+
+/** What an AdCP async task keeps in the store's `request` column. */
+interface AdcpTaskRequest {
+  push?: JsonObject;
+  context?: JsonObject;
+}
+
+export interface AdcpTaskRunner {
+  /** Stores a `submitted` task, starts `work`, and returns the `submitted` body. */
+  submit(input: {
+    principal: string;
+    taskType: string;
+    args: JsonObject;
+    work: AsyncWork;
+    message?: string;
+  }): Promise<JsonObject>;
+  /** The `get_task_status` / legacy `tasks/get` answer for a task of this principal. */
+  status(principal: string, args: JsonObject): Promise<JsonObject>;
+  /** Aborts running work and waits for it to settle. */
+  close(): Promise<void>;
+}
+
+/** Reads and checks `push_notification_config` (buyer input: hostile until checked). */
+function readPushConfig(args: JsonObject): JsonObject | undefined {
+  const config = args.push_notification_config;
+  if (config === undefined || config === null) return undefined;
+  if (!isJsonObject(config) || typeof config.url !== 'string') {
+    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config must be an object with a url.', {
+      field: 'push_notification_config',
+    });
+  }
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config.url is not a URL.', { field: 'push_notification_config.url' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config.url must be http(s).', { field: 'push_notification_config.url' });
+  }
+  if (config.operation_id !== undefined && typeof config.operation_id !== 'string') {
+    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config.operation_id must be a string.', {
+      field: 'push_notification_config.operation_id',
+    });
+  }
+  return config;
+}
+
+/** Runs AdCP `submitted` work in the background over the durable task store. */
+export function createAdcpTaskRunner(options: { store: TaskStore; sendWebhook: WebhookSend | undefined }): AdcpTaskRunner {
+  const { store, sendWebhook } = options;
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+
+  const notify = async (task: StoredTask, status: string, result: JsonObject | undefined, message?: string) => {
+    const request = (task.request ?? {}) as AdcpTaskRequest;
+    if (request.push === undefined || sendWebhook === undefined) return;
+    const payload: JsonObject = {
+      idempotency_key: randomUUID(),
+      operation_id: typeof request.push.operation_id === 'string' ? request.push.operation_id : task.taskId,
+      task_id: task.taskId,
+      task_type: task.taskType ?? 'unknown',
+      status,
+      timestamp: new Date().toISOString(),
+    };
+    if (message !== undefined) payload.message = message;
+    if (request.context !== undefined) payload.context = request.context;
+    if (result !== undefined) payload.result = result;
+    try {
+      await sendWebhook(request.push, payload);
+    } catch {
+      // Delivery failures are the emitter's to retry and report; the task state is already stored.
+    }
+  };
+
+  const run = async (task: StoredTask, work: AsyncWork, controller: AbortController) => {
+    const owner = task.owner;
+    let finalBody: JsonObject;
+    let finalStatus: string;
+    try {
+      finalBody = await work({
+        signal: controller.signal,
+        working: async (message, progress) => {
+          const update = await store.update(owner, task.taskId, {
+            status: 'working',
+            ...(message === undefined ? {} : { statusMessage: message }),
+          });
+          if (!update.ok) return;
+          const data: JsonObject = {};
+          if (progress?.percentage !== undefined) data.percentage = progress.percentage;
+          if (progress?.step !== undefined) data.current_step = progress.step;
+          await notify(update.task, 'working', Object.keys(data).length > 0 ? data : undefined, message);
+        },
+      });
+      if (!isJsonObject(finalBody)) throw new TypeError('async work must resolve to a JSON object');
+      finalStatus = isJsonObject(finalBody.adcp_error) ? 'failed' : typeof finalBody.status === 'string' ? finalBody.status : 'completed';
+      if (!isTerminalTaskStatus(finalStatus)) finalStatus = 'completed';
+    } catch (error) {
+      finalBody = { status: 'failed', adcp_error: adcpErrorFromThrown(error) as JsonObject };
+      finalStatus = 'failed';
+    }
+    const request = (task.request ?? {}) as AdcpTaskRequest;
+    const body: JsonObject = { ...finalBody, status: finalStatus };
+    if (request.context !== undefined) body.context = request.context;
+    const stored = await store.update(owner, task.taskId, { status: finalStatus, result: body });
+    if (stored.ok) await notify(stored.task, finalStatus, body);
+  };
+
+  return {
+    async submit({ principal, taskType, args, work, message }) {
+      const push = readPushConfig(args);
+      const request: AdcpTaskRequest = {};
+      if (push !== undefined) request.push = push;
+      if (isJsonObject(args.context)) request.context = args.context;
+      const created = await store.create({
+        owner: principal,
+        kind: 'adcp',
+        taskType,
+        status: 'submitted',
+        request,
+        ...(message === undefined ? {} : { statusMessage: message }),
+      });
+      if (!created.ok) {
+        throw new AdcpToolError('RATE_LIMITED', 'Too many async tasks; retry later.', {
+          recovery: 'transient',
+          retryAfter: Math.ceil(created.retryAfterMs / 1000),
+        });
+      }
+      const task = created.task;
+      const controller = new AbortController();
+      const done = run(task, work, controller).finally(() => running.delete(task.taskId));
+      running.set(task.taskId, { controller, done });
+      const body: JsonObject = { status: 'submitted', task_id: task.taskId };
+      if (message !== undefined) body.message = message;
+      return body;
+    },
+
+    async status(principal, args) {
+      if (typeof args.task_id !== 'string' || args.task_id === '') {
+        throw new AdcpToolError('INVALID_REQUEST', 'task_id is required.', { field: 'task_id' });
+      }
+      const task = await store.get(principal, args.task_id);
+      if (task === undefined || task.kind !== 'adcp') {
+        throw new AdcpToolError('REFERENCE_NOT_FOUND', 'The referenced task was not found.', { field: 'task_id' });
+      }
+      const body: JsonObject = {
+        task_id: task.taskId,
+        task_type: task.taskType ?? 'unknown',
+        status: task.status,
+        created_at: new Date(task.createdAt).toISOString(),
+        updated_at: new Date(task.lastUpdatedAt).toISOString(),
+      };
+      if (task.statusMessage !== undefined) body.message = task.statusMessage;
+      const result = isJsonObject(task.result) ? task.result : undefined;
+      if (result !== undefined && isJsonObject(result.adcp_error)) body.error = result.adcp_error as AdcpError;
+      if (args.include_result === true && result !== undefined) body.result = result;
+      return body;
+    },
+
+    async close() {
+      const all = [...running.values()];
+      for (const entry of all) entry.controller.abort();
+      await Promise.allSettled(all.map((entry) => entry.done));
+    },
+  };
+}

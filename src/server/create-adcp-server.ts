@@ -1,0 +1,216 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseJsonStrict } from '../core/json.js';
+import type { JsonObject } from '../core/types.js';
+import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
+import { createA2AEndpoint } from './a2a-endpoint.js';
+import { createAdcpTaskRunner } from './adcp-tasks.js';
+import { buildAgentCard, buildServerCard } from './cards.js';
+import { checkHostAndOrigin, isLoopbackAddress, LOOPBACK_HOSTS, readBody } from './http-guard.js';
+import { createMcpEndpoint } from './mcp-endpoint.js';
+import { taskStatusTools } from './task-status-tools.js';
+import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
+
+/** Paths served under the server's root. */
+export const ADCP_SERVER_PATHS = {
+  mcp: '/mcp',
+  a2a: '/a2a',
+  agentCard: '/.well-known/agent-card.json',
+  agentCardLegacy: '/.well-known/agent.json',
+  serverCard: '/.well-known/mcp.json',
+  serverCardAlt: '/.well-known/server.json',
+} as const;
+
+export interface ListeningAdcpServer {
+  /** Base URL (`http://127.0.0.1:PORT`). */
+  url: string;
+  mcpUrl: string;
+  /** The A2A base URL (the agent card is at `/.well-known/agent-card.json` under it). */
+  a2aUrl: string;
+  close(): Promise<void>;
+}
+
+export interface AdcpServer {
+  /** Serves one request; use it to mount the server in another `node:http` server. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Starts a `node:http` server of its own. Default host 127.0.0.1, port 0 (any free port). */
+  listen(options?: { port?: number; host?: string }): Promise<ListeningAdcpServer>;
+  /** Stops background work, sessions, the listener (if any) and the default store. */
+  close(): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+/**
+ * Serves AdCP tools, defined once, over MCP (Streamable HTTP, MCP Tasks) and A2A (1.0 and v0.3
+ * JSON-RPC), with the MCP server card and the A2A agent card. Refuses oversized bodies (413),
+ * foreign Host/Origin on loopback (403), and duplicate-key or malformed JSON (JSON-RPC parse error).
+ */
+export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
+  if (!Array.isArray(options.tools)) throw new TypeError('createAdcpServer: pass { tools: [...] }');
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? createSqliteTaskStore({ path: ':memory:' });
+  const runner = createAdcpTaskRunner({ store, sendWebhook: options.sendWebhook });
+  const tools = new Map<string, AdcpToolDefinition>();
+  for (const tool of [...taskStatusTools(runner), ...options.tools]) {
+    if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
+      throw new TypeError('createAdcpServer: every tool needs a name and a handler');
+    }
+    tools.set(tool.name, tool); // a tool of the caller's replaces a built-in of the same name
+  }
+  const name = options.name ?? 'adcp-wire-agent';
+  const version = options.version ?? '0.1.0';
+  const adcpVersion = options.adcpVersion ?? '3.1';
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  let allowedHosts: ReadonlySet<string> | undefined =
+    options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+
+  const mcp = createMcpEndpoint({
+    tools,
+    store,
+    runner,
+    name,
+    version,
+    adcpVersion,
+    requestTimeoutMs,
+    maxSessions: options.maxSessions ?? 1000,
+    sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+  });
+  const a2a = createA2AEndpoint({ tools, store, runner, adcpVersion, requestTimeoutMs });
+
+  const cardInput = (req: IncomingMessage) => {
+    const base = `http://${req.headers.host ?? '127.0.0.1'}`;
+    return {
+      name,
+      version,
+      description: options.description ?? 'An AdCP agent served by adcp-wire.',
+      adcpVersion,
+      cardMeta: options.cardMeta ?? ({} as JsonObject),
+      tools: [...tools.values()],
+      mcpUrl: `${base}${ADCP_SERVER_PATHS.mcp}`,
+      a2aUrl: `${base}${ADCP_SERVER_PATHS.a2a}`,
+    };
+  };
+
+  const principalOf = async (req: IncomingMessage): Promise<string | null> => {
+    if (options.authenticate === undefined) return 'anonymous';
+    try {
+      return await options.authenticate(req);
+    } catch {
+      return null;
+    }
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = checkHostAndOrigin(req, allowedHosts);
+    if (refused !== undefined) {
+      sendJson(res, 403, { error: refused });
+      req.resume();
+      return;
+    }
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method === 'GET' && (path === ADCP_SERVER_PATHS.serverCard || path === ADCP_SERVER_PATHS.serverCardAlt)) {
+      sendJson(res, 200, buildServerCard(cardInput(req)));
+      return;
+    }
+    if (req.method === 'GET' && (path === ADCP_SERVER_PATHS.agentCard || path === ADCP_SERVER_PATHS.agentCardLegacy)) {
+      sendJson(res, 200, buildAgentCard(cardInput(req)));
+      return;
+    }
+    const isMcp = path === ADCP_SERVER_PATHS.mcp;
+    const isA2A = path === ADCP_SERVER_PATHS.a2a;
+    if (!isMcp && !isA2A) {
+      sendJson(res, 404, { error: 'Not found' });
+      req.resume();
+      return;
+    }
+    const principal = await principalOf(req);
+    if (principal === null) {
+      res.setHeader('www-authenticate', 'Bearer');
+      sendJson(res, 401, { error: 'Unauthorized' });
+      req.resume();
+      return;
+    }
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readBody(req, maxBodyBytes);
+      if (!read.ok) {
+        if (read.reason === 'too_large') {
+          res.setHeader('connection', 'close');
+          rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
+        }
+        return;
+      }
+      const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes });
+      if (!parsed.ok) {
+        rpcError(res, 400, -32700, parsed.reason === 'duplicate_key' ? 'Parse error: duplicate object key' : 'Parse error');
+        return;
+      }
+      body = parsed.value;
+    } else if (isA2A) {
+      rpcError(res, 405, -32600, 'A2A JSON-RPC takes POST');
+      return;
+    }
+    try {
+      if (isMcp) await mcp.handle(req, res, body, principal);
+      else await a2a.handle(req, res, body, principal);
+    } catch {
+      rpcError(res, 500, -32603, 'Internal error');
+    }
+  };
+
+  let listener: HttpServer | undefined;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await mcp.close();
+    await a2a.close();
+    await runner.close();
+    if (listener !== undefined) {
+      const server = listener;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+    if (ownsStore) await store.close();
+  };
+
+  return {
+    handle,
+    async listen(listenOptions = {}) {
+      if (listener !== undefined) throw new Error('createAdcpServer: already listening');
+      const host = listenOptions.host ?? '127.0.0.1';
+      if (allowedHosts === undefined && isLoopbackAddress(host)) allowedHosts = new Set(LOOPBACK_HOSTS);
+      const server = createServer((req, res) => {
+        handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));
+      });
+      server.requestTimeout = requestTimeoutMs + 5_000;
+      server.headersTimeout = Math.min(requestTimeoutMs, 60_000);
+      listener = server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(listenOptions.port ?? 0, host, () => resolve());
+      });
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const url = `http://${shownHost}:${address.port}`;
+      return { url, mcpUrl: `${url}${ADCP_SERVER_PATHS.mcp}`, a2aUrl: `${url}${ADCP_SERVER_PATHS.a2a}`, close };
+    },
+    close,
+  };
+}

@@ -1,0 +1,18 @@
+export { createAdcpServer, ADCP_SERVER_PATHS } from './create-adcp-server.js';
+export type { AdcpServer, ListeningAdcpServer } from './create-adcp-server.js';
+export type {
+  AdcpToolDefinition,
+  AsyncProgress,
+  AsyncWork,
+  CreateAdcpServerOptions,
+  TaskSupport,
+  ToolAnswer,
+  ToolContext,
+  WebhookSend,
+} from './types.js';
+export { AdcpToolError } from './tool-error.js';
+export { ADCP_TASK_SUPPORT, taskSupportFor } from './task-support.js';
+export { ADCP_A2A_EXTENSION } from './cards.js';
+export type { TaskStore, StoredTask, TaskKind } from '../store/task-store.js';
+export { createMemoryTaskStore } from '../store/memory-task-store.js';
+export { createSqliteTaskStore } from '../store/sqlite-task-store.js';

@@ -1,0 +1,101 @@
+import type { IncomingMessage } from 'node:http';
+import type { AdcpError, JsonObject } from '../core/types.js';
+import type { AdcpTaskRunner } from './adcp-tasks.js';
+import { isJsonObject } from './json-object.js';
+import { adcpErrorFromThrown } from './tool-error.js';
+import type { AdcpToolDefinition, ToolContext } from './types.js';
+
+/** A finished AdCP answer, protocol-neutral: the flat body and whether it is an error answer. */
+export interface AdcpAnswer {
+  body: JsonObject;
+  isError: boolean;
+}
+
+export interface InvokeInput {
+  tool: AdcpToolDefinition;
+  args: unknown;
+  protocol: 'mcp' | 'a2a';
+  principal: string;
+  headers: IncomingMessage['headers'];
+  signal: AbortSignal;
+  runner: AdcpTaskRunner;
+  adcpVersion: string;
+}
+
+/**
+ * Adds the envelope fields the producer owns (mcp-guide, "MCP Response Format"): `status`
+ * (default `completed`, `failed` for an error), the caller's `context` echoed verbatim, and
+ * `adcp_version` echoed (the caller's, else ours).
+ */
+export function finishAnswer(body: JsonObject, args: JsonObject, adcpVersion: string): AdcpAnswer {
+  const isError = isJsonObject(body.adcp_error);
+  const out: JsonObject = { ...body };
+  if (typeof out.status !== 'string') out.status = isError ? 'failed' : 'completed';
+  if (isJsonObject(args.context)) out.context = args.context;
+  else delete out.context;
+  out.adcp_version = typeof args.adcp_version === 'string' ? args.adcp_version : adcpVersion;
+  return { body: out, isError };
+}
+
+/** An error answer with the given `adcp_error`. */
+export function errorAnswer(error: AdcpError, args: unknown, adcpVersion: string): AdcpAnswer {
+  return finishAnswer({ status: 'failed', adcp_error: error as JsonObject }, isJsonObject(args) ? args : {}, adcpVersion);
+}
+
+/**
+ * Runs one tool handler: arguments must be a JSON object (envelope fields are passed through
+ * untouched for the handler to use or ignore); a throw or an abort becomes an error answer.
+ */
+export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
+  const { tool, runner, adcpVersion } = input;
+  if (!isJsonObject(input.args)) {
+    return errorAnswer({ code: 'INVALID_REQUEST', message: 'Arguments must be a JSON object.', recovery: 'correctable' }, {}, adcpVersion);
+  }
+  const args = input.args;
+  const context: ToolContext = {
+    protocol: input.protocol,
+    principal: input.principal,
+    headers: input.headers,
+    signal: input.signal,
+    submit: (work, options) =>
+      runner.submit({
+        principal: input.principal,
+        taskType: tool.name,
+        args,
+        work,
+        ...(options?.message === undefined ? {} : { message: options.message }),
+      }),
+  };
+  try {
+    const aborted = new Promise<never>((_, reject) => {
+      if (input.signal.aborted) reject(input.signal.reason);
+      input.signal.addEventListener('abort', () => reject(input.signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
+    const body = await Promise.race([Promise.resolve(tool.handler(args, context)), aborted]);
+    if (!isJsonObject(body)) throw new TypeError(`tool ${tool.name} answered with something that is not a JSON object`);
+    return finishAnswer(body, args, adcpVersion);
+  } catch (error) {
+    if (input.signal.aborted && !(error instanceof Error && error.name === 'AdcpToolError')) {
+      return errorAnswer(
+        { code: 'SERVICE_UNAVAILABLE', message: 'The request timed out on the agent.', recovery: 'transient' },
+        args,
+        adcpVersion,
+      );
+    }
+    return errorAnswer(adcpErrorFromThrown(error), args, adcpVersion);
+  }
+}
+
+/** One terse human sentence for the text item / TextPart (transport-errors.md, "Terse text"). */
+export function terseText(toolName: string, answer: AdcpAnswer): string {
+  const body = answer.body;
+  if (answer.isError && isJsonObject(body.adcp_error)) {
+    const error = body.adcp_error;
+    const retry = typeof error.retry_after === 'number' ? ` Retry in ${error.retry_after}s.` : '';
+    return `${toolName} failed: ${String(error.code)}.${retry}`;
+  }
+  if (typeof body.message === 'string' && body.message !== '') return body.message;
+  if (body.status === 'submitted' && typeof body.task_id === 'string') return `${toolName} submitted as task ${body.task_id}.`;
+  return `${toolName}: ${String(body.status)}.`;
+}

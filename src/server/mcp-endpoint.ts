@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../core/types.js';
+import type { TaskStore } from '../store/task-store.js';
+import type { AdcpTaskRunner } from './adcp-tasks.js';
+import type { AdcpAnswer } from './invoke-tool.js';
+import { invokeTool, terseText } from './invoke-tool.js';
+import { createSdkTaskStore, mcpTaskOwner, toMcpTask } from './mcp-task-store.js';
+import { taskSupportFor } from './task-support.js';
+import type { AdcpToolDefinition } from './types.js';
+
+export interface McpEndpointOptions {
+  tools: Map<string, AdcpToolDefinition>;
+  store: TaskStore;
+  runner: AdcpTaskRunner;
+  name: string;
+  version: string;
+  adcpVersion: string;
+  requestTimeoutMs: number;
+  maxSessions: number;
+  sessionIdleMs: number;
+}
+
+export interface McpEndpoint {
+  /** Serves one request whose body has already been read and parsed (undefined for GET/DELETE). */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, principal: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  principal: string;
+  lastSeen: number;
+}
+
+/**
+ * The MCP result for an AdCP answer (mcp-guide, "MCP Response Format"; transport-errors.md,
+ * "Tool-Level Errors"): flat `structuredContent` plus one terse text item; an error also gets
+ * the `{ adcp_error }` JSON text item first.
+ */
+export function toCallToolResult(toolName: string, answer: AdcpAnswer): CallToolResult {
+  const text = terseText(toolName, answer);
+  if (!answer.isError) return { structuredContent: answer.body, content: [{ type: 'text', text }] };
+  return {
+    isError: true,
+    structuredContent: answer.body,
+    content: [
+      { type: 'text', text: JSON.stringify({ adcp_error: answer.body.adcp_error }) },
+      { type: 'text', text },
+    ],
+  };
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
+
+/** MCP over Streamable HTTP with sessions, MCP Tasks from the owner-scoped store. */
+export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
+  const sessions = new Map<string, Session>();
+  const running = new Map<string, AbortController>();
+  const sdkStore = createSdkTaskStore(options.store, (taskId) => running.get(taskId)?.abort(new Error('cancelled')));
+  const toolList: Tool[] = [...options.tools.values()].map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: (tool.inputSchema ?? { type: 'object', additionalProperties: true }) as Tool['inputSchema'],
+    execution: { taskSupport: taskSupportFor(tool.name, tool.taskSupport) },
+  }));
+
+  const runTool = (tool: AdcpToolDefinition, args: unknown, principal: string, headers: IncomingMessage['headers'], signal: AbortSignal) =>
+    invokeTool({ tool, args, protocol: 'mcp', principal, headers, signal, runner: options.runner, adcpVersion: options.adcpVersion });
+
+  const makeServer = (principal: string): Server => {
+    const server = new Server(
+      { name: options.name, version: options.version },
+      {
+        capabilities: {
+          tools: { listChanged: false },
+          tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        },
+        taskStore: sdkStore,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const tool = options.tools.get(request.params.name);
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      const support = taskSupportFor(tool.name, tool.taskSupport);
+      const taskParams = request.params.task;
+      if (taskParams !== undefined && support === 'forbidden') {
+        throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} does not support task augmentation`);
+      }
+      if (taskParams === undefined && support === 'required') {
+        throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} requires task augmentation`);
+      }
+      const headers = extra.requestInfo?.headers ?? {};
+      const args = request.params.arguments ?? {};
+      if (taskParams === undefined) {
+        const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
+        return toCallToolResult(tool.name, await runTool(tool, args, principal, headers, signal));
+      }
+      const owner = mcpTaskOwner(extra.sessionId);
+      const created = await options.store.create({
+        owner,
+        kind: 'mcp',
+        taskType: tool.name,
+        requestedTtlMs: typeof taskParams.ttl === 'number' ? taskParams.ttl : undefined,
+      });
+      if (!created.ok) {
+        const retryAfter = Math.ceil(created.retryAfterMs / 1000);
+        throw new McpError(-32029, 'Task creation rate limit exceeded', {
+          adcp_error: { code: 'RATE_LIMITED', message: 'Too many tasks created; retry later.', recovery: 'transient', retry_after: retryAfter },
+        });
+      }
+      const task = created.task;
+      const controller = new AbortController();
+      running.set(task.taskId, controller);
+      const ttlTimer = setTimeout(() => controller.abort(new Error('ttl')), task.ttlMs ?? options.requestTimeoutMs);
+      ttlTimer.unref();
+      void runTool(tool, args, principal, headers, controller.signal)
+        .then((answer) =>
+          options.store.update(owner, task.taskId, {
+            status: answer.isError ? 'failed' : 'completed',
+            result: toCallToolResult(tool.name, answer),
+          }),
+        )
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(ttlTimer);
+          running.delete(task.taskId);
+        });
+      return { task: toMcpTask(task) } as never;
+    });
+    return server;
+  };
+
+  const evictIdle = () => {
+    const cutoff = Date.now() - options.sessionIdleMs;
+    for (const [id, session] of sessions) {
+      if (session.lastSeen < cutoff) {
+        sessions.delete(id);
+        void session.transport.close().catch(() => undefined);
+      }
+    }
+  };
+  const idleTimer = setInterval(evictIdle, Math.min(options.sessionIdleMs, 60_000));
+  idleTimer.unref();
+
+  const dropOldestIfFull = () => {
+    if (sessions.size < options.maxSessions) return;
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) if (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+    if (oldest !== undefined) {
+      sessions.delete(oldest[0]);
+      void oldest[1].transport.close().catch(() => undefined);
+    }
+  };
+
+  return {
+    async handle(req, res, body, principal) {
+      const header = req.headers['mcp-session-id'];
+      const sessionId = Array.isArray(header) ? header[0] : header;
+      if (sessionId !== undefined) {
+        const session = sessions.get(sessionId);
+        // A session belongs to the principal that opened it: anyone else gets "not found".
+        if (session === undefined || session.principal !== principal) {
+          jsonRpcError(res, 404, -32001, 'Session not found');
+          return;
+        }
+        session.lastSeen = Date.now();
+        await session.transport.handleRequest(req, res, body);
+        return;
+      }
+      if (req.method !== 'POST' || !isInitializeRequest(body as JsonObject)) {
+        jsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: no valid session; send initialize first');
+        return;
+      }
+      dropOldestIfFull();
+      const server = makeServer(principal);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => {
+          sessions.set(id, { transport, server, principal, lastSeen: Date.now() });
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    },
+
+    async close() {
+      clearInterval(idleTimer);
+      for (const controller of running.values()) controller.abort(new Error('server closing'));
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(all.map((s) => s.server.close()));
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import type { AdcpError, JsonObject, Recovery } from '../core/types.js';
+
+/**
+ * Thrown by a tool handler to answer with an `adcp_error` ("the agent said no"): the server turns
+ * it into `isError: true` on MCP and a failed Task on A2A. Any other exception becomes a generic
+ * error answer whose message reveals nothing of the exception.
+ */
+export class AdcpToolError extends Error {
+  override readonly name = 'AdcpToolError';
+  readonly code: string;
+  readonly recovery: Recovery;
+  readonly retryAfter: number | undefined;
+  readonly field: string | undefined;
+  readonly details: JsonObject | undefined;
+
+  constructor(
+    code: string,
+    message: string,
+    options: { recovery?: Recovery; retryAfter?: number; field?: string; details?: JsonObject } = {},
+  ) {
+    super(message);
+    this.code = code;
+    this.recovery = options.recovery ?? 'correctable';
+    this.retryAfter = options.retryAfter;
+    this.field = options.field;
+    this.details = options.details;
+  }
+
+  /** The wire `adcp_error` object (transport-errors.md, "Error shape"). */
+  toAdcpError(): AdcpError {
+    const error: AdcpError = { code: this.code, message: this.message, recovery: this.recovery };
+    if (this.retryAfter !== undefined) error.retry_after = this.retryAfter;
+    if (this.field !== undefined) error.field = this.field;
+    if (this.details !== undefined) error.details = this.details;
+    return error;
+  }
+}
+
+/** The `adcp_error` to answer with for anything a handler threw. */
+export function adcpErrorFromThrown(error: unknown): AdcpError {
+  if (error instanceof AdcpToolError) return error.toAdcpError();
+  return { code: 'SERVICE_UNAVAILABLE', message: 'The agent failed to process the request.', recovery: 'transient' };
+}

@@ -1,0 +1,91 @@
+import type { IncomingMessage } from 'node:http';
+import type { JsonObject } from '../core/types.js';
+import type { TaskStore } from '../store/task-store.js';
+
+/** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** Reports progress of AdCP async work; each call may fire a `working` webhook. */
+export interface AsyncProgress {
+  working(message?: string, progress?: { percentage?: number; step?: string }): Promise<void>;
+  /** Aborted when the AdCP task is cancelled or the server closes. */
+  signal: AbortSignal;
+}
+
+/** Work that finishes an AdCP `submitted` task later: resolves to the final AdCP body. */
+export type AsyncWork = (progress: AsyncProgress) => Promise<JsonObject>;
+
+/** What a tool handler receives besides its arguments. */
+export interface ToolContext {
+  /** Which wire the call came over. */
+  protocol: 'mcp' | 'a2a';
+  /** The authenticated principal (or `anonymous`): owner of the AdCP tasks this call creates. */
+  principal: string;
+  /** The HTTP request headers (lower-case names). */
+  headers: IncomingMessage['headers'];
+  /** Aborted when the request times out or the caller goes away. */
+  signal: AbortSignal;
+  /**
+   * Turns this call into an AdCP async task: stores it, runs `work` in the background
+   * (`working` -> `completed`/`failed`, with webhooks to the caller's `push_notification_config`)
+   * and returns the `submitted` body to answer with now (`{ status: 'submitted', task_id }`).
+   */
+  submit(work: AsyncWork, options?: { message?: string }): Promise<JsonObject>;
+}
+
+/**
+ * The AdCP body a handler answers with (envelope fields may be set; the server adds `status`
+ * `completed` when absent, echoes `context` and `adcp_version`). A body with `adcp_error`
+ * is an error answer; throwing AdcpToolError is the same.
+ */
+export type ToolAnswer = JsonObject;
+
+/** One AdCP tool, defined once and served on MCP (tool) and A2A (skill). */
+export interface AdcpToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. Keep it open (`additionalProperties` not false): envelope fields ride along. */
+  inputSchema?: JsonObject;
+  /** Defaults to the mcp-guide table for known AdCP tools, else `forbidden`. */
+  taskSupport?: TaskSupport;
+  /** A2A skill tags. */
+  tags?: string[];
+  handler(args: JsonObject, context: ToolContext): ToolAnswer | Promise<ToolAnswer>;
+}
+
+/** Sends one AdCP webhook to a `push_notification_config`; resolves when done (or given up). */
+export type WebhookSend = (config: JsonObject, payload: JsonObject) => Promise<void>;
+
+export interface CreateAdcpServerOptions {
+  tools: AdcpToolDefinition[];
+  /** Durable, owner-scoped task store. Defaults to SQLite in memory (`:memory:`). */
+  store?: TaskStore;
+  /** Agent name and version (server card, agent card, MCP implementation info). */
+  name?: string;
+  version?: string;
+  description?: string;
+  /** AdCP release echoed when the caller sent no `adcp_version`. Default `3.1`. */
+  adcpVersion?: string;
+  /** Server card `_meta["adcontextprotocol.org"]` extras (`protocols_supported`, ...). */
+  cardMeta?: JsonObject;
+  /**
+   * Maps a request to its principal, or `null` to refuse it with 401. Default: every caller is
+   * `anonymous` (then AdCP tasks are shared by all callers; MCP Tasks stay per session).
+   */
+  authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
+  /** Sends AdCP webhooks. Default: the library's webhook emitter. */
+  sendWebhook?: WebhookSend;
+  /** Request body cap in bytes. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Per-request timeout in ms (a handler still running then gets an error answer). Default 30 s. */
+  requestTimeoutMs?: number;
+  /**
+   * Host names accepted in `Host` (and `Origin`, when sent). Default: when listening on loopback,
+   * only loopback names (DNS-rebinding protection); otherwise any.
+   */
+  allowedHosts?: string[];
+  /** Most concurrent MCP sessions kept; the least recently used is dropped past it. Default 1000. */
+  maxSessions?: number;
+  /** Idle MCP sessions are closed after this many ms. Default 30 min. */
+  sessionIdleMs?: number;
+}
