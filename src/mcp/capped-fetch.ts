@@ -24,6 +24,8 @@ export interface CappedFetchOptions {
   contexts: ReadonlyMap<number, CallContext>;
   /** For error messages. */
   url: string;
+  /** Called when a stream that belongs to no call (a GET stream) runs over the cap. */
+  onStreamOverflow?: (error: AdcpWireError) => void;
 }
 
 export interface CappedFetch {
@@ -69,7 +71,8 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
         `MCP response from ${options.url} is over ${maxBytes} bytes (${seen} read)`,
         { url: options.url },
       );
-      context?.fail(error);
+      if (context !== undefined) context.fail(error);
+      else options.onStreamOverflow?.(error);
       return error;
     };
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);

@@ -38,16 +38,28 @@ export class McpSession {
   #connection: Promise<Connection> | undefined;
   #pending: { context: CallContext; ids: number[] } | undefined;
   #closed = false;
+  #wire: McpWire | undefined;
 
   constructor(options: McpSessionOptions) {
     this.#options = options;
-    const capped: { url: string; maxBytes: number; contexts: Map<number, CallContext>; fetch?: typeof fetch } = {
+    const capped: Parameters<typeof createCappedFetch>[0] = {
       url: options.url,
       maxBytes: options.maxBytes,
       contexts: this.#contexts,
+      // On the legacy HTTP+SSE transport every answer arrives on the one GET stream: an event
+      // over the cap breaks that stream, so every call waiting on it fails with the same error.
+      onStreamOverflow: (error) => {
+        if (this.#wire !== 'sse') return;
+        for (const context of new Set(this.#contexts.values())) context.fail(error);
+      },
     };
     if (options.fetch !== undefined) capped.fetch = options.fetch;
     this.#capped = createCappedFetch(capped);
+  }
+
+  /** The wire of the current connection, once connected. */
+  get wire(): McpWire | undefined {
+    return this.#wire;
   }
 
   /** The connected SDK client (connecting on first use). */
@@ -137,6 +149,7 @@ export class McpSession {
 
   async #initialize(transport: Transport, wire: McpWire, timeout: number): Promise<Connection> {
     const client = new Client({ name: 'adcp-wire', version: '0.1.0' }, { capabilities: {} });
+    this.#wire = wire;
     this.#track(transport);
     await client.connect(transport, { timeout });
     return { client, transport, wire };

@@ -10,6 +10,7 @@ import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
+import { utf8ByteLength } from '../core/json.js';
 import type {
   AdcpTransport,
   CardInfo,
@@ -136,7 +137,22 @@ export class McpTransport implements AdcpTransport {
       if (onProgress !== undefined) request.onprogress = (p) => onProgress(progressEvent(p));
       return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, request);
     });
+    this.#checkLegacySize(raw, options.maxBytes, tool);
     return resultFromCallTool(raw, options.maxBytes);
+  }
+
+  /**
+   * On the legacy HTTP+SSE transport answers share one stream, capped at the transport's limit
+   * while reading; a smaller per-call cap can only be checked once the answer is parsed.
+   */
+  #checkLegacySize(raw: unknown, maxBytes: number, tool: string): void {
+    if (this.#session.wire !== 'sse' || maxBytes >= this.#options.maxBytes) return;
+    const size = utf8ByteLength(JSON.stringify(raw));
+    if (size <= maxBytes) return;
+    throw new AdcpWireError('response_too_large', `${tool} at ${this.#options.url}: answer of ${size} bytes is over ${maxBytes}`, {
+      tool,
+      url: this.#options.url,
+    });
   }
 
   async #callAsTask(tool: string, args: JsonObject, ttl: number | null, options: TransportCallOptions): Promise<TaskResult> {

@@ -1,0 +1,222 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpTransport } from '../../src/mcp/index.js';
+import type { AdcpTransport } from '../../src/client/transport.js';
+import { AdcpWireError } from '../../src/core/wire-error.js';
+import { startMcpTestServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
+
+const MAX = 4 * 1024 * 1024;
+
+const tools: TestTool[] = [
+  {
+    name: 'get_products',
+    handler: () => ({
+      content: [{ type: 'text', text: 'Found 1 product' }],
+      structuredContent: { status: 'completed', message: 'Found 1 product', products: [{ product_id: 'p1' }] },
+    }),
+  },
+  {
+    name: 'legacy_text',
+    handler: () => ({ content: [{ type: 'text', text: '{"status":"completed","products":[{"product_id":"t1"}]}' }] }),
+  },
+  { name: 'plain_text', handler: () => ({ content: [{ type: 'text', text: 'All good, nothing structured.' }] }) },
+  {
+    name: 'budget_error',
+    handler: () => ({
+      isError: true,
+      content: [{ type: 'text', text: 'Budget too low.' }],
+      structuredContent: {
+        adcp_error: { code: 'BUDGET_TOO_LOW', message: 'too low', recovery: 'correctable', field: 'budget.total' },
+      },
+    }),
+  },
+  {
+    name: 'rpc_rate_limited',
+    handler: () => {
+      throw new McpError(-32029, 'Rate limit exceeded', {
+        adcp_error: { code: 'RATE_LIMITED', retry_after: 5, recovery: 'transient' },
+      });
+    },
+  },
+  {
+    name: 'rpc_plain',
+    handler: () => {
+      throw new McpError(-32603, 'boom');
+    },
+  },
+  {
+    name: 'big',
+    handler: (args) => ({ content: [{ type: 'text', text: 'x'.repeat(Number(args['size'] ?? 1000)) }] }),
+  },
+  {
+    name: 'echo_headers',
+    handler: (_args, context) => ({
+      content: [],
+      structuredContent: { authorization: String(context.headers['authorization'] ?? ''), custom: String(context.headers['x-custom'] ?? '') },
+    }),
+  },
+];
+
+for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
+  describe(`McpTransport.callTool over ${mode}`, () => {
+    let server: TestServer;
+    let transport: AdcpTransport;
+    before(async () => {
+      server = await startMcpTestServer({ tools, mode });
+      transport = createMcpTransport({ url: server.url, maxBytes: MAX, headers: { authorization: 'Bearer secret-1', 'x-custom': 'yes' } });
+    });
+    after(async () => {
+      await transport.close();
+      await server.close();
+    });
+
+    it('returns structuredContent as completed data', async () => {
+      const result = await transport.callTool('get_products', {}, { maxBytes: MAX });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(result.data?.['products'], [{ product_id: 'p1' }]);
+      assert.equal(result.message, 'Found 1 product');
+      assert.equal(result.protocol, 'mcp');
+    });
+
+    it('parses a JSON text answer from an older server', async () => {
+      const result = await transport.callTool('legacy_text', {}, { maxBytes: MAX });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(result.data?.['products'], [{ product_id: 't1' }]);
+    });
+
+    it('returns a plain-text answer as completed with no data', async () => {
+      const result = await transport.callTool('plain_text', {}, { maxBytes: MAX });
+      assert.equal(result.status, 'completed');
+      assert.equal(result.data, undefined);
+    });
+
+    it('turns isError with adcp_error into a failed result with its recovery', async () => {
+      const result = await transport.callTool('budget_error', {}, { maxBytes: MAX });
+      assert.equal(result.status, 'failed');
+      assert.ok(result.status === 'failed');
+      assert.equal(result.error.code, 'BUDGET_TOO_LOW');
+      assert.equal(result.error.action, 'surface_to_caller');
+    });
+
+    it('turns a JSON-RPC error with data.adcp_error into a failed transient result', async () => {
+      const result = await transport.callTool('rpc_rate_limited', {}, { maxBytes: MAX });
+      assert.ok(result.status === 'failed');
+      assert.equal(result.error.code, 'RATE_LIMITED');
+      assert.equal(result.error.retryDelaySeconds, 5);
+      assert.equal(result.error.action, 'retry');
+    });
+
+    it('throws a protocol AdcpWireError for a JSON-RPC error without adcp_error', async () => {
+      await assert.rejects(transport.callTool('rpc_plain', {}, { maxBytes: MAX }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'protocol');
+        return true;
+      });
+    });
+
+    it('sends the configured headers on every request', async () => {
+      const result = await transport.callTool('echo_headers', {}, { maxBytes: MAX });
+      assert.equal(result.data?.['authorization'], 'Bearer secret-1');
+      assert.equal(result.data?.['custom'], 'yes');
+    });
+
+    it('fails an answer over the per-call cap with response_too_large', async () => {
+      await assert.rejects(transport.callTool('big', { size: 200_000 }, { maxBytes: 50_000 }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'response_too_large');
+        return true;
+      });
+    });
+
+    it('keeps working after an oversized answer', async () => {
+      const result = await transport.callTool('big', { size: 100 }, { maxBytes: MAX });
+      assert.equal(result.status, 'completed');
+    });
+
+    it('aborts a call when its signal fires', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX, signal: controller.signal }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'aborted');
+        return true;
+      });
+    });
+  });
+}
+
+describe('McpTransport sessions', () => {
+  it('reuses one MCP session for many calls', async () => {
+    const server = await startMcpTestServer({ tools });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    try {
+      for (let i = 0; i < 3; i++) await transport.callTool('get_products', {}, { maxBytes: MAX });
+      const initializes = server.received.filter((m) => m['method'] === 'initialize');
+      assert.equal(initializes.length, 1);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it('gives two transports two sessions, each with its own credentials', async () => {
+    const server = await startMcpTestServer({ tools });
+    const a = createMcpTransport({ url: server.url, maxBytes: MAX, headers: { authorization: 'Bearer a' } });
+    const b = createMcpTransport({ url: server.url, maxBytes: MAX, headers: { authorization: 'Bearer b' } });
+    try {
+      const ra = await a.callTool('echo_headers', {}, { maxBytes: MAX });
+      const rb = await b.callTool('echo_headers', {}, { maxBytes: MAX });
+      assert.equal(ra.data?.['authorization'], 'Bearer a');
+      assert.equal(rb.data?.['authorization'], 'Bearer b');
+      assert.equal(server.received.filter((m) => m['method'] === 'initialize').length, 2);
+    } finally {
+      await a.close();
+      await b.close();
+      await server.close();
+    }
+  });
+
+  it('throws a retryable network error when nothing listens', async () => {
+    const server = await startMcpTestServer({ tools });
+    const url = server.url;
+    await server.close();
+    const transport = createMcpTransport({ url, maxBytes: MAX });
+    try {
+      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'network');
+        assert.equal(error.retryable, true);
+        return true;
+      });
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('refuses calls after close()', async () => {
+    const server = await startMcpTestServer({ tools });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    await transport.callTool('get_products', {}, { maxBytes: MAX });
+    await transport.close();
+    await server.close();
+    await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX }), /closed/);
+  });
+});
+
+describe('McpTransport byte cap on the legacy HTTP+SSE stream', () => {
+  it('fails the waiting call when an event on the shared stream is over the transport cap', async () => {
+    const server = await startMcpTestServer({ tools, mode: 'legacy-sse' });
+    const transport = createMcpTransport({ url: server.url, maxBytes: 50_000 });
+    try {
+      await assert.rejects(transport.callTool('big', { size: 200_000 }, { maxBytes: 50_000 }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'response_too_large');
+        return true;
+      });
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+});
