@@ -38,6 +38,11 @@ export function utf8ByteLengthPure(text: string): number {
 
 const byteLength: ByteLength = nativeByteLength ?? utf8ByteLengthPure;
 
+/** Length of `text` in UTF-8 bytes (lone surrogates as U+FFFD), native-speed on Node. */
+export function utf8ByteLength(text: string): number {
+  return byteLength(text);
+}
+
 /** True when `text` encodes to more than `maxBytes` UTF-8 bytes. Allocates nothing on the pure path. */
 export function utf8LengthExceeds(text: string, maxBytes: number): boolean {
   const n = text.length;
