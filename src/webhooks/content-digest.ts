@@ -1,0 +1,31 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseDictionary } from './structured-fields.js';
+import { decodeEitherBase64 } from './base64.js';
+
+const ALGORITHMS: Readonly<Record<string, string>> = { 'sha-256': 'sha256', 'sha-512': 'sha512' };
+
+/** `Content-Digest` header value for `body` (RFC 9530, SHA-256, standard padded Base64 as the vectors use). */
+export function contentDigest(body: Uint8Array | string): string {
+  return `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+}
+
+/**
+ * Whether `header` carries a SHA-256 or SHA-512 digest equal to the digest of `body`. Every
+ * supported algorithm present must match; unknown algorithms are ignored; none supported fails.
+ */
+export function contentDigestMatches(header: string | undefined, body: Uint8Array | string): boolean {
+  if (header === undefined) return false;
+  const dict = parseDictionary(header);
+  if (dict === undefined) return false;
+  let checked = 0;
+  for (const [name, member] of dict) {
+    const algorithm = ALGORITHMS[name];
+    if (algorithm === undefined) continue;
+    if (member.kind !== 'item' || member.value.type !== 'binary') return false;
+    const claimed = decodeEitherBase64(member.value.value);
+    const actual = createHash(algorithm).update(body).digest();
+    if (claimed === undefined || claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) return false;
+    checked += 1;
+  }
+  return checked > 0;
+}

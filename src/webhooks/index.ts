@@ -1,0 +1,29 @@
+export {
+  verifyWebhookSignature,
+  type VerifyWebhookSignatureOptions,
+  type WebhookRequestParts,
+  type WebhookSignatureResult,
+} from './verify-webhook-signature.js';
+export {
+  signWebhookHmac,
+  verifyWebhookHmac,
+  validateWebhookSecret,
+  HMAC_SIGNATURE_HEADER,
+  HMAC_TIMESTAMP_HEADER,
+  type HmacFailure,
+  type HmacSecret,
+} from './hmac.js';
+export {
+  WEBHOOK_SIGNATURE_ERRORS,
+  WEBHOOK_BODY_MALFORMED,
+  WEBHOOK_SIGNING_TAG,
+  type WebhookSignatureError,
+} from './signature-codes.js';
+export { staticJwks, type Jwk, type JwkSet, type JwksSource } from './jwks.js';
+export { remoteJwks, type RemoteJwksOptions } from './remote-jwks.js';
+export { MemoryReplayStore, type ReplayStore, type ReplayOutcome, type MemoryReplayStoreOptions } from './replay-store.js';
+export { RevocationList, type RevocationSource, type RevocationStatus, type RevocationListPayload } from './revocation.js';
+export { canonicalizeTargetUri, canonicalizeAuthority, type CanonicalTarget } from './canonicalize-target-uri.js';
+export { buildSignatureBase } from './signature-base.js';
+export { contentDigest, contentDigestMatches } from './content-digest.js';
+export { runWebhookSigningVector, type WebhookSigningVector } from './run-signing-vector.js';

@@ -1,0 +1,66 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+
+/** A public JWK as published in a seller's JWKS (only the members the verifier reads). */
+export interface Jwk {
+  kid?: string;
+  kty?: string;
+  crv?: string;
+  alg?: string;
+  use?: string;
+  key_ops?: string[];
+  adcp_use?: string;
+  x?: string;
+  y?: string;
+  [member: string]: unknown;
+}
+
+export interface JwkSet {
+  keys: Jwk[];
+}
+
+/**
+ * Where the verifier resolves a `keyid`: `get` returns the key or `undefined`; `refresh` (when
+ * present) re-reads the set once on a miss (security.md step 7: "refetch once, 30 s cooldown").
+ */
+export interface JwksSource {
+  get(keyid: string): Promise<Jwk | undefined> | Jwk | undefined;
+  refresh?(): Promise<void>;
+}
+
+/** A fixed key set (configured keys, or a test's subset of keys.json). */
+export function staticJwks(set: JwkSet | Jwk[]): JwksSource {
+  const keys = Array.isArray(set) ? set : set.keys;
+  if (!Array.isArray(keys)) throw new TypeError('staticJwks: pass { keys: [...] } or an array of JWKs');
+  const byKid = new Map<string, Jwk>();
+  for (const key of keys) if (typeof key?.kid === 'string' && !byKid.has(key.kid)) byKid.set(key.kid, key);
+  return { get: (keyid) => byKid.get(keyid) };
+}
+
+/** Accepts a `JwksSource`, a `{ keys }` object or an array of JWKs. */
+export function toJwksSource(jwks: JwksSource | JwkSet | Jwk[]): JwksSource {
+  if (Array.isArray(jwks) || 'keys' in jwks) return staticJwks(jwks as JwkSet | Jwk[]);
+  if (typeof (jwks as JwksSource).get !== 'function') throw new TypeError('jwks: pass a JwksSource, { keys } or an array');
+  return jwks as JwksSource;
+}
+
+const keyCache = new WeakMap<Jwk, KeyObject | null>();
+
+/** The Node key for a public Ed25519 or P-256 JWK, or `undefined` when it is not one. Cached per object. */
+export function importPublicJwk(jwk: Jwk): KeyObject | undefined {
+  const cached = keyCache.get(jwk);
+  if (cached !== undefined) return cached ?? undefined;
+  let key: KeyObject | null = null;
+  const okp = jwk.kty === 'OKP' && jwk.crv === 'Ed25519' && typeof jwk.x === 'string';
+  const ec = jwk.kty === 'EC' && jwk.crv === 'P-256' && typeof jwk.x === 'string' && typeof jwk.y === 'string';
+  if (okp || ec) {
+    try {
+      const pub: Record<string, string> = { kty: jwk.kty as string, crv: jwk.crv as string, x: jwk.x as string };
+      if (ec) pub.y = jwk.y as string;
+      key = createPublicKey({ key: pub, format: 'jwk' });
+    } catch {
+      key = null;
+    }
+  }
+  keyCache.set(jwk, key);
+  return key ?? undefined;
+}

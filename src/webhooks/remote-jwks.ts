@@ -1,0 +1,100 @@
+import type { Jwk, JwksSource } from './jwks.js';
+
+export interface RemoteJwksOptions {
+  /** Injected fetch (tests, proxies). Default: global fetch. */
+  fetch?: typeof fetch;
+  /** How long a fetched set is used before it is read again (default 5 min; spec: 1 to 30 min). */
+  cacheMs?: number;
+  /** Minimum time between two refetches triggered by an unknown `keyid` (default 30 s, per spec). */
+  refetchCooldownMs?: number;
+  /** Largest JWKS body accepted, in bytes (default 64 KiB). */
+  maxBytes?: number;
+  /** Largest number of keys kept from one set (default 100). */
+  maxKeys?: number;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+/**
+ * A JWKS read from `url` (the seller's `jwks_uri`), cached, size-capped, refreshed at most once per
+ * cooldown on an unknown `keyid`. No redirects are followed. A failed refresh keeps the last good
+ * set, so a JWKS outage does not reject keys already known.
+ */
+export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSource & { readonly url: string } {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && parsed.hostname !== '127.0.0.1' && parsed.hostname !== 'localhost') {
+    throw new TypeError(`remoteJwks: ${url} must be https (loopback http is allowed for tests)`);
+  }
+  const doFetch = options.fetch ?? fetch;
+  const cacheMs = options.cacheMs ?? 300_000;
+  const cooldownMs = options.refetchCooldownMs ?? 30_000;
+  const maxBytes = options.maxBytes ?? 65_536;
+  const maxKeys = options.maxKeys ?? 100;
+  const now = options.now ?? Date.now;
+  let keys = new Map<string, Jwk>();
+  let fetchedAt = -Infinity;
+  let lastAttempt = -Infinity;
+  let inflight: Promise<void> | undefined;
+
+  async function load(): Promise<void> {
+    lastAttempt = now();
+    const response = await doFetch(url, {
+      redirect: 'manual',
+      headers: { accept: 'application/jwk-set+json, application/json' },
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+    });
+    if (response.status !== 200) throw new Error(`JWKS ${url}: HTTP ${response.status}`);
+    const text = await readCapped(response, maxBytes);
+    const body = JSON.parse(text) as { keys?: unknown };
+    if (!Array.isArray(body.keys)) throw new Error(`JWKS ${url}: no keys array`);
+    const next = new Map<string, Jwk>();
+    for (const key of body.keys.slice(0, maxKeys)) {
+      if (key !== null && typeof key === 'object' && typeof (key as Jwk).kid === 'string' && !next.has((key as Jwk).kid as string)) {
+        next.set((key as Jwk).kid as string, key as Jwk);
+      }
+    }
+    keys = next;
+    fetchedAt = now();
+  }
+
+  function refreshOnce(): Promise<void> {
+    inflight ??= load()
+      .catch(() => undefined)
+      .finally(() => {
+        inflight = undefined;
+      });
+    return inflight;
+  }
+
+  return {
+    url,
+    async get(keyid) {
+      if (now() - fetchedAt > cacheMs) await refreshOnce();
+      return keys.get(keyid);
+    },
+    async refresh() {
+      if (now() - lastAttempt < cooldownMs) return;
+      await refreshOnce();
+    },
+  };
+}
+
+async function readCapped(response: Response, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new Error('JWKS too large');
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new Error('JWKS too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

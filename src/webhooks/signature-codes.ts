@@ -1,0 +1,36 @@
+/** The webhook error taxonomy (security.md, "Webhook error taxonomy"): stable codes for 401 answers. */
+export const WEBHOOK_SIGNATURE_ERRORS = [
+  'webhook_signature_header_malformed',
+  'webhook_signature_params_incomplete',
+  'webhook_signature_tag_invalid',
+  'webhook_signature_alg_not_allowed',
+  'webhook_signature_window_invalid',
+  'webhook_signature_components_incomplete',
+  'webhook_signature_key_unknown',
+  'webhook_signature_key_purpose_invalid',
+  'webhook_signature_key_revoked',
+  'webhook_signature_revocation_stale',
+  'webhook_signature_invalid',
+  'webhook_signature_digest_mismatch',
+  'webhook_target_uri_malformed',
+  'webhook_signature_replayed',
+  'webhook_signature_rate_abuse',
+  'webhook_mode_mismatch',
+] as const;
+export type WebhookSignatureError = (typeof WEBHOOK_SIGNATURE_ERRORS)[number];
+
+/** `webhook_body_malformed`: valid signature, duplicate object keys in the body (step 14). */
+export const WEBHOOK_BODY_MALFORMED = 'webhook_body_malformed';
+
+export const WEBHOOK_SIGNING_TAG = 'adcp/webhook-signing/v1';
+/** RFC 9421 `alg` names allowed by the profile, with the JWK shape each needs. */
+export const WEBHOOK_ALGORITHMS: Readonly<Record<string, { kty: string; crv: string; jwkAlg: string }>> = {
+  ed25519: { kty: 'OKP', crv: 'Ed25519', jwkAlg: 'EdDSA' },
+  'ecdsa-p256-sha256': { kty: 'EC', crv: 'P-256', jwkAlg: 'ES256' },
+};
+export const REQUIRED_COMPONENTS = ['@method', '@target-uri', '@authority', 'content-type', 'content-digest'] as const;
+/** Key purposes accepted on the webhook path (`webhook-signing` is deprecated but still accepted). */
+export const WEBHOOK_KEY_PURPOSES: readonly string[] = ['request-signing', 'webhook-signing'];
+/** Longest validity (`expires - created`) and the clock skew tolerated, in seconds. */
+export const MAX_VALIDITY_SECONDS = 300;
+export const SKEW_SECONDS = 60;
