@@ -24,7 +24,7 @@ import { mapMcpTaskStatus } from './map-task-status.js';
 import { McpSession } from './mcp-session.js';
 import { readServerCard } from './read-server-card.js';
 import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
-import { resultFromCallTool, resultFromJsonRpcError } from './to-task-result.js';
+import { resultFromCallTool, resultFromJsonRpcError, type ToResultOptions } from './to-task-result.js';
 
 /** Pages of `tools/list` read at most (a hostile server could paginate forever). */
 const MAX_TOOL_PAGES = 20;
@@ -138,7 +138,7 @@ export class McpTransport implements AdcpTransport {
       return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, request);
     });
     this.#checkLegacySize(raw, options.maxBytes, tool);
-    return resultFromCallTool(raw, options.maxBytes);
+    return resultFromCallTool(raw, this.#toResult(options.maxBytes));
   }
 
   /**
@@ -171,13 +171,13 @@ export class McpTransport implements AdcpTransport {
 
   #outcome(outcome: McpTaskOutcome, options: TransportCallOptions): TaskResult {
     const { task, result } = outcome;
-    if (result !== undefined) return { ...resultFromCallTool(result, options.maxBytes), transportTaskId: task.taskId };
+    if (result !== undefined) return resultFromCallTool(result, { ...this.#toResult(options.maxBytes), transportTaskId: task.taskId });
     return fromBareTask(task);
   }
 
   #fromRpcError(error: unknown, what: string): TaskResult {
     if (!(error instanceof McpError)) throw error;
-    const result = resultFromJsonRpcError({ code: error.code, message: error.message, data: error.data });
+    const result = resultFromJsonRpcError({ code: error.code, message: error.message, data: error.data }, this.#toResult(0));
     if (result !== null) return result;
     const message = sanitizeSellerText(error.message) ?? '';
     throw new AdcpWireError('protocol', `${what} at ${this.#options.url}: JSON-RPC error ${error.code}: ${message}`, {
@@ -185,6 +185,12 @@ export class McpTransport implements AdcpTransport {
       tool: what,
       url: this.#options.url,
     });
+  }
+
+  #toResult(maxBytes: number): ToResultOptions {
+    const headers = this.#options.headers ?? {};
+    const requestHadCredentials = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+    return { maxBytes, requestHadCredentials };
   }
 
   #send(options: TransportCallOptions): { url: string; maxBytes: number; signal?: AbortSignal } {
