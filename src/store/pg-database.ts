@@ -61,9 +61,11 @@ export class PgDatabase {
       keepAlive: true,
       ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
     });
-    // An idle connection killed by a restart emits 'error' on the pool; without a listener that
-    // would crash the process. The pool has already discarded the client: nothing else to do.
+    // A connection killed by a restart emits 'error' (on the pool when idle, on the client when
+    // checked out between two statements); unheard, that would crash the process. The pool
+    // discards the broken client, and the statement that needed it fails with a retryable error.
     this.#pool.on('error', () => undefined);
+    this.#pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** Where this database is (`host:port/db`), for messages. */
