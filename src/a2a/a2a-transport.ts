@@ -13,8 +13,8 @@ import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcReply, type Rp
 import { discoverCard, type CardLookup } from './discover-card.js';
 import { listEndpoints, selectEndpoint, type A2AEndpoint, type A2AWire } from './select-interface.js';
 import { METHODS, TASK_NOT_FOUND, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
-import { TaskSnapshot, classifyEvent, isObject, type A2AEvent } from './task-snapshot.js';
-import { progressFromEvent, resultFromRpcError, resultFromTask, type ResultContext } from './to-task-result.js';
+import { TaskSnapshot, classifyEvent, isObject } from './task-snapshot.js';
+import { progressFromEvent, resultFromA2A, resultFromRpcError } from './to-task-result.js';
 
 /** Per-call options the A2A transport understands on top of the shared ones. */
 export interface A2ACallOptions extends TransportCallOptions {
@@ -175,7 +175,7 @@ export class A2ATransport implements AdcpTransport {
   }
 
   private rpcErrorResult(error: RpcErrorObject, target: Target, endpoint: A2AEndpoint, tool: string | undefined): TaskResult {
-    const result = resultFromRpcError(error, this.context(target, error));
+    const result = resultFromRpcError(error);
     if (result !== undefined) return result;
     const where = `${tool ?? 'A2A request'} at ${endpoint.url}`;
     const detail = `JSON-RPC error ${error.code}`;
@@ -202,12 +202,15 @@ export class A2ATransport implements AdcpTransport {
     const reply = await callJsonRpc(request);
     if (!reply.ok) return { kind: 'rpc-error', error: reply.error, endpoint: target.endpoint };
     const event = classifyEvent(reply.result);
-    return { kind: 'result', result: this.resultFromEvent(event, reply.result, target, request) };
+    if (event.kind === 'malformed') throw protocolError(request, `answered with a malformed result (${event.reason})`);
+    if (event.kind === 'statusUpdate' || event.kind === 'artifactUpdate') {
+      throw protocolError(request, `answered with a ${event.kind} instead of a Task`);
+    }
+    return { kind: 'result', result: this.build(reply.result, target, request) };
   }
 
   private async stream(request: RpcRequest, target: Target, onProgress: ((event: ProgressEvent) => void) | undefined): Promise<Outcome> {
     const snapshot = new TaskSnapshot();
-    let last: unknown;
     let count = 0;
     for await (const reply of streamJsonRpc(request)) {
       if (!reply.ok) {
@@ -219,31 +222,33 @@ export class A2ATransport implements AdcpTransport {
       if (event.kind === 'malformed') throw protocolError(request, `sent a malformed stream event (${event.reason})`);
       if (event.kind === 'message') continue; // out-of-band agent message: not task state (a2a-guide.md)
       snapshot.apply(event);
-      last = reply.result;
       onProgress?.(progressFromEvent(event, snapshot));
       if (snapshot.final) break;
     }
     if (snapshot.status === undefined) throw protocolError(request, 'ended the stream without a task status');
-    return { kind: 'result', result: resultFromTask(snapshot.toTask(), this.context(target, { last, accumulated: true })) };
+    return { kind: 'result', result: this.build(snapshot.toTask(), target, request) };
   }
 
   private midStreamError(reply: Extract<RpcReply, { ok: false }>, target: Target, request: RpcRequest): TaskResult {
-    const result = resultFromRpcError(reply.error, this.context(target, reply.error));
+    const result = resultFromRpcError(reply.error);
     if (result !== undefined) return result;
     throw protocolError(request, `failed mid-stream with JSON-RPC error ${reply.error.code}`);
   }
 
-  private resultFromEvent(event: A2AEvent, raw: unknown, target: Target, request: RpcRequest): TaskResult {
-    if (event.kind === 'task') return resultFromTask(event.value, this.context(target, raw));
-    if (event.kind === 'message') {
-      throw protocolError(request, 'answered with a Message, not a Task (AdCP skills run as tasks)');
+  /** Core's TaskResult plus the card-based checks; core's errors get this request's URL and tool. */
+  private build(input: unknown, target: Target, request: RpcRequest): TaskResult {
+    try {
+      return resultFromA2A(input, { allowedOrigins: target.allowedOrigins });
+    } catch (error) {
+      if (error instanceof AdcpWireError && error.url === undefined) {
+        throw new AdcpWireError(error.code, `${request.tool ?? request.method} at ${request.url}: ${error.message}`, {
+          url: request.url,
+          ...(request.tool === undefined ? {} : { tool: request.tool }),
+          cause: error,
+        });
+      }
+      throw error;
     }
-    if (event.kind === 'malformed') throw protocolError(request, `answered with a malformed result (${event.reason})`);
-    throw protocolError(request, `answered with a ${event.kind} instead of a Task`);
-  }
-
-  private context(target: Target, raw: unknown): ResultContext {
-    return { raw, allowedOrigins: target.allowedOrigins };
   }
 
   private resolve(options: TransportCallOptions): Promise<Target> {

@@ -66,15 +66,13 @@ function checkFilePart(part: unknown, allowedOrigins: string[]): CheckedFile | u
 
 /**
  * Checks the `challenge_url` of an `auth-required` payload against the card's origins and
- * replaces it with the normalised URL (seller redirect parameters dropped). A URL that fails the
- * checks throws `unsafe_url`: nothing may open it.
+ * returns the normalised URL (seller redirect parameters dropped). A URL that fails the checks
+ * throws `unsafe_url`: nothing may open it.
  */
-export function checkAuthChallenge(data: JsonObject, allowedOrigins: string[]): void {
-  const url = data['challenge_url'];
-  if (url === undefined) return;
+export function checkAuthChallenge(url: unknown, allowedOrigins: string[]): string {
   const check = validateSellerUrl(url, { allowedOrigins });
   if (!check.ok) {
     throw new AdcpWireError('unsafe_url', `auth-required challenge_url refused (${check.reason}); allowed origins: ${allowedOrigins.join(', ')}`);
   }
-  data['challenge_url'] = check.url;
+  return check.url;
 }

@@ -125,8 +125,11 @@ describe('A2ATransport against hostile or broken sellers', () => {
     });
   });
 
-  it('refuses a Message where a Task was expected', async () => {
-    await rejectsWith(transport('message').callTool('get_products', {}, { maxBytes: MAX }), 'protocol', /Message, not a Task/);
+  it('returns a bare Message answer as completed with its text only', async () => {
+    const result = await transport('message').callTool('get_products', {}, { maxBytes: MAX });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.data, undefined);
+    assert.equal(result.status === 'completed' ? result.text : undefined, 'hi');
   });
 
   it('turns a JSON-RPC error carrying adcp_error into a failed result', async () => {
