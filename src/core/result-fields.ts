@@ -75,9 +75,9 @@ export function progressOf(data: JsonObject | undefined): { percentage?: number;
   return out.percentage === undefined && out.step === undefined ? undefined : out;
 }
 
-/** Seller text made safe for logs and terminals, or `undefined` when empty or not a string. */
+/** Seller text made safe for logs and terminals (sanitised, trimmed), or `undefined` when empty or not a string. */
 export function cleanText(value: unknown, maxLength?: number): string | undefined {
-  const clean = sanitizeSellerText(value, maxLength === undefined ? {} : { maxLength });
+  const clean = sanitizeSellerText(value, maxLength === undefined ? {} : { maxLength })?.trim();
   return clean === undefined || clean === '' ? undefined : clean;
 }
 
