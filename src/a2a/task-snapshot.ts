@@ -1,4 +1,5 @@
 import type { JsonObject } from '../core/types.js';
+import { readStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 
 /** What one send result or stream event is, whichever wire it came over. */
 export type A2AEvent =
@@ -8,9 +9,7 @@ export type A2AEvent =
   | { kind: 'message'; value: JsonObject }
   | { kind: 'malformed'; reason: string };
 
-const ENVELOPE_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
-type EnvelopeKey = (typeof ENVELOPE_KEYS)[number];
-const V03_KINDS: Record<string, EnvelopeKey> = {
+const V03_KINDS: Record<string, Exclude<A2AEvent['kind'], 'malformed'>> = {
   task: 'task',
   message: 'message',
   'status-update': 'statusUpdate',
@@ -19,21 +18,14 @@ const V03_KINDS: Record<string, EnvelopeKey> = {
 
 /**
  * Classifies a send result or SSE event: a 1.0 `StreamResponse` envelope (unwrapped exactly
- * once; an envelope inside an envelope is malformed, a2a-response-extraction.md step 0), a
- * v0.3 object with `kind`, or a bare Task (`GetTask`, v0.3 servers without `kind`).
+ * once by core; an envelope inside an envelope is malformed, a2a-response-extraction.md step 0),
+ * a v0.3 object with `kind`, or a bare Task (`GetTask`, v0.3 servers without `kind`).
  */
 export function classifyEvent(value: unknown): A2AEvent {
   if (!isObject(value)) return { kind: 'malformed', reason: 'not a JSON object' };
-  const keys = Object.keys(value);
-  if (keys.length === 1 && (ENVELOPE_KEYS as readonly string[]).includes(keys[0] as string)) {
-    const key = keys[0] as EnvelopeKey;
-    const inner = value[key];
-    if (!isObject(inner)) return { kind: 'malformed', reason: `${key} is not an object` };
-    if (Object.keys(inner).some((k) => (ENVELOPE_KEYS as readonly string[]).includes(k))) {
-      return { kind: 'malformed', reason: 'nested stream envelope' };
-    }
-    return { kind: key, value: inner };
-  }
+  const envelope = readStreamEnvelope(value);
+  if (envelope === null) return { kind: 'malformed', reason: 'nested stream envelope' };
+  if (envelope.kind !== 'bare') return { kind: envelope.kind, value: envelope.value as JsonObject };
   const kind = value['kind'];
   if (typeof kind === 'string') {
     const mapped = V03_KINDS[kind];
