@@ -1,0 +1,59 @@
+import { isDeepStrictEqual } from 'node:util';
+import { sanitizeSellerText } from '../../core/sanitize.js';
+import type { VectorResult } from './types.js';
+
+export type JsonRecord = Record<string, unknown>;
+
+/** True for a non-null, non-array object. */
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `vectors` array of a document when every entry is an object having all `fields`. */
+export function vectorsWith(doc: unknown, key: string, fields: readonly string[]): JsonRecord[] | undefined {
+  if (!isRecord(doc)) return undefined;
+  const list = doc[key];
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  for (const entry of list) {
+    if (!isRecord(entry) || fields.some((f) => !(f in entry))) return undefined;
+  }
+  return list as JsonRecord[];
+}
+
+/** The printable id of a vector: `id`, else `name`, else its position. */
+export function vectorId(vector: JsonRecord, index: number, prefix = ''): string {
+  const raw = typeof vector['id'] === 'string' ? vector['id'] : typeof vector['name'] === 'string' ? vector['name'] : `#${index + 1}`;
+  return prefix + raw;
+}
+
+/** Short JSON for a failure message (vector files are input too: sanitised, capped). */
+export function show(value: unknown): string {
+  let text: string;
+  try {
+    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return sanitizeSellerText(text, { maxLength: 160 }) ?? '';
+}
+
+/** A pass, or a failure saying what was expected and what came out. */
+export function expectEqual(id: string, what: string, actual: unknown, expected: unknown): VectorResult {
+  return isDeepStrictEqual(actual, expected)
+    ? { id, ok: true }
+    : { id, ok: false, reason: `${what}: expected ${show(expected)}, got ${show(actual)}` };
+}
+
+/** Runs one vector, turning an unexpected exception into a failure. */
+export function guard(id: string, run: () => VectorResult): VectorResult {
+  try {
+    return run();
+  } catch (error) {
+    return { id, ok: false, reason: `threw ${show(error instanceof Error ? `${error.name}: ${error.message}` : error)}` };
+  }
+}
+
+/** The first failing result of several checks on one vector, or a pass. */
+export function all(id: string, results: VectorResult[]): VectorResult {
+  return results.find((r) => !r.ok) ?? { id, ok: true };
+}
