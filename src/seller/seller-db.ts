@@ -1,0 +1,83 @@
+import Database from 'better-sqlite3';
+import type { JsonObject } from '../core/types.js';
+
+/** The reference seller's own state (media buys, creatives, idempotent replies), per principal. */
+export interface SellerDb {
+  saveMediaBuy(principal: string, mediaBuyId: string, body: JsonObject, now: number): void;
+  getMediaBuy(principal: string, mediaBuyId: string): { body: JsonObject; createdAt: number } | undefined;
+  listMediaBuys(principal: string): { id: string; body: JsonObject; createdAt: number }[];
+  /** Inserts or replaces a creative; returns whether it existed. */
+  upsertCreative(principal: string, creativeId: string, body: JsonObject, now: number): 'created' | 'updated';
+  listCreatives(principal: string, limit: number, offset: number): { items: JsonObject[]; total: number };
+  /** The stored reply for an idempotency key, or undefined. */
+  getReply(principal: string, tool: string, key: string): JsonObject | undefined;
+  saveReply(principal: string, tool: string, key: string, reply: JsonObject, now: number): void;
+  close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS seller_media_buys (
+  principal TEXT NOT NULL, media_buy_id TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (principal, media_buy_id));
+CREATE TABLE IF NOT EXISTS seller_creatives (
+  principal TEXT NOT NULL, creative_id TEXT NOT NULL, body TEXT NOT NULL, updated_at INTEGER NOT NULL,
+  PRIMARY KEY (principal, creative_id));
+CREATE TABLE IF NOT EXISTS seller_replies (
+  principal TEXT NOT NULL, tool TEXT NOT NULL, idempotency_key TEXT NOT NULL, reply TEXT NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (principal, tool, idempotency_key));
+`;
+
+/** Opens (creating if needed) the seller's SQLite file, WAL mode. */
+export function openSellerDb(path: string): SellerDb {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  const parse = (text: string) => JSON.parse(text) as JsonObject;
+  return {
+    saveMediaBuy(principal, id, body, now) {
+      db.prepare('INSERT OR REPLACE INTO seller_media_buys VALUES (?, ?, ?, ?)').run(principal, id, JSON.stringify(body), now);
+    },
+    getMediaBuy(principal, id) {
+      const row = db
+        .prepare<[string, string], { body: string; created_at: number }>('SELECT body, created_at FROM seller_media_buys WHERE principal = ? AND media_buy_id = ?')
+        .get(principal, id);
+      return row === undefined ? undefined : { body: parse(row.body), createdAt: row.created_at };
+    },
+    listMediaBuys(principal) {
+      return db
+        .prepare<[string], { media_buy_id: string; body: string; created_at: number }>(
+          'SELECT media_buy_id, body, created_at FROM seller_media_buys WHERE principal = ? ORDER BY created_at, media_buy_id LIMIT 1000',
+        )
+        .all(principal)
+        .map((r) => ({ id: r.media_buy_id, body: parse(r.body), createdAt: r.created_at }));
+    },
+    upsertCreative(principal, id, body, now) {
+      const existed = db.prepare('SELECT 1 FROM seller_creatives WHERE principal = ? AND creative_id = ?').get(principal, id) !== undefined;
+      db.prepare('INSERT OR REPLACE INTO seller_creatives VALUES (?, ?, ?, ?)').run(principal, id, JSON.stringify(body), now);
+      return existed ? 'updated' : 'created';
+    },
+    listCreatives(principal, limit, offset) {
+      const total = (db.prepare('SELECT count(*) AS n FROM seller_creatives WHERE principal = ?').get(principal) as { n: number }).n;
+      const items = db
+        .prepare<[string, number, number], { body: string }>(
+          'SELECT body FROM seller_creatives WHERE principal = ? ORDER BY creative_id LIMIT ? OFFSET ?',
+        )
+        .all(principal, limit, offset)
+        .map((r) => parse(r.body));
+      return { items, total };
+    },
+    getReply(principal, tool, key) {
+      const row = db
+        .prepare<[string, string, string], { reply: string }>('SELECT reply FROM seller_replies WHERE principal = ? AND tool = ? AND idempotency_key = ?')
+        .get(principal, tool, key);
+      return row === undefined ? undefined : parse(row.reply);
+    },
+    saveReply(principal, tool, key, reply, now) {
+      db.prepare('INSERT OR IGNORE INTO seller_replies VALUES (?, ?, ?, ?, ?)').run(principal, tool, key, JSON.stringify(reply), now);
+    },
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}

@@ -1,0 +1,205 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { JsonObject } from '../core/types.js';
+import { isJsonObject } from '../server/json-object.js';
+import { AdcpToolError } from '../server/tool-error.js';
+import type { AdcpToolDefinition } from '../server/types.js';
+import { findProduct, productToWire, searchCatalog } from './catalog.js';
+import type { SellerDb } from './seller-db.js';
+
+export interface SellerTimings {
+  /** Delay before a submitted media buy reports `working` (ms). Default 500. */
+  workingAfterMs: number;
+  /** Delay before it completes (ms, from submission). Default 2000. */
+  completeAfterMs: number;
+}
+
+export interface SellerToolDeps {
+  db: SellerDb;
+  timings: SellerTimings;
+  /** Throws an AdcpToolError when the request asks for a failure. */
+  fault: (tool: string, args: JsonObject, headers: import('node:http').IncomingMessage['headers']) => void;
+  now: () => number;
+}
+
+const MAX_ITEMS = 100;
+const open = (properties: JsonObject, required: string[] = []): JsonObject => ({
+  type: 'object',
+  properties,
+  ...(required.length > 0 ? { required } : {}),
+  additionalProperties: true,
+});
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, Math.max(0, ms));
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+function invalid(message: string, field: string): AdcpToolError {
+  return new AdcpToolError('INVALID_REQUEST', message, { field });
+}
+
+function shortString(value: unknown, field: string, max = 128): string {
+  if (typeof value !== 'string' || value === '' || value.length > max) throw invalid(`${field} must be a string of 1 to ${max} characters.`, field);
+  return value;
+}
+
+/** A stable number in [0, 1) from a string: deterministic delivery figures. */
+function unit(seed: string): number {
+  return createHash('sha256').update(seed).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** The reference seller's tools, built only on the public createAdcpServer tool contract. */
+export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
+  const { db, timings, fault, now } = deps;
+  return [
+    {
+      name: 'get_adcp_capabilities',
+      description: 'Discover the AdCP versions, protocols and features this seller supports.',
+      inputSchema: open({}),
+      handler: (args, ctx) => {
+        fault('get_adcp_capabilities', args, ctx.headers);
+        return {
+          adcp: { major_versions: [3], supported_versions: ['3.1'] },
+          supported_protocols: ['media_buy'],
+          media_buy: {
+            features: { async_media_buy: true, webhooks: true, creative_sync: true },
+            channels: ['ctv', 'olv', 'display', 'audio', 'dooh', 'social'],
+          },
+        };
+      },
+    },
+    {
+      name: 'get_products',
+      description: 'Discover advertising products matching a brief and filters.',
+      inputSchema: open({ brief: { type: 'string' }, buying_mode: { type: 'string' }, filters: { type: 'object' } }),
+      handler: (args, ctx) => {
+        fault('get_products', args, ctx.headers);
+        if (args.brief !== undefined && (typeof args.brief !== 'string' || args.brief.length > 10_000)) {
+          throw invalid('brief must be a string of at most 10000 characters.', 'brief');
+        }
+        if (args.filters !== undefined && !isJsonObject(args.filters)) throw invalid('filters must be an object.', 'filters');
+        const products = searchCatalog(args.brief as string | undefined, (args.filters as JsonObject | undefined) ?? {});
+        return {
+          message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,
+          products: products.map(productToWire),
+        };
+      },
+    },
+    {
+      name: 'create_media_buy',
+      description: 'Create a media buy; answers submitted, then completes after approval (webhooks on push_notification_config).',
+      inputSchema: open({ packages: { type: 'array' }, buyer_ref: { type: 'string' }, push_notification_config: { type: 'object' } }, ['packages']),
+      handler: async (args, ctx) => {
+        fault('create_media_buy', args, ctx.headers);
+        const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined;
+        if (key !== undefined) {
+          const previous = db.getReply(ctx.principal, 'create_media_buy', key);
+          if (previous !== undefined) return { ...previous, replayed: true };
+        }
+        if (!Array.isArray(args.packages) || args.packages.length === 0 || args.packages.length > MAX_ITEMS) {
+          throw invalid(`packages must be an array of 1 to ${MAX_ITEMS} packages.`, 'packages');
+        }
+        const packages = args.packages.map((pkg, i) => {
+          if (!isJsonObject(pkg)) throw invalid('each package must be an object.', `packages[${i}]`);
+          const item = findProduct(pkg.product_id);
+          if (item === undefined) throw new AdcpToolError('PRODUCT_NOT_FOUND', 'Referenced product IDs are unknown.', { field: `packages[${i}].product_id` });
+          const budget = pkg.budget;
+          if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) {
+            throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
+          }
+          return { package_id: `pkg_${i + 1}`, product_id: item.product_id, budget: typeof budget === 'number' ? budget : 0 };
+        });
+        const buyerRef = args.buyer_ref === undefined ? undefined : shortString(args.buyer_ref, 'buyer_ref');
+        const reject = typeof buyerRef === 'string' && buyerRef.includes('[reject]');
+        const principal = ctx.principal;
+        const submitted = await ctx.submit(
+          async (progress) => {
+            await sleep(timings.workingAfterMs, progress.signal);
+            await progress.working('Media buy under review', { percentage: 50, step: 'review' });
+            await sleep(timings.completeAfterMs - timings.workingAfterMs, progress.signal);
+            if (reject) throw new AdcpToolError('POLICY_VIOLATION', 'The media buy was rejected in review.', { recovery: 'correctable' });
+            const mediaBuyId = `mb_${randomUUID().slice(0, 8)}`;
+            const body: JsonObject = {
+              media_buy_id: mediaBuyId,
+              ...(buyerRef === undefined ? {} : { buyer_ref: buyerRef }),
+              confirmed_at: new Date(now()).toISOString(),
+              revision: 1,
+              packages,
+            };
+            db.saveMediaBuy(principal, mediaBuyId, body, now());
+            return { message: `Media buy ${mediaBuyId} approved`, ...body };
+          },
+          { message: 'Media buy submitted for approval' },
+        );
+        if (key !== undefined) db.saveReply(principal, 'create_media_buy', key, submitted, now());
+        return submitted;
+      },
+    },
+    {
+      name: 'get_media_buy_delivery',
+      description: 'Delivery totals of media buys.',
+      inputSchema: open({ media_buy_ids: { type: 'array', items: { type: 'string' } } }),
+      handler: (args, ctx) => {
+        fault('get_media_buy_delivery', args, ctx.headers);
+        let buys = db.listMediaBuys(ctx.principal);
+        if (args.media_buy_ids !== undefined) {
+          if (!Array.isArray(args.media_buy_ids) || args.media_buy_ids.length > MAX_ITEMS) {
+            throw invalid(`media_buy_ids must be an array of at most ${MAX_ITEMS} ids.`, 'media_buy_ids');
+          }
+          const wanted = new Set(args.media_buy_ids);
+          buys = buys.filter((b) => wanted.has(b.id));
+          if (buys.length !== wanted.size) throw new AdcpToolError('MEDIA_BUY_NOT_FOUND', 'A referenced media buy was not found.', { field: 'media_buy_ids' });
+        }
+        const end = now();
+        const deliveries = buys.map((b) => {
+          const hours = Math.max(0, (end - b.createdAt) / 3_600_000);
+          const impressions = Math.floor((1000 + unit(b.id) * 9000) * (1 + hours));
+          const spend = Math.round(impressions * 0.02 * 100) / 100;
+          return { media_buy_id: b.id, totals: { impressions, spend, clicks: Math.floor(impressions * 0.004) } };
+        });
+        return {
+          currency: 'USD',
+          reporting_period: { start: new Date(Math.min(end, ...buys.map((b) => b.createdAt))).toISOString(), end: new Date(end).toISOString() },
+          media_buy_deliveries: deliveries,
+        };
+      },
+    },
+    {
+      name: 'sync_creatives',
+      description: 'Create or update creatives in the library.',
+      inputSchema: open({ creatives: { type: 'array' } }, ['creatives']),
+      handler: (args, ctx) => {
+        fault('sync_creatives', args, ctx.headers);
+        if (!Array.isArray(args.creatives) || args.creatives.length === 0 || args.creatives.length > MAX_ITEMS) {
+          throw invalid(`creatives must be an array of 1 to ${MAX_ITEMS} creatives.`, 'creatives');
+        }
+        const results = args.creatives.map((creative, i) => {
+          if (!isJsonObject(creative)) throw invalid('each creative must be an object.', `creatives[${i}]`);
+          const id = shortString(creative.creative_id, `creatives[${i}].creative_id`);
+          const body: JsonObject = { creative_id: id };
+          if (typeof creative.name === 'string') body.name = creative.name.slice(0, 256);
+          if (isJsonObject(creative.format_id)) body.format_id = creative.format_id;
+          const action = db.upsertCreative(ctx.principal, id, body, now());
+          return { creative_id: id, action };
+        });
+        return { creatives: results };
+      },
+    },
+    {
+      name: 'list_creatives',
+      description: 'List creatives in the library.',
+      inputSchema: open({ pagination: { type: 'object' } }),
+      handler: (args, ctx) => {
+        fault('list_creatives', args, ctx.headers);
+        const page = isJsonObject(args.pagination) ? args.pagination : {};
+        const limit = typeof page.max_results === 'number' ? Math.min(MAX_ITEMS, Math.max(1, Math.floor(page.max_results))) : 50;
+        const offset = typeof page.offset === 'number' ? Math.max(0, Math.floor(page.offset)) : 0;
+        const { items, total } = db.listCreatives(ctx.principal, limit, offset);
+        return { query_summary: { total_matching: total, returned: items.length }, creatives: items };
+      },
+    },
+  ];
+}
