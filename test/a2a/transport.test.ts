@@ -99,6 +99,17 @@ for (const kind of KINDS) {
       assert.equal(result.message, 'Budget needs approval');
     });
 
+    it('continues an input-required task with its transportTaskId and contextId', async () => {
+      const t = transport();
+      const first = await t.callTool('create_media_buy', { scenario: 'input-required' }, { maxBytes: MAX });
+      assert.equal(first.status, 'input-required');
+      const options = { maxBytes: MAX, contextId: first.contextId!, transportTaskId: first.transportTaskId! };
+      const second = await t.callTool('create_media_buy', { scenario: 'submitted' }, options as never);
+      assert.equal(second.status, 'submitted');
+      assert.equal(second.transportTaskId, first.transportTaskId);
+      assert.equal(second.contextId, first.contextId);
+    });
+
     it('refuses an auth-required challenge_url outside the card origin', async () => {
       await assert.rejects(
         transport().callTool('create_media_buy', { scenario: 'auth-required', challenge_url: 'https://evil.example/login?redirect_uri=https://evil.example' }, { maxBytes: MAX }),
