@@ -18,6 +18,9 @@ const CLAIM = `INSERT INTO adcp_webhook_dedup AS d (scope, key, state, token, le
 const READ = `SELECT state, lease_expires_at AS lease, expires_at AS expires, fingerprint
   FROM adcp_webhook_dedup WHERE scope = $1 AND key = $2`;
 
+const COMPLETE = `UPDATE adcp_webhook_dedup SET state = 'done', expires_at = $4
+  WHERE scope = $1 AND key = $2 AND token = $3 AND state = 'processing'`;
+
 const SWEEP_BATCH = 500;
 
 /**
@@ -67,12 +70,22 @@ export class PgDedupStore implements DedupStore {
 
   async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
     const expiresAt = (options.now ?? Date.now()) + options.ttlMs;
-    const result = await this.#db.query(
-      'dedup complete',
-      `UPDATE adcp_webhook_dedup SET state = 'done', expires_at = $4
-       WHERE scope = $1 AND key = $2 AND token = $3 AND state = 'processing'`,
-      [scope, encodeKey(key), token, expiresAt],
-    );
+    const result = await this.#db.query('dedup complete', COMPLETE, [scope, encodeKey(key), token, expiresAt]);
+    return result.rowCount === 1;
+  }
+
+  /**
+   * `complete`, inside the caller's own transaction (`client` has run `BEGIN`; for instance in
+   * `PgDatabase.transaction`): the webhook handler's writes and the key's completion commit
+   * together, so a crash can neither lose the event nor let a redelivery apply it twice. `false`
+   * means this delivery no longer holds the key (its lease lapsed and another took it): roll back.
+   */
+  async completeIn(
+    client: { query(sql: string, values: unknown[]): Promise<{ rowCount: number | null }> },
+    claim: { scope: string; key: string; token: string; ttlMs: number; now?: number },
+  ): Promise<boolean> {
+    const expiresAt = (claim.now ?? Date.now()) + claim.ttlMs;
+    const result = await client.query(COMPLETE, [claim.scope, encodeKey(claim.key), claim.token, expiresAt]);
     return result.rowCount === 1;
   }
 

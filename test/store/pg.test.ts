@@ -124,6 +124,34 @@ if (pgUrl === undefined) {
       await store.close();
     });
 
+    it('completes a key inside the caller\'s transaction, and not at all when it rolls back', async () => {
+      const db = new PgDatabase({ url, schema: testSchema('txn') });
+      const dedup = new PgDedupStore({ database: db });
+      await db.query('setup', 'CREATE TABLE effects (key text)');
+      const first = await dedup.claim('s', 'k1', { leaseMs: 60_000 });
+      assert.equal(first.kind, 'claimed');
+      if (first.kind !== 'claimed') return;
+      await assert.rejects(
+        db.transaction('handler', async (client) => {
+          await client.query('INSERT INTO effects VALUES ($1)', ['k1']);
+          assert.equal(await dedup.completeIn(client, { scope: 's', key: 'k1', token: first.token, ttlMs: 60_000 }), true);
+          throw new Error('handler failed after completing');
+        }),
+      );
+      assert.equal((await db.query('check', 'SELECT count(*)::int AS n FROM effects')).rows[0]?.n, 0);
+      assert.deepEqual(await dedup.claim('s', 'k1', { leaseMs: 60_000 }), { kind: 'busy', leaseExpiresAt: (await leaseOf(db)) });
+      await db.transaction('handler', async (client) => {
+        await client.query('INSERT INTO effects VALUES ($1)', ['k1']);
+        assert.equal(await dedup.completeIn(client, { scope: 's', key: 'k1', token: first.token, ttlMs: 60_000 }), true);
+      });
+      assert.deepEqual(await dedup.claim('s', 'k1', { leaseMs: 60_000 }), { kind: 'done' });
+      assert.equal(
+        await db.transaction('stale', (client) => dedup.completeIn(client, { scope: 's', key: 'k1', token: 'other', ttlMs: 1 })),
+        false,
+      );
+      await db.close();
+    });
+
     it('leaves a shared database open when a store closes', async () => {
       const db = new PgDatabase({ url, schema: testSchema('shared') });
       const dedup = new PgDedupStore({ database: db });
@@ -134,4 +162,9 @@ if (pgUrl === undefined) {
       await db.close();
     });
   });
+}
+
+async function leaseOf(db: PgDatabase): Promise<number> {
+  const { rows } = await db.query<{ lease: string }>('lease', 'SELECT lease_expires_at AS lease FROM adcp_webhook_dedup');
+  return Number(rows[0]?.lease);
 }
