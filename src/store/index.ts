@@ -18,3 +18,8 @@ export { PgDedupStore } from './pg-dedup-store.js';
 export { PgOperationStore } from './pg-operation-store.js';
 export { createPgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
 export { openStoresFromUrl, isPgUrl, type OpenedStores, type OpenStoresOptions } from './pg-open-stores.js';
+export type { TaskStore, StoredTask, TaskKind, CreateTaskInput, CreateTaskOutcome, TaskUpdate, UpdateTaskOutcome, ListTasksOptions, TaskPage } from './task-store.js';
+export { TERMINAL_TASK_STATUSES, isTerminalTaskStatus } from './task-store.js';
+export { DEFAULT_TASK_POLICY, resolveTaskPolicy, clampTtl, type TaskPolicy } from './task-policy.js';
+export { createMemoryTaskStore } from './memory-task-store.js';
+export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
