@@ -5,7 +5,9 @@
  * property, so parsed objects never get a polluted prototype chain.
  */
 
-import { utf8ByteLengthPure, utf8LengthExceeds } from './utf8-limit.js';
+import { utf8LengthExceeds } from './utf8-limit.js';
+
+export { utf8ByteLength } from './utf8-limit.js';
 
 export type JsonParseFailure = 'too_large' | 'invalid_json' | 'duplicate_key' | 'not_a_string';
 
@@ -24,9 +26,6 @@ export interface ParseJsonOptions {
   /** Refuse texts longer than this many UTF-8 bytes before parsing. No limit when absent. */
   maxBytes?: number;
 }
-
-/** Length of `text` in UTF-8 bytes, without allocating (a lone surrogate counts as U+FFFD: 3 bytes). */
-export const utf8ByteLength: (text: string) => number = utf8ByteLengthPure;
 
 /** True when `text` is at most `maxBytes` UTF-8 bytes; the length alone often decides. */
 export function fitsUtf8Bytes(text: string, maxBytes: number): boolean {
