@@ -37,6 +37,7 @@ class RpcError extends Error {
 }
 
 const A2A_OWNER = (principal: string) => `principal:${principal}`;
+const RECENT_LIMIT = 1000;
 
 /** The Task for a finished AdCP answer: one artifact, a TextPart then the final DataPart. */
 function finishedTask(id: string, contextId: string, toolName: string, answer: AdcpAnswer): JsonObject {
@@ -82,9 +83,20 @@ function workingTask(id: string, contextId: string, toolName: string): JsonObjec
 export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
   const running = new Map<string, AbortController>();
 
+  // Blocking sends finish before they answer: they are kept in a bounded in-memory map (for a
+  // later GetTask) instead of the durable store, so they do not count against the per-owner task
+  // creation limit. Non-blocking and streaming sends are durable tasks.
+  const recent = new Map<string, { owner: string; task: JsonObject }>();
+  const remember = (owner: string, task: JsonObject) => {
+    recent.set(String(task.id), { owner, task });
+    if (recent.size > RECENT_LIMIT) recent.delete(recent.keys().next().value as string);
+  };
+
   const readTask = async (principal: string, params: unknown): Promise<JsonObject> => {
     const id = isJsonObject(params) ? params.id : undefined;
     if (typeof id !== 'string' || id === '') throw new RpcError(-32602, 'params.id is required');
+    const kept = recent.get(id);
+    if (kept !== undefined && kept.owner === A2A_OWNER(principal)) return structuredClone(kept.task);
     const stored = await options.store.get(A2A_OWNER(principal), id);
     if (stored === undefined || stored.kind !== 'a2a' || !isJsonObject(stored.result)) throw new RpcError(-32001, 'Task not found');
     const task = stored.result;
@@ -99,6 +111,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
     req: IncomingMessage,
     params: unknown,
     principal: string,
+    durable: boolean,
   ): Promise<{ working: JsonObject; finished: Promise<JsonObject> }> => {
     const message = isJsonObject(params) ? params.message : undefined;
     const parsed = parseInvocation(message);
@@ -116,14 +129,16 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
     const id = randomUUID();
     const contextId = parsed.contextId ?? randomUUID();
     const owner = A2A_OWNER(principal);
-    const created = await options.store.create({ owner, kind: 'a2a', taskId: id, taskType: tool.name, status: 'working' });
+    const created = durable
+      ? await options.store.create({ owner, kind: 'a2a', taskId: id, taskType: tool.name, status: 'working' })
+      : ({ ok: true } as const);
     if (!created.ok) {
       throw new RpcError(-32029, 'Rate limit exceeded', {
         adcp_error: { code: 'RATE_LIMITED', message: 'Too many requests.', recovery: 'transient', retry_after: Math.ceil(created.retryAfterMs / 1000) },
       });
     }
     const working = workingTask(id, contextId, tool.name);
-    await options.store.update(owner, id, { result: working });
+    if (durable) await options.store.update(owner, id, { result: working });
     const controller = new AbortController();
     running.set(id, controller);
     const timer = setTimeout(() => controller.abort(new Error('timeout')), options.requestTimeoutMs);
@@ -139,6 +154,10 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
     })
       .then(async (answer) => {
         const task = finishedTask(id, contextId, tool.name, answer);
+        if (!durable) {
+          remember(owner, task);
+          return task;
+        }
         const outcome = await options.store.update(owner, id, { status: answer.isError ? 'failed' : 'completed', result: task });
         return outcome.ok ? task : readTask(principal, { id });
       })
@@ -153,6 +172,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
   const cancel = async (principal: string, params: unknown): Promise<JsonObject> => {
     const task = await readTask(principal, params);
     const id = String(task.id);
+    if (recent.has(id)) throw new RpcError(-32002, 'Task cannot be canceled');
     const outcome = await options.store.cancel(A2A_OWNER(principal), id);
     if (!outcome.ok) throw new RpcError(-32002, 'Task cannot be canceled');
     running.get(id)?.abort(new Error('canceled'));
@@ -165,7 +185,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
   };
 
   const stream = async (req: IncomingMessage, res: ServerResponse, id: RpcId, wire: A2AWire, params: unknown, principal: string) => {
-    const { working, finished } = await start(req, params, principal);
+    const { working, finished } = await start(req, params, principal, true);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const event = (task: JsonObject) => {
       const result = wire === '1.0' ? { task: taskForWire(task, wire) } : task;
@@ -195,7 +215,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         if (op === 'send') {
           const config = isJsonObject(body.params) && isJsonObject(body.params.configuration) ? body.params.configuration : {};
           const wait = wire === '1.0' ? config.returnImmediately !== true : config.blocking !== false;
-          const started = await start(req, body.params, principal);
+          const started = await start(req, body.params, principal, !wait);
           task = wait ? await started.finished : started.working;
         } else if (op === 'get') {
           task = await readTask(principal, body.params);

@@ -85,6 +85,7 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
   const policy = resolveTaskPolicy(options.policy);
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
 

@@ -5,6 +5,7 @@ import { ClientFactory as ClientFactoryV03 } from '@a2a-js/sdk/client';
 import { ClientFactory as ClientFactoryV1 } from 'a2a-sdk-v1/client';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
 
 type Json = { [key: string]: unknown };
@@ -172,6 +173,33 @@ describe('createAdcpServer over A2A', () => {
     const last = events[events.length - 1] as { payload?: { $case: string; value: Json } };
     assert.equal(last.payload?.$case, 'task');
     assert.equal((last.payload?.value.status as Json).state, 3);
+  });
+
+  it('rate-limits durable (non-blocking) task creation per principal but not blocking sends', async () => {
+    const limited = createAdcpServer({ tools: testTools(), store: createMemoryTaskStore({ rateLimit: { max: 2, windowMs: 60_000 } }) });
+    const l = await limited.listen();
+    try {
+      const send = async (configuration: Json) =>
+        (await (
+          await fetch(l.a2aUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { ...v03Message('get_products', {}), configuration } }),
+          })
+        ).json()) as Json;
+      const blocking: Json[] = [];
+      for (let i = 0; i < 4; i += 1) blocking.push(await send({}));
+      assert.deepEqual(blocking.map((r) => ((r.result as Json).status as Json).state), ['completed', 'completed', 'completed', 'completed']);
+      const async1 = await send({ blocking: false });
+      const async2 = await send({ blocking: false });
+      const async3 = await send({ blocking: false });
+      assert.equal(async1.error, undefined);
+      assert.equal(async2.error, undefined);
+      assert.equal((async3.error as Json).code, -32029);
+      assert.equal((((async3.error as Json).data as Json).adcp_error as Json).code, 'RATE_LIMITED');
+    } finally {
+      await limited.close();
+    }
   });
 
   it("does not let another principal read a task", async () => {
