@@ -1,20 +1,15 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
-import type {
-  AdcpTransport,
-  CardInfo,
-  ProgressEvent,
-  ToolInfo,
-  TransportCallOptions,
-  TransportOptions,
-} from '../client/transport.js';
-import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcReply, type RpcRequest } from './json-rpc.js';
-import { discoverCard, type CardLookup } from './discover-card.js';
-import { listEndpoints, selectEndpoint, type A2AEndpoint, type A2AWire } from './select-interface.js';
-import { METHODS, TASK_NOT_FOUND, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
-import { TaskSnapshot, classifyEvent, isObject } from './task-snapshot.js';
+import type { AdcpTransport, CardInfo, ProgressEvent, ToolInfo, TransportCallOptions, TransportOptions } from '../client/transport.js';
+import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcRequest } from './json-rpc.js';
+import type { A2AEndpoint, A2AWire } from './select-interface.js';
+import { METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
+import { TaskSnapshot, classifyEvent } from './task-snapshot.js';
 import { progressFromEvent, resultFromA2A, resultFromRpcError } from './to-task-result.js';
+import { canStream, legacyEndpoint, lookupCard, resolveTarget, type ResolveOptions, type Target } from './resolve-target.js';
+import { rpcErrorToResult } from './rpc-error.js';
+import { skillsOf } from './list-skills.js';
 
 /** Per-call options the A2A transport understands on top of the shared ones. */
 export interface A2ACallOptions extends TransportCallOptions {
@@ -22,18 +17,11 @@ export interface A2ACallOptions extends TransportCallOptions {
   returnImmediately?: boolean;
   /** Continue this A2A task (the `transportTaskId` of an `input-required` result). */
   transportTaskId?: string;
-  /** Add a display-only TextPart `AdCP task: <tool>` before the DataPart. */
+  /** Add a display-only TextPart `AdCP task: <tool>` before the DataPart (off by default). */
   advisoryText?: boolean;
 }
 
-interface Target {
-  endpoint: A2AEndpoint;
-  lookup: CardLookup;
-  /** Origins FilePart URLs and `challenge_url` may point at: the card's and its interfaces'. */
-  allowedOrigins: string[];
-  /** The wire was chosen without a card: a v0.3 server's `method not found` may also mean "try v0.3". */
-  guessed: boolean;
-}
+type Outcome = { kind: 'result'; result: TaskResult } | { kind: 'rpc-error'; error: RpcErrorObject; endpoint: A2AEndpoint };
 
 /**
  * AdCP over A2A 1.0 and v0.3 with a hand-written JSON-RPC + SSE client over the injected
@@ -46,7 +34,6 @@ export class A2ATransport implements AdcpTransport {
   private readonly fetch: typeof fetch;
   private readonly pin: 'auto' | A2AWire;
   private target: Promise<Target> | undefined;
-  private fellBack = false;
   private closed = false;
 
   constructor(options: TransportOptions) {
@@ -65,16 +52,17 @@ export class A2ATransport implements AdcpTransport {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** The wire and endpoint in use (after the first call). */
+  /** The wire and endpoint in use (chosen on first use, changed at most once by the fallback). */
   async currentEndpoint(options: TransportCallOptions): Promise<A2AEndpoint> {
     return (await this.resolve(options)).endpoint;
   }
 
+  /** Invokes one skill: a blocking send, a non-blocking one (`returnImmediately`), or a stream when `onProgress` is given. */
   async callTool(tool: string, args: JsonObject, options: A2ACallOptions): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '') throw new TypeError('callTool: tool must be a non-empty string');
     const target = await this.resolve(options);
-    const streaming = options.onProgress !== undefined && options.returnImmediately !== true && canStream(target.lookup);
-    return this.withFallback(target, options, tool, (endpoint) => {
+    const streaming = options.onProgress !== undefined && options.returnImmediately !== true && canStream(target);
+    return this.withFallback(target, tool, (endpoint) => {
       const params = invocationParams(endpoint.wire, tool, args, {
         messageId: globalThis.crypto.randomUUID(),
         contextId: options.contextId,
@@ -84,34 +72,28 @@ export class A2ATransport implements AdcpTransport {
       });
       const method = streaming ? METHODS[endpoint.wire].stream : METHODS[endpoint.wire].send;
       const request = this.request(endpoint, method, params, options, tool);
-      return streaming ? this.stream(request, target, options.onProgress) : this.once(request, target);
+      return streaming ? this.stream(request, target, endpoint, options.onProgress) : this.once(request, target, endpoint);
     });
   }
 
+  /** `GetTask` / `tasks/get` of an A2A task id (a result's `transportTaskId`). */
   async getTask(taskId: string, options: TransportCallOptions): Promise<TaskResult> {
     return this.taskMethod('get', taskId, options);
   }
 
+  /** `CancelTask` / `tasks/cancel` of an A2A task id. */
   async cancelTask(taskId: string, options: TransportCallOptions): Promise<TaskResult> {
     return this.taskMethod('cancel', taskId, options);
   }
 
+  /** The agent card's skills. */
   async listTools(options: TransportCallOptions): Promise<ToolInfo[]> {
-    const { lookup } = await this.resolve(options);
-    if (!lookup.found) return [];
-    const skills = lookup.card['skills'];
-    const tools: ToolInfo[] = [];
-    for (const skill of Array.isArray(skills) ? skills : []) {
-      if (!isObject(skill) || typeof skill['id'] !== 'string' || skill['id'] === '') continue;
-      const info: ToolInfo = { name: skill['id'] };
-      if (typeof skill['description'] === 'string') info.description = skill['description'];
-      tools.push(info);
-    }
-    return tools;
+    return skillsOf((await this.resolve(options)).lookup);
   }
 
+  /** Reads the card again: found, absent (`{}`), or a reported problem. */
   async readCard(options: TransportCallOptions): Promise<CardInfo> {
-    const lookup = await this.lookupCard(options);
+    const lookup = await lookupCard(this.resolveOptions(options));
     if (lookup.found) return { url: lookup.url, card: lookup.card };
     if (lookup.problem === undefined) return {};
     return { ...(lookup.problemUrl === undefined ? {} : { url: lookup.problemUrl }), problem: lookup.problem };
@@ -124,8 +106,8 @@ export class A2ATransport implements AdcpTransport {
   private async taskMethod(which: 'get' | 'cancel', taskId: string, options: TransportCallOptions): Promise<TaskResult> {
     if (typeof taskId !== 'string' || taskId === '') throw new TypeError(`${which}Task: taskId must be a non-empty string`);
     const target = await this.resolve(options);
-    return this.withFallback(target, options, undefined, (endpoint) =>
-      this.once(this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined), target),
+    return this.withFallback(target, undefined, (endpoint) =>
+      this.once(this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined), target, endpoint),
     );
   }
 
@@ -142,65 +124,31 @@ export class A2ATransport implements AdcpTransport {
     };
   }
 
-  /** Runs `run` on the current endpoint; on `VERSION_NOT_SUPPORTED` switches to v0.3 once (auto only). */
-  private async withFallback(
-    target: Target,
-    options: TransportCallOptions,
-    tool: string | undefined,
-    run: (endpoint: A2AEndpoint) => Promise<Outcome>,
-  ): Promise<TaskResult> {
+  /**
+   * Runs `run` on the current endpoint. On `VERSION_NOT_SUPPORTED` (or `method not found` when
+   * the wire was guessed) an unpinned client switches to v0.3 once, for good; a call that raced
+   * with the switch simply runs again on the new endpoint.
+   */
+  private async withFallback(target: Target, tool: string | undefined, run: (endpoint: A2AEndpoint) => Promise<Outcome>): Promise<TaskResult> {
     if (this.closed) throw new AdcpWireError('protocol', `A2A transport for ${this.options.url} is closed`, { url: this.options.url });
-    let outcome = await run(target.endpoint);
-    if (outcome.kind === 'rpc-error' && this.shouldFallBack(target, outcome.error)) {
-      const next = this.fallbackEndpoint(target);
-      target.endpoint = next;
-      this.fellBack = true;
-      outcome = await run(next);
+    const used = target.endpoint;
+    let outcome = await run(used);
+    if (outcome.kind === 'rpc-error' && this.isVersionRefusal(target, used, outcome.error)) {
+      if (target.endpoint === used) target.endpoint = legacyEndpoint(target);
+      outcome = await run(target.endpoint);
     }
     if (outcome.kind === 'result') return outcome.result;
-    return this.rpcErrorResult(outcome.error, target, outcome.endpoint, tool);
+    return rpcErrorToResult(outcome.error, outcome.endpoint, tool, this.pin);
   }
 
-  private shouldFallBack(target: Target, error: RpcErrorObject): boolean {
-    if (this.pin !== 'auto' || this.fellBack || target.endpoint.wire !== '1.0') return false;
+  private isVersionRefusal(target: Target, used: A2AEndpoint, error: RpcErrorObject): boolean {
+    if (this.pin !== 'auto' || used.wire !== '1.0') return false;
     return error.code === VERSION_NOT_SUPPORTED || (target.guessed && error.code === -32601);
   }
 
-  private fallbackEndpoint(target: Target): A2AEndpoint {
-    if (target.lookup.found) {
-      const legacy = listEndpoints(target.lookup.card, target.lookup.url).find((e) => e.wire === '0.3');
-      if (legacy !== undefined) return legacy;
-    }
-    return { wire: '0.3', url: target.endpoint.url };
-  }
-
-  private rpcErrorResult(error: RpcErrorObject, target: Target, endpoint: A2AEndpoint, tool: string | undefined): TaskResult {
-    const result = resultFromRpcError(error);
-    if (result !== undefined) return result;
-    const where = `${tool ?? 'A2A request'} at ${endpoint.url}`;
-    const detail = `JSON-RPC error ${error.code}`;
-    if (error.code === VERSION_NOT_SUPPORTED) {
-      throw new AdcpWireError(
-        'unsupported_version',
-        `${where}: the agent does not accept A2A ${endpoint.wire} (${detail}, VERSION_NOT_SUPPORTED)` +
-          (this.pin === 'auto' ? '' : `; this client is pinned to A2A ${this.pin}`),
-        { url: endpoint.url, ...(tool === undefined ? {} : { tool }) },
-      );
-    }
-    if (error.code === TASK_NOT_FOUND) {
-      throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, { url: endpoint.url, ...(tool === undefined ? {} : { tool }) });
-    }
-    throw new AdcpWireError('protocol', `${where}: ${detail}`, {
-      url: endpoint.url,
-      ...(tool === undefined ? {} : { tool }),
-      cause: error,
-      retryable: error.code === -32603,
-    });
-  }
-
-  private async once(request: RpcRequest, target: Target): Promise<Outcome> {
+  private async once(request: RpcRequest, target: Target, endpoint: A2AEndpoint): Promise<Outcome> {
     const reply = await callJsonRpc(request);
-    if (!reply.ok) return { kind: 'rpc-error', error: reply.error, endpoint: target.endpoint };
+    if (!reply.ok) return { kind: 'rpc-error', error: reply.error, endpoint };
     const event = classifyEvent(reply.result);
     if (event.kind === 'malformed') throw protocolError(request, `answered with a malformed result (${event.reason})`);
     if (event.kind === 'statusUpdate' || event.kind === 'artifactUpdate') {
@@ -209,13 +157,16 @@ export class A2ATransport implements AdcpTransport {
     return { kind: 'result', result: this.build(reply.result, target, request) };
   }
 
-  private async stream(request: RpcRequest, target: Target, onProgress: ((event: ProgressEvent) => void) | undefined): Promise<Outcome> {
+  /** Reads the SSE stream: every event through the snapshot and out as progress; the final state is the result. */
+  private async stream(request: RpcRequest, target: Target, endpoint: A2AEndpoint, onProgress: ((event: ProgressEvent) => void) | undefined): Promise<Outcome> {
     const snapshot = new TaskSnapshot();
     let count = 0;
     for await (const reply of streamJsonRpc(request)) {
       if (!reply.ok) {
-        if (count === 0) return { kind: 'rpc-error', error: reply.error, endpoint: target.endpoint };
-        return { kind: 'result', result: this.midStreamError(reply, target, request) };
+        if (count === 0) return { kind: 'rpc-error', error: reply.error, endpoint };
+        const failed = resultFromRpcError(reply.error);
+        if (failed !== undefined) return { kind: 'result', result: failed };
+        throw protocolError(request, `failed mid-stream with JSON-RPC error ${reply.error.code}`);
       }
       count++;
       const event = classifyEvent(reply.result);
@@ -227,12 +178,6 @@ export class A2ATransport implements AdcpTransport {
     }
     if (snapshot.status === undefined) throw protocolError(request, 'ended the stream without a task status');
     return { kind: 'result', result: this.build(snapshot.toTask(), target, request) };
-  }
-
-  private midStreamError(reply: Extract<RpcReply, { ok: false }>, target: Target, request: RpcRequest): TaskResult {
-    const result = resultFromRpcError(reply.error);
-    if (result !== undefined) return result;
-    throw protocolError(request, `failed mid-stream with JSON-RPC error ${reply.error.code}`);
   }
 
   /** Core's TaskResult plus the card-based checks; core's errors get this request's URL and tool. */
@@ -253,57 +198,26 @@ export class A2ATransport implements AdcpTransport {
 
   private resolve(options: TransportCallOptions): Promise<Target> {
     if (this.target === undefined) {
-      this.target = this.discover(options);
-      // A failed discovery (network down, aborted) is tried again on the next call.
-      this.target.catch(() => {
-        this.target = undefined;
+      const pending = resolveTarget(this.resolveOptions(options));
+      this.target = pending;
+      // A failed discovery (network down, aborted, bad card) is tried again on the next call.
+      pending.catch(() => {
+        if (this.target === pending) this.target = undefined;
       });
     }
     return this.target;
   }
 
-  private async discover(options: TransportCallOptions): Promise<Target> {
-    const lookup = await this.lookupCard(options);
-    if (lookup.found) {
-      const endpoint = selectEndpoint(lookup.card, lookup.url, this.pin);
-      return { endpoint, lookup, allowedOrigins: originsOf(lookup.url, lookup.card), guessed: false };
-    }
-    if (lookup.problem !== undefined) {
-      throw new AdcpWireError('protocol', `agent card at ${lookup.problemUrl ?? this.options.url} is unusable: ${lookup.problem}`, {
-        url: lookup.problemUrl ?? this.options.url,
-      });
-    }
-    // No card: the URL is the endpoint; speak the pinned wire, or 1.0 first.
-    const wire: A2AWire = this.pin === '0.3' ? '0.3' : '1.0';
-    return { endpoint: { wire, url: this.options.url }, lookup, allowedOrigins: [new URL(this.options.url).origin], guessed: true };
-  }
-
-  private lookupCard(options: TransportCallOptions): Promise<CardLookup> {
-    return discoverCard(this.options.url, {
+  private resolveOptions(options: TransportCallOptions): ResolveOptions {
+    return {
+      url: this.options.url,
+      pin: this.pin,
       fetch: this.fetch,
       headers: this.options.headers ?? {},
       maxBytes: options.maxBytes ?? this.options.maxBytes,
-      version: this.pin === '0.3' ? '0.3' : '1.0',
       signal: options.signal,
-    });
+    };
   }
-}
-
-type Outcome =
-  | { kind: 'result'; result: TaskResult }
-  | { kind: 'rpc-error'; error: RpcErrorObject; endpoint: A2AEndpoint };
-
-function canStream(lookup: CardLookup): boolean {
-  if (!lookup.found) return true;
-  const capabilities = lookup.card['capabilities'];
-  return !isObject(capabilities) || capabilities['streaming'] !== false;
-}
-
-/** The card's own origin plus the origins of its interfaces: never anything from a task payload. */
-function originsOf(cardUrl: string, card: JsonObject): string[] {
-  const origins = new Set<string>([new URL(cardUrl).origin]);
-  for (const endpoint of listEndpoints(card, cardUrl)) origins.add(new URL(endpoint.url).origin);
-  return [...origins];
 }
 
 function protocolError(request: RpcRequest, what: string): AdcpWireError {

@@ -94,6 +94,13 @@ describe('A2ATransport fallback from 1.0 to v0.3', () => {
     assert.equal((await t.currentEndpoint({ maxBytes: MAX })).wire, '0.3');
   });
 
+  it('lets concurrent calls that raced with the fallback succeed on v0.3', async () => {
+    const t = new A2ATransport({ url: raw.base, maxBytes: MAX });
+    const results = await Promise.all([1, 2, 3].map(() => t.callTool('get_products', {}, { maxBytes: MAX })));
+    assert.deepEqual(results.map((r) => r.status), ['completed', 'completed', 'completed']);
+    assert.equal((await t.currentEndpoint({ maxBytes: MAX })).wire, '0.3');
+  });
+
   it('does not fall back when pinned to 1.0', async () => {
     const t = new A2ATransport({ url: raw.base, maxBytes: MAX, a2aWire: '1.0' });
     await assert.rejects(t.callTool('get_products', {}, { maxBytes: MAX }), (e: unknown) => e instanceof AdcpWireError && e.code === 'unsupported_version');

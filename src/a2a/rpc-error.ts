@@ -1,0 +1,27 @@
+import { AdcpWireError } from '../core/wire-error.js';
+import type { TaskResult } from '../core/task-result.js';
+import { sanitizeSellerText } from '../core/sanitize.js';
+import type { RpcErrorObject } from './json-rpc.js';
+import type { A2AEndpoint, A2AWire } from './select-interface.js';
+import { TASK_NOT_FOUND, VERSION_NOT_SUPPORTED } from './wire-methods.js';
+import { resultFromRpcError } from './to-task-result.js';
+
+/**
+ * What a JSON-RPC error means for the caller: a `failed` TaskResult when it carries an
+ * `adcp_error` (transport-errors.md step 4); otherwise throws `unsupported_version` (-32009),
+ * `not_found` (-32001) or `protocol` (anything else; -32603 internal error is retryable).
+ */
+export function rpcErrorToResult(error: RpcErrorObject, endpoint: A2AEndpoint, tool: string | undefined, pin: 'auto' | A2AWire): TaskResult {
+  const result = resultFromRpcError(error);
+  if (result !== undefined) return result;
+  const where = `${tool ?? 'A2A request'} at ${endpoint.url}`;
+  const said = sanitizeSellerText(error.message, { maxLength: 200 });
+  const detail = `JSON-RPC error ${error.code}${said === undefined || said === '' ? '' : ` "${said}"`}`;
+  const options = { url: endpoint.url, ...(tool === undefined ? {} : { tool }) };
+  if (error.code === VERSION_NOT_SUPPORTED) {
+    const pinned = pin === 'auto' ? '' : `; this client is pinned to A2A ${pin}`;
+    throw new AdcpWireError('unsupported_version', `${where}: the agent does not accept A2A ${endpoint.wire} (${detail})${pinned}`, options);
+  }
+  if (error.code === TASK_NOT_FOUND) throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, options);
+  throw new AdcpWireError('protocol', `${where}: ${detail}`, { ...options, cause: error, retryable: error.code === -32603 });
+}
