@@ -86,6 +86,15 @@ export class SqliteDedupStore implements DedupStore {
   }
 
   async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
+    return this.completeSync(scope, key, token, options);
+  }
+
+  /**
+   * `complete`, synchronously, so it can run inside the caller's own `db.transaction()` on the
+   * shared connection: the webhook handler's side effect and the key's completion then commit
+   * together, and a crash can neither lose the event nor let a redelivery apply it twice.
+   */
+  completeSync(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): boolean {
     const expiresAt = (options.now ?? Date.now()) + options.ttlMs;
     return this.#complete.run(expiresAt, scope, key, token).changes === 1;
   }

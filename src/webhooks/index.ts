@@ -27,3 +27,14 @@ export { canonicalizeTargetUri, canonicalizeAuthority, type CanonicalTarget } fr
 export { buildSignatureBase } from './signature-base.js';
 export { contentDigest, contentDigestMatches } from './content-digest.js';
 export { runWebhookSigningVector, type WebhookSigningVector } from './run-signing-vector.js';
+export { signWebhookRequest, type SignWebhookRequestInput, type WebhookSigningKey } from './sign-webhook-request.js';
+export { createWebhookHandler } from './create-webhook-handler.js';
+export {
+  UNSIGNED_WEBHOOKS,
+  type WebhookEvent,
+  type WebhookHandler,
+  type WebhookHandlerOptions,
+  type WebhookRejection,
+  type WebhookSignatureConfig,
+} from './handler-types.js';
+export { canonicalJson, payloadFingerprint } from './canonical-json.js';

@@ -1,0 +1,51 @@
+import { readHeader, type HeaderSource } from './signature-base.js';
+import { verifyWebhookHmac } from './hmac.js';
+import { verifyWebhookSignature } from './verify-webhook-signature.js';
+import type { ReplayStore } from './replay-store.js';
+import type { WebhookSignatureConfig, WebhookEvent } from './handler-types.js';
+
+export type Authentication =
+  | { ok: true; sender: WebhookEvent['sender'] }
+  | { ok: false; status: 401; reason: string; challenge?: string };
+
+/**
+ * Runs the configured signature scheme over the raw bytes. A delivery signed under the other
+ * scheme is refused with `webhook_mode_mismatch`, never verified the other way (no downgrade).
+ */
+export async function authenticateWebhook(
+  config: WebhookSignatureConfig,
+  request: { method: string; url: string; headers: HeaderSource; body: Buffer },
+  context: { agent: string | undefined; nowMs: number; replay: ReplayStore | undefined },
+): Promise<Authentication> {
+  if (config === 'none-i-know-this-is-unsafe') {
+    return { ok: true, sender: { scheme: 'none', scope: context.agent ?? 'unsigned' } };
+  }
+  const hasHmac = readHeader(request.headers, 'x-adcp-signature') !== undefined;
+  const hasHttpSignature =
+    readHeader(request.headers, 'signature-input') !== undefined || readHeader(request.headers, 'signature') !== undefined;
+  if (config.scheme === 'hmac') {
+    if (hasHttpSignature && !hasHmac) return mismatch();
+    const result = verifyWebhookHmac({
+      secret: config.secret,
+      rawBody: request.body,
+      timestamp: readHeader(request.headers, 'x-adcp-timestamp'),
+      signature: readHeader(request.headers, 'x-adcp-signature'),
+      now: context.nowMs,
+    });
+    if (!result.ok) return { ok: false, status: 401, reason: `webhook_hmac_${result.reason}` };
+    return { ok: true, sender: { scheme: 'hmac', scope: context.agent ?? 'hmac' } };
+  }
+  if (hasHmac && !hasHttpSignature) return mismatch();
+  const result = await verifyWebhookSignature(request, {
+    jwks: config.jwks,
+    now: context.nowMs,
+    ...(context.replay !== undefined ? { replay: context.replay } : {}),
+    ...(config.revocation !== undefined ? { revocation: config.revocation } : {}),
+  });
+  if (!result.ok) return { ok: false, status: 401, reason: result.reason, challenge: `Signature error="${result.reason}"` };
+  return { ok: true, sender: { scheme: 'rfc9421', scope: context.agent ?? `kid:${result.keyid}`, keyid: result.keyid } };
+}
+
+function mismatch(): Authentication {
+  return { ok: false, status: 401, reason: 'webhook_mode_mismatch', challenge: 'Signature error="webhook_mode_mismatch"' };
+}
