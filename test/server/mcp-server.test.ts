@@ -137,6 +137,25 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     assert.equal(created.task.status, 'working');
   });
 
+  it('accepts the task: {} parameter on tasks/get and tasks/result', async () => {
+    const client = await connect();
+    const tasks = await import('@modelcontextprotocol/sdk/experimental/tasks');
+    const { GetTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const created = (await client.request(
+      { method: 'tools/call', params: { name: 'get_products', arguments: {}, task: { ttl: 60_000 } } },
+      tasks.CreateTaskResultSchema,
+    )) as { task: { taskId: string } };
+    const taskId = created.task.taskId;
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'completed'; i += 1) {
+      const got = await client.request({ method: 'tasks/get', params: { taskId, task: {} } } as never, GetTaskResultSchema);
+      status = got.status;
+    }
+    const result = await client.request({ method: 'tasks/result', params: { taskId, task: {} } } as never, CallToolResultSchema);
+    assert.equal(status, 'completed');
+    assert.equal((result.structuredContent as Json).status, 'completed');
+  });
+
   it('refuses task augmentation on a forbidden tool', async () => {
     const client = await connect();
     await assert.rejects(

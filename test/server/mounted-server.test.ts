@@ -48,3 +48,24 @@ describe('createAdcpServer mounted in another node:http server', () => {
     assert.equal(card.url, `${base}/a2a`);
   });
 });
+
+describe('createAdcpServer MCP session limit', () => {
+  const adcp = createAdcpServer({ tools: testTools(), maxSessions: 2 });
+  const clients: Client[] = [];
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await adcp.close();
+  });
+
+  it('drops the least recently used session past maxSessions', async () => {
+    const l = await adcp.listen();
+    for (let i = 0; i < 3; i += 1) {
+      const client = new Client({ name: `c${i}`, version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(l.mcpUrl)));
+      clients.push(client);
+    }
+    await assert.rejects(clients[0]!.listTools(), /404|not found/i);
+    const tools = await clients[2]!.listTools();
+    assert.ok(tools.tools.length > 0);
+  });
+});
