@@ -1,0 +1,206 @@
+import type { TaskResult } from '../core/task-result.js';
+import type { JsonObject } from '../core/types.js';
+import { isPlainObject } from '../core/plain-object.js';
+import type { AdcpClientOptions, CallOptions, Clock, RetryOptions, WaitOptions } from './client-options.js';
+import { createClock, deadlineSignal } from './clock.js';
+import { createTransport } from './create-transport.js';
+import { discoverAgent, type DiscoverResult } from './discover.js';
+import { prepareArgs } from './idempotency.js';
+import { advanceOperation, operationIdFor, recordOperation, type OperationRef } from './record-operation.js';
+import { withRetry } from './retry.js';
+import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from './transport.js';
+import { validateArgs } from './validate-args.js';
+import { waitForResult, type WaitContext } from './wait-for.js';
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+
+/**
+ * Calls one AdCP agent over MCP or A2A and hands back one `TaskResult` per call, whatever the
+ * agent did. Adds `idempotency_key` to mutating calls (the same key on every retry), retries
+ * transient failures within ceilings, follows async work with `waitFor`, and records pending
+ * work in an operations store when given one. One connection per client; `close()` ends it.
+ */
+export class AdcpClient {
+  readonly url: string;
+  readonly #options: AdcpClientOptions;
+  readonly #transportOptions: TransportOptions;
+  readonly #clock: Clock;
+  readonly #operations = new WeakMap<TaskResult, OperationRef>();
+  #transport: Promise<AdcpTransport> | undefined;
+  #tools: Promise<ToolInfo[]> | undefined;
+  #closed = false;
+
+  constructor(options: AdcpClientOptions) {
+    if (options === null || typeof options !== 'object') throw new TypeError('AdcpClient: pass { url, protocol }');
+    if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
+      throw new TypeError(`AdcpClient: url must be an absolute http(s) URL, got ${String(options.url)}`);
+    }
+    const protocol = options.protocol ?? 'auto';
+    if (protocol !== 'mcp' && protocol !== 'a2a' && protocol !== 'auto') {
+      throw new TypeError(`AdcpClient: protocol must be 'mcp', 'a2a' or 'auto', got ${String(protocol)}`);
+    }
+    checkPositive('maxResponseBytes', options.maxResponseBytes);
+    checkPositive('timeoutMs', options.timeoutMs);
+    this.url = options.url;
+    this.#options = options;
+    this.#clock = createClock(options.clock);
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.auth !== undefined) {
+      if (typeof options.auth !== 'string' || /[\r\n]/.test(options.auth) || options.auth === '') {
+        throw new TypeError('AdcpClient: auth must be a non-empty bearer token without line breaks');
+      }
+      headers['authorization'] = `Bearer ${options.auth}`;
+    }
+    this.#transportOptions = { url: options.url, headers, maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
+    if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
+    if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
+  }
+
+  /**
+   * Calls `tool` with `args` and returns its TaskResult. Agent refusals are `failed`/`rejected`
+   * results; only "could not talk or read" throws (`AdcpWireError`), and API misuse throws
+   * `TypeError`/`RangeError` (arguments that fail the tool's `inputSchema` with `validateArgs`).
+   */
+  async call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
+    if (typeof tool !== 'string' || tool === '') throw new TypeError('AdcpClient.call: tool must be a non-empty string');
+    if (!isPlainObject(args)) throw new TypeError(`AdcpClient.call(${tool}): args must be a plain object`);
+    if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '')) {
+      throw new TypeError(`AdcpClient.call(${tool}): idempotencyKey must be a non-empty string`);
+    }
+    checkPositive('maxResponseBytes', options.maxResponseBytes);
+    checkPositive('timeoutMs', options.timeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const deadline = deadlineSignal(timeoutMs, options.signal, `${tool} at ${this.url}`);
+    try {
+      const transport = await this.#transportFor(deadline.signal);
+      const prepared = prepareArgs(tool, args, {
+        idempotencyKey: options.idempotencyKey,
+        context: options.context,
+        protocol: transport.protocol,
+      });
+      if (this.#options.validateArgs === true) await this.#validate(tool, prepared.args, deadline.signal);
+      const callOptions: TransportCallOptions = {
+        signal: deadline.signal,
+        maxBytes: options.maxResponseBytes ?? this.#transportOptions.maxBytes,
+      };
+      if (options.task !== undefined) callOptions.task = options.task;
+      if (options.contextId !== undefined && transport.protocol === 'a2a') callOptions.contextId = options.contextId;
+      if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
+      const retry: RetryOptions | false = options.retry ?? this.#options.retry ?? {};
+      const result = await withRetry(() => transport.callTool(tool, prepared.args, callOptions), retry, this.#clock, deadline.signal);
+      await this.#record(tool, prepared.args, result);
+      return result;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /**
+   * Follows a `submitted`/`working` result to a final state, or to `input-required`/
+   * `auth-required`, which return to the caller (see `waitForResult`). A result that is already
+   * settled comes back as is.
+   */
+  async waitFor(result: TaskResult, options: WaitOptions = {}): Promise<TaskResult> {
+    const ref = this.#operations.get(result);
+    const store = this.#options.operations;
+    const context: WaitContext = {
+      callOnce: async (tool, args, signal) => {
+        const transport = await this.#transportFor(signal);
+        const prepared = prepareArgs(tool, args, { protocol: transport.protocol });
+        return transport.callTool(tool, prepared.args, { signal, maxBytes: this.#transportOptions.maxBytes });
+      },
+      toolNames: async (signal) => new Set((await this.#toolList(signal)).map((t) => t.name)),
+      transport: () => this.#transportFor(),
+      clock: this.#clock,
+      maxBytes: this.#transportOptions.maxBytes,
+    };
+    if (store !== undefined && ref !== undefined) {
+      context.onPolled = (polled) => advanceOperation(store, ref, polled, this.#clock.now());
+    }
+    const final = await waitForResult(context, result, options);
+    if (ref !== undefined) this.#operations.set(final, ref);
+    return final;
+  }
+
+  /** The operation id a pending result was recorded under (with an `operations` store). */
+  operationIdOf(result: TaskResult): string | undefined {
+    return this.#operations.get(result)?.operationId;
+  }
+
+  /**
+   * What the agent says about itself: its card (MCP server card or A2A agent card, problems
+   * reported not thrown), its `get_adcp_capabilities` answer, and its tools with `taskSupport`.
+   */
+  async discover(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DiscoverResult> {
+    const deadline = deadlineSignal(options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, options.signal, `discover ${this.url}`);
+    try {
+      const transport = await this.#transportFor(deadline.signal);
+      return await discoverAgent({
+        transport,
+        signal: deadline.signal,
+        maxBytes: this.#transportOptions.maxBytes,
+        tools: () => this.#toolList(deadline.signal),
+        capabilities: () => this.call('get_adcp_capabilities', {}, { signal: deadline.signal, retry: false }),
+      });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Closes the connection; later calls are refused. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const transport = this.#transport;
+    this.#transport = undefined;
+    if (transport !== undefined) await (await transport.catch(() => undefined))?.close();
+  }
+
+  #transportFor(signal?: AbortSignal): Promise<AdcpTransport> {
+    if (this.#closed) return Promise.reject(new TypeError(`AdcpClient for ${this.url} is closed`));
+    if (this.#transport === undefined) {
+      const creating = createTransport(this.#options.protocol ?? 'auto', this.#transportOptions, signal);
+      this.#transport = creating;
+      creating.catch(() => {
+        if (this.#transport === creating) this.#transport = undefined;
+      });
+    }
+    return this.#transport;
+  }
+
+  /** The agent's tools, listed once per client (a failed listing is tried again next time). */
+  #toolList(signal?: AbortSignal): Promise<ToolInfo[]> {
+    if (this.#tools === undefined) {
+      const listing = this.#transportFor(signal).then((t) =>
+        t.listTools(signal === undefined ? { maxBytes: this.#transportOptions.maxBytes } : { signal, maxBytes: this.#transportOptions.maxBytes }),
+      );
+      this.#tools = listing;
+      listing.catch(() => {
+        if (this.#tools === listing) this.#tools = undefined;
+      });
+    }
+    return this.#tools;
+  }
+
+  async #validate(tool: string, args: JsonObject, signal: AbortSignal): Promise<void> {
+    const info = (await this.#toolList(signal)).find((t) => t.name === tool);
+    if (info?.inputSchema === undefined) return;
+    const issues = validateArgs(info.inputSchema, args);
+    if (issues.length > 0) throw new TypeError(`AdcpClient.call(${tool}): arguments do not match the tool's inputSchema: ${issues.join('; ')}`);
+  }
+
+  async #record(tool: string, args: JsonObject, result: TaskResult): Promise<void> {
+    if (result.status !== 'submitted' && result.status !== 'working') return;
+    const ref: OperationRef = { operationId: operationIdFor(args, result), agent: this.url, taskType: tool };
+    this.#operations.set(result, ref);
+    const store = this.#options.operations;
+    if (store !== undefined) await recordOperation(store, ref, result, this.#clock.now());
+  }
+}
+
+function checkPositive(name: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`AdcpClient: ${name} must be a positive number of ${name === 'timeoutMs' ? 'milliseconds' : 'bytes'}`);
+  }
+}

@@ -1,0 +1,76 @@
+import type { JsonObject } from '../core/types.js';
+import type { OperationStore } from '../store/types.js';
+import type { ProgressEvent } from './transport.js';
+
+/** Retry ceilings for transient failures (transport-errors.md, "Retry ceiling"). */
+export interface RetryOptions {
+  /** Attempts in total, the first included. Default 3. */
+  maxAttempts?: number;
+  /** Cumulative time a call may spend, waits included, in seconds. Default 300. */
+  maxTotalSeconds?: number;
+  /** First backoff delay when the agent gives no `retry_after`, ms. Default 1000. */
+  initialDelayMs?: number;
+  /** Largest backoff delay, ms. Default 30 000. */
+  maxDelayMs?: number;
+}
+
+/** Time and randomness, injected by tests. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  random(): number;
+}
+
+export interface AdcpClientOptions {
+  /** The agent: MCP endpoint, or A2A agent base URL / card URL. */
+  url: string;
+  /** `auto` (default) looks for an A2A agent card at the URL and otherwise speaks MCP. */
+  protocol?: 'mcp' | 'a2a' | 'auto';
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** Bearer token, sent as `authorization: Bearer <auth>`. */
+  auth?: string;
+  /** Injected fetch (tests, proxies). */
+  fetch?: typeof fetch;
+  /** Cap on one answer, in UTF-8 bytes, enforced while reading. Default 4 MiB. */
+  maxResponseBytes?: number;
+  /** Deadline of one `call()`, retries and waits included, ms. Default 300 000. */
+  timeoutMs?: number;
+  /** Retry ceilings, or `false` to never retry. */
+  retry?: RetryOptions | false;
+  /** Check arguments against the tool's `inputSchema` before sending (reads the tool list once). */
+  validateArgs?: boolean;
+  /** A2A only: pin the wire instead of choosing from the agent card. */
+  a2aWire?: 'auto' | '1.0' | '0.3';
+  /** Records `submitted`/`working` results as operations and advances them while waiting. */
+  operations?: OperationStore;
+  /** Time and randomness for tests. */
+  clock?: Partial<Clock>;
+}
+
+export interface CallOptions {
+  retry?: RetryOptions | false;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Ask for MCP Tasks augmentation (`params.task`). */
+  task?: { ttl?: number };
+  /** Used as is; generated (UUID v4) for mutating tools when absent. */
+  idempotencyKey?: string;
+  /** Opaque object the agent echoes back (`result.context`). */
+  context?: JsonObject;
+  /** A2A conversation continuity; never sent on MCP. */
+  contextId?: string;
+  maxResponseBytes?: number;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface WaitOptions {
+  /** Overall deadline, ms. Default 3 600 000 (one hour). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  /** First delay between polls, ms. Default 2000; grows by half each poll up to `maxPollIntervalMs`. */
+  pollIntervalMs?: number;
+  /** Largest delay between polls, ms. Default 30 000. */
+  maxPollIntervalMs?: number;
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../core/types.js';
+
+/**
+ * AdCP tools that change nothing on the seller: they get no `idempotency_key`. Every tool not
+ * listed here, and every `list_*` tool, is treated as mutating: sending a key to a read that does
+ * not need one is harmless, missing one on a write is not.
+ */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  'get_adcp_capabilities',
+  'get_products',
+  'list_creative_formats',
+  'list_creatives',
+  'list_authorized_properties',
+  'list_accounts',
+  'list_tasks',
+  'get_media_buys',
+  'get_media_buy_delivery',
+  'get_creative_delivery',
+  'get_signals',
+  'get_task_status',
+  'tasks/get',
+  'tasks/list',
+  'preview_creative',
+  'get_plan_audit_logs',
+  'get_brand_identity',
+  'get_rights',
+  'get_property_list',
+  'list_property_lists',
+  'get_content_standards',
+  'list_content_standards',
+]);
+
+/** True for AdCP tools that only read (see `READ_ONLY_TOOLS`; any `list_*` tool too). */
+export function isReadOnlyTool(tool: string): boolean {
+  return READ_ONLY_TOOLS.has(tool) || tool.startsWith('list_');
+}
+
+export interface PreparedArgs {
+  args: JsonObject;
+  idempotencyKey: string | undefined;
+}
+
+/**
+ * The arguments as sent: `idempotency_key` set for mutating tools (the caller's key as is, else
+ * one already in `args`, else a new UUID v4) and reused on every retry by the caller of this
+ * function; `context` set when given; `context_id` removed on MCP (mcp-guide, "Context
+ * Management": callers MUST NOT send it for continuity).
+ */
+export function prepareArgs(
+  tool: string,
+  args: JsonObject,
+  options: { idempotencyKey?: string | undefined; context?: JsonObject | undefined; protocol: 'mcp' | 'a2a' },
+): PreparedArgs {
+  const out: JsonObject = { ...args };
+  if (options.protocol === 'mcp') delete out['context_id'];
+  if (options.context !== undefined) out['context'] = options.context;
+  let key: string | undefined;
+  if (options.idempotencyKey !== undefined) key = options.idempotencyKey;
+  else if (typeof out['idempotency_key'] === 'string') key = out['idempotency_key'];
+  else if (!isReadOnlyTool(tool)) key = randomUUID();
+  if (key !== undefined) out['idempotency_key'] = key;
+  return { args: out, idempotencyKey: key };
+}

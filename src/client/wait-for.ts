@@ -1,0 +1,125 @@
+import type { TaskResult } from '../core/task-result.js';
+import { isFinalResult } from '../core/task-result.js';
+import type { JsonObject } from '../core/types.js';
+import { AdcpWireError } from '../core/wire-error.js';
+import type { Clock, WaitOptions } from './client-options.js';
+import { deadlineSignal } from './clock.js';
+import { unwrapPolledResult } from './unwrap-polled-result.js';
+import type { AdcpTransport, ProgressEvent } from './transport.js';
+
+export const DEFAULT_WAIT_TIMEOUT_MS = 3_600_000;
+export const DEFAULT_POLL_INTERVAL_MS = 2000;
+export const DEFAULT_MAX_POLL_INTERVAL_MS = 30_000;
+/** One poll never takes longer than this, ms. */
+const MAX_POLL_REQUEST_MS = 60_000;
+
+/** What waiting needs from the client. */
+export interface WaitContext {
+  /** One call of an AdCP tool: no retries, no idempotency key. */
+  callOnce(tool: string, args: JsonObject, signal: AbortSignal): Promise<TaskResult>;
+  /** The tool names the agent lists, or `undefined` when they cannot be read. */
+  toolNames(signal: AbortSignal): Promise<ReadonlySet<string> | undefined>;
+  transport(): Promise<AdcpTransport>;
+  clock: Clock;
+  maxBytes: number;
+  /** Called with every polled result (operations bookkeeping). */
+  onPolled?(result: TaskResult): Promise<void>;
+}
+
+/**
+ * Follows a `submitted`/`working` result until it is final or needs input, and returns that
+ * result (`input-required`/`auth-required` go back to the caller at once).
+ * - With an AdCP `taskId`: polls `get_task_status` (`include_result: true`), or the legacy
+ *   `tasks/get` tool when the agent lists that and not `get_task_status`.
+ * - With only a transport task id (A2A): the transport's `getTask`.
+ * Polls back off from `pollIntervalMs` by half again each time up to `maxPollIntervalMs`; a poll
+ * that fails for a transient reason (connection refused, rate-limited poll) is retried after the
+ * same delay. Throws `AdcpWireError('timeout')` past `timeoutMs`, and `TypeError` for a result
+ * with nothing to follow.
+ */
+export async function waitForResult(context: WaitContext, start: TaskResult, options: WaitOptions = {}): Promise<TaskResult> {
+  if (isSettled(start)) return start;
+  const taskId = start.taskId;
+  const transportTaskId = start.transportTaskId;
+  if (taskId === undefined && transportTaskId === undefined) {
+    throw new TypeError(`waitFor: a ${start.status} result without a task id has nothing to follow`);
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const deadline = deadlineSignal(timeoutMs, options.signal, 'waitFor');
+  const maxInterval = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
+  let interval = Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, maxInterval);
+  try {
+    const poll = taskId !== undefined ? await adcpPoller(context, taskId, deadline.signal) : await transportPoller(context, transportTaskId ?? '');
+    let current = start;
+    for (;;) {
+      await context.clock.sleep(interval, deadline.signal);
+      interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
+      const polled = await pollOnce(poll, deadline.signal, timeoutMs);
+      if (polled === undefined) continue; // transient failure of the poll itself
+      current = polled;
+      await context.onPolled?.(current);
+      options.onProgress?.(progressOf(current));
+      if (isSettled(current)) return current;
+    }
+  } finally {
+    deadline.dispose();
+  }
+}
+
+type Poll = (signal: AbortSignal) => Promise<TaskResult>;
+
+/** Runs one poll; `undefined` when it failed in a way worth polling again. */
+async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Promise<TaskResult | undefined> {
+  const perPoll = deadlineSignal(Math.min(MAX_POLL_REQUEST_MS, timeoutMs), signal, 'task poll');
+  try {
+    const result = await poll(perPoll.signal);
+    return isFailedPoll(result) ? undefined : result;
+  } catch (error) {
+    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
+    if (error instanceof AdcpWireError && (error.retryable || error.code === 'timeout')) return undefined;
+    throw error;
+  } finally {
+    perPoll.dispose();
+  }
+}
+
+/** AdCP polling: `get_task_status`, or the legacy `tasks/get` tool when that is all the agent lists. */
+async function adcpPoller(context: WaitContext, taskId: string, signal: AbortSignal): Promise<Poll> {
+  const names = await context.toolNames(signal).catch(() => undefined);
+  const tool = names !== undefined && !names.has('get_task_status') && names.has('tasks/get') ? 'tasks/get' : 'get_task_status';
+  return async (s) => unwrapPolledResult(await context.callOnce(tool, { task_id: taskId, include_result: true }, s));
+}
+
+async function transportPoller(context: WaitContext, transportTaskId: string): Promise<Poll> {
+  const transport = await context.transport();
+  const getTask = transport.getTask?.bind(transport);
+  if (getTask === undefined) {
+    throw new TypeError(`waitFor: the ${transport.protocol} transport cannot follow task ${transportTaskId}`);
+  }
+  return (signal) => getTask(transportTaskId, { signal, maxBytes: context.maxBytes });
+}
+
+/** Final, or waiting on the caller. */
+function isSettled(result: TaskResult): boolean {
+  return isFinalResult(result) || result.status === 'input-required' || result.status === 'auth-required';
+}
+
+/**
+ * A poll refused for a transient reason (rate limit, unavailable), as opposed to the task having
+ * failed: a transient error with no AdCP payload, or a payload that is only the error.
+ */
+function isFailedPoll(result: TaskResult): boolean {
+  if (result.status !== 'failed' || result.error.action !== 'retry') return false;
+  return result.data === undefined || result.data['status'] === undefined;
+}
+
+function progressOf(result: TaskResult): ProgressEvent {
+  const event: ProgressEvent = { status: result.status };
+  if (result.taskId !== undefined) event.taskId = result.taskId;
+  if (result.message !== undefined) event.message = result.message;
+  const progress = 'progress' in result ? result.progress : undefined;
+  if (progress?.percentage !== undefined) event.percentage = progress.percentage;
+  if (progress?.step !== undefined) event.step = progress.step;
+  if (result.data !== undefined) event.data = result.data;
+  return event;
+}
