@@ -3,6 +3,7 @@ import { createAdcpServer } from '../server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { WebhookSend } from '../server/types.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
+import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
 import { createFaultInjector } from './fault-injection.js';
 import { openSellerDb } from './seller-db.js';
@@ -16,6 +17,11 @@ export interface ReferenceSellerOptions {
   host?: string;
   /** SQLite file for tasks, media buys and creatives. Default: in memory (state dies with the process). */
   dbPath?: string;
+  /**
+   * Shared task store instead of the SQLite file: a `postgres://` URL (several seller processes
+   * then share tasks). Media buys and creatives stay in `dbPath` (or memory).
+   */
+  storeUrl?: string;
   /** How fast a media buy moves `submitted` -> `working` -> `completed`. */
   timings?: Partial<SellerTimings>;
   /** Sends the AdCP webhooks; default: none are sent until one is given. */
@@ -35,12 +41,23 @@ export interface ReferenceSellerOptions {
  */
 export async function startReferenceSeller(options: ReferenceSellerOptions = {}): Promise<ListeningAdcpServer> {
   const path = options.dbPath ?? ':memory:';
-  const db = openSellerDb(path);
-  const store = createSqliteTaskStore({ path, policy: { pollIntervalMs: 500, ...options.taskPolicy } });
   const timings: SellerTimings = { workingAfterMs: 500, completeAfterMs: 2000, ...options.timings };
   if (timings.completeAfterMs < timings.workingAfterMs) {
     throw new RangeError('startReferenceSeller: timings.completeAfterMs must be at least workingAfterMs');
   }
+  const policy = { pollIntervalMs: 500, ...options.taskPolicy };
+  let store: TaskStore;
+  let closeStore: () => Promise<void>;
+  if (options.storeUrl !== undefined) {
+    const { openStoresFromUrl } = await import('../store/pg-open-stores.js');
+    const opened = await openStoresFromUrl({ url: options.storeUrl, env: {}, taskPolicy: policy });
+    store = opened.tasks;
+    closeStore = () => opened.close();
+  } else {
+    store = createSqliteTaskStore({ path, policy });
+    closeStore = () => store.close();
+  }
+  const db = openSellerDb(path);
   const server = createAdcpServer({
     name: options.name ?? 'adcp-wire reference seller',
     description: 'A deterministic AdCP media-buy seller for demos and tests.',
@@ -55,7 +72,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     listening = await server.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   } catch (error) {
     await server.close();
-    await store.close();
+    await closeStore();
     db.close();
     throw error;
   }
@@ -63,7 +80,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     ...listening,
     async close() {
       await listening.close();
-      await store.close();
+      await closeStore();
       db.close();
     },
   };
