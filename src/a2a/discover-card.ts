@@ -2,7 +2,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import { parseJsonStrict } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import { readCappedText } from './read-capped.js';
-import { fetchFailure } from './json-rpc.js';
+import { fetchFailure } from './fetch-failure.js';
 
 /** Agent cards are small; a card past this many bytes is refused even under a larger response cap. */
 export const MAX_CARD_BYTES = 256 * 1024;
@@ -72,7 +72,7 @@ export async function discoverCard(agentUrl: string, options: DiscoverCardOption
     }
     let text: string;
     try {
-      text = await readCappedText(response, maxBytes, { url, tool: 'agent card' });
+      text = await readCappedText(response, maxBytes, { url, tool: 'agent card', signal: options.signal });
     } catch (error) {
       if (error instanceof AdcpWireError && error.code === 'response_too_large') {
         return { found: false, tried, problem: `card is over ${maxBytes} bytes`, problemUrl: url };

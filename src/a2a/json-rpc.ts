@@ -1,7 +1,9 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { parseJsonStrict } from '../core/json.js';
-import { describe, readCappedChunks, readCappedText, type WireContext } from './read-capped.js';
+import { readCappedChunks, readCappedText } from './read-capped.js';
+import { describe, type WireContext } from './wire-context.js';
 import { parseSse } from './parse-sse.js';
+import { fetchFailure } from './fetch-failure.js';
 
 /** One JSON-RPC request over HTTP POST. */
 export interface RpcRequest {
@@ -57,7 +59,9 @@ export async function* streamJsonRpc(request: RpcRequest): AsyncGenerator<RpcRep
 }
 
 function contextOf(request: RpcRequest): WireContext {
-  return request.tool === undefined ? { url: request.url } : { url: request.url, tool: request.tool };
+  const ctx: WireContext = { url: request.url, signal: request.signal };
+  if (request.tool !== undefined) ctx.tool = request.tool;
+  return ctx;
 }
 
 async function post(request: RpcRequest, id: number, accept: string): Promise<Response> {
@@ -85,24 +89,6 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
     });
   }
   return response;
-}
-
-/** Maps a rejected fetch to `aborted`, `timeout` or `network`. */
-export function fetchFailure(error: unknown, signal: AbortSignal | undefined, ctx: WireContext): AdcpWireError {
-  if (error instanceof AdcpWireError) return error;
-  if (signal?.aborted === true) {
-    const reason: unknown = signal.reason;
-    const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-    return new AdcpWireError(timedOut ? 'timeout' : 'aborted', `A2A request to ${describe(ctx)} was ${timedOut ? 'timed out' : 'aborted'}`, {
-      ...errorOptions(ctx),
-      cause: error,
-    });
-  }
-  return new AdcpWireError('network', `A2A request to ${describe(ctx)} failed: could not connect or read`, {
-    ...errorOptions(ctx),
-    cause: error,
-    retryable: true,
-  });
 }
 
 function errorOptions(ctx: WireContext): { url: string; tool?: string } {

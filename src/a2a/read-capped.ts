@@ -1,15 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
-
-/** Where a request went, for error messages: the tool (or A2A method) and the URL. */
-export interface WireContext {
-  url: string;
-  tool?: string;
-}
-
-/** "tool at url" for error messages; never contains seller text. */
-export function describe(ctx: WireContext): string {
-  return ctx.tool === undefined ? ctx.url : `${ctx.tool} at ${ctx.url}`;
-}
+import { describe, type WireContext } from './wire-context.js';
+import { fetchFailure } from './fetch-failure.js';
 
 /**
  * Yields the body of `response` chunk by chunk and throws `response_too_large` as soon as more
@@ -33,7 +24,12 @@ export async function* readCappedChunks(
   let done = false;
   try {
     for (;;) {
-      const next = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        throw fetchFailure(error, ctx.signal, ctx); // an abort or a broken connection mid-body
+      }
       if (next.done) {
         done = true;
         return;

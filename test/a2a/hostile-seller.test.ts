@@ -45,6 +45,11 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
   'unknown-state': (req, res) => sendJson(res, { jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ x: 1 }, 't', 'TASK_STATE_PAUSED\r\nINJECTED') } }),
   'wrong-id': (_req, res) => sendJson(res, { jsonrpc: '2.0', id: 'someone-else', result: { task: v1Task({}) } }),
   slow: () => undefined, // never answers
+  stall: (req, res) => {
+    const write = sse(res);
+    write({ jsonrpc: '2.0', id: req.body?.id, result: { task: { id: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } } });
+    // then nothing: the stream stays open until the client gives up
+  },
   'no-status': (req, res) => {
     const write = sse(res);
     write({ jsonrpc: '2.0', id: req.body?.id, result: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } } });
@@ -161,6 +166,28 @@ describe('A2ATransport against hostile or broken sellers', () => {
 
   it('reports a timeout signal as timeout', async () => {
     await rejectsWith(transport('slow').callTool('get_products', {}, { maxBytes: MAX, signal: AbortSignal.timeout(30) }), 'timeout');
+  });
+
+  it('reports an abort in the middle of a stream as aborted', async () => {
+    const controller = new AbortController();
+    const events: ProgressEvent[] = [];
+    const pending = transport('stall').callTool('get_products', {}, {
+      maxBytes: MAX,
+      signal: controller.signal,
+      onProgress: (e) => {
+        events.push(e);
+        controller.abort();
+      },
+    });
+    await rejectsWith(pending, 'aborted');
+    assert.deepEqual(events.map((e) => e.status), ['working']);
+  });
+
+  it("passes on the signal's own AdcpWireError reason (the client's deadline)", async () => {
+    const controller = new AbortController();
+    const deadline = new AdcpWireError('timeout', 'call did not finish within 20 ms');
+    setTimeout(() => controller.abort(deadline), 20);
+    await assert.rejects(transport('slow').callTool('get_products', {}, { maxBytes: MAX, signal: controller.signal }), (e: unknown) => e === deadline);
   });
 
   it('refuses a stream that ends without any task status', async () => {
