@@ -1,0 +1,303 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AdcpClient } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/core/wire-error.js';
+import { startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
+import { fakeClock } from './helpers/fake-clock.js';
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+function echo(args: Record<string, unknown>) {
+  return { content: [], structuredContent: { status: 'completed', echoed: args, ...(args['context'] ? { context: args['context'] } : {}) } };
+}
+
+const tools: TestTool[] = [
+  { name: 'get_products', handler: echo },
+  { name: 'create_media_buy', handler: echo },
+  {
+    name: 'always_limited',
+    handler: () => ({
+      isError: true,
+      content: [],
+      structuredContent: { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient', retry_after: 2 } },
+    }),
+  },
+  {
+    name: 'long_wait',
+    handler: () => ({
+      isError: true,
+      content: [],
+      structuredContent: { adcp_error: { code: 'SERVICE_UNAVAILABLE', recovery: 'transient', retry_after: 200 } },
+    }),
+  },
+  {
+    name: 'correctable',
+    handler: () => ({
+      isError: true,
+      content: [],
+      structuredContent: { adcp_error: { code: 'BUDGET_TOO_LOW', recovery: 'correctable' } },
+    }),
+  },
+  {
+    name: 'no_delay_transient',
+    handler: () => {
+      throw new McpError(-32027, 'down', { adcp_error: { code: 'SERVICE_UNAVAILABLE' } });
+    },
+  },
+  {
+    name: 'slow',
+    handler: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      return { content: [], structuredContent: {} };
+    },
+  },
+  {
+    name: 'big',
+    handler: (args) => ({ content: [], structuredContent: { blob: 'x'.repeat(Number(args['size'])) } }),
+  },
+  {
+    name: 'strict',
+    inputSchema: { type: 'object', required: ['brief'], properties: { brief: { type: 'string' } } },
+    handler: echo,
+  },
+];
+
+/** Rate-limits `create_media_buy` calls: the first `limit` get a JSON-RPC -32029 over HTTP 429. */
+function rateLimiter(limit: number, keys: unknown[]) {
+  let seen = 0;
+  return (message: Record<string, unknown> | undefined, _req: unknown, res: import('node:http').ServerResponse) => {
+    const params = message?.['params'] as { name?: string; arguments?: Record<string, unknown> } | undefined;
+    if (message?.['method'] !== 'tools/call' || params?.name !== 'create_media_buy') return false;
+    keys.push(params.arguments?.['idempotency_key']);
+    seen += 1;
+    if (seen > limit) return false;
+    res.writeHead(429, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: message['id'],
+        error: { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: { code: 'RATE_LIMITED', retry_after: 1, recovery: 'transient' } } },
+      }),
+    );
+    return true;
+  };
+}
+
+describe('AdcpClient.call over MCP', () => {
+  let server: TestServer;
+  let client: AdcpClient;
+  const limitedKeys: unknown[] = [];
+  before(async () => {
+    server = await startMcpTestServer({ tools, middleware: rateLimiter(2, limitedKeys) });
+    client = new AdcpClient({ url: server.url, protocol: 'mcp', auth: 'tok-1', clock: fakeClock() });
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  function lastArgs(tool: string): Record<string, unknown> {
+    const call = server.received.filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool).at(-1);
+    return (call?.['params'] as { arguments: Record<string, unknown> }).arguments;
+  }
+
+  it('returns the flat structuredContent body as data', async () => {
+    const result = await client.call('get_products', { brief: 'ctv' });
+    assert.equal(result.status, 'completed');
+    assert.deepEqual((result.data?.['echoed'] as Record<string, unknown>)['brief'], 'ctv');
+  });
+
+  it('sends no idempotency_key on a read-only tool', async () => {
+    await client.call('get_products', { brief: 'x' });
+    assert.equal(lastArgs('get_products')['idempotency_key'], undefined);
+  });
+
+  it('generates a UUID v4 idempotency_key for a mutating tool', async () => {
+    // The rate limiter lets create_media_buy through after two refusals; drain them first.
+    await client.call('create_media_buy', {});
+    const result = await client.call('create_media_buy', { budget: 5 });
+    assert.equal(result.status, 'completed');
+    assert.match(String(lastArgs('create_media_buy')['idempotency_key']), UUID_V4);
+  });
+
+  it('retried the rate-limited call with the same idempotency_key each time', () => {
+    assert.equal(limitedKeys.length >= 3, true);
+    assert.match(String(limitedKeys[0]), UUID_V4);
+    assert.equal(limitedKeys[1], limitedKeys[0]);
+    assert.equal(limitedKeys[2], limitedKeys[0]);
+  });
+
+  it('uses a caller-supplied idempotency key as is', async () => {
+    await client.call('create_media_buy', {}, { idempotencyKey: 'caller-key-0001-abcdef' });
+    assert.equal(lastArgs('create_media_buy')['idempotency_key'], 'caller-key-0001-abcdef');
+  });
+
+  it('sends context and returns its echo', async () => {
+    const result = await client.call('get_products', {}, { context: { ui: 'dash', trace: 7 } });
+    assert.deepEqual(lastArgs('get_products')['context'], { ui: 'dash', trace: 7 });
+    assert.deepEqual(result.context, { ui: 'dash', trace: 7 });
+  });
+
+  it('never sends context_id on MCP', async () => {
+    await client.call('get_products', { context_id: 'ctx-1' }, { contextId: 'ctx-2' });
+    assert.equal('context_id' in lastArgs('get_products'), false);
+  });
+
+  it('sends the bearer token', async () => {
+    await client.call('get_products', {});
+    assert.equal(server.headers.at(-1)?.['authorization'], 'Bearer tok-1');
+  });
+
+  it('returns a correctable error at once', async () => {
+    const before = server.received.length;
+    const result = await client.call('correctable', {});
+    assert.ok(result.status === 'failed');
+    assert.equal(result.error.action, 'surface_to_caller');
+    assert.equal(server.received.slice(before).filter((m) => m['method'] === 'tools/call').length, 1);
+  });
+
+  it('rejects arguments that fail the inputSchema when validateArgs is on', async () => {
+    const strict = new AdcpClient({ url: server.url, protocol: 'mcp', validateArgs: true });
+    try {
+      await assert.rejects(strict.call('strict', { brief: 5 }), /\/brief: expected string, got number/);
+      const ok = await strict.call('strict', { brief: 'fine' });
+      assert.equal(ok.status, 'completed');
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('times out a call that takes longer than timeoutMs', async () => {
+    await assert.rejects(client.call('slow', {}, { timeoutMs: 100 }), (error: unknown) => {
+      assert.ok(error instanceof AdcpWireError);
+      assert.equal(error.code, 'timeout');
+      return true;
+    });
+  });
+
+  it('fails an answer over maxResponseBytes with response_too_large', async () => {
+    await assert.rejects(client.call('big', { size: 100_000 }, { maxResponseBytes: 10_000 }), (error: unknown) => {
+      assert.ok(error instanceof AdcpWireError);
+      assert.equal(error.code, 'response_too_large');
+      return true;
+    });
+  });
+});
+
+describe('AdcpClient retry ceilings', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startMcpTestServer({ tools, mode: 'json' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  function count(tool: string, from: number): number {
+    return server.received.slice(from).filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool).length;
+  }
+
+  it('stops after maxAttempts and returns the last transient failure', async () => {
+    const clock = fakeClock();
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
+    try {
+      const from = server.received.length;
+      const result = await client.call('always_limited', {});
+      assert.ok(result.status === 'failed');
+      assert.equal(result.error.code, 'RATE_LIMITED');
+      assert.equal(count('always_limited', from), 3);
+      assert.deepEqual(clock.sleeps, [2000, 2000]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('does not take a wait that would pass maxTotalSeconds', async () => {
+    const clock = fakeClock();
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
+    try {
+      const from = server.received.length;
+      await client.call('long_wait', {});
+      assert.equal(count('long_wait', from), 2);
+      assert.deepEqual(clock.sleeps, [200_000]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('backs off exponentially with jitter when the agent gives no retry_after', async () => {
+    const clock = fakeClock();
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock, retry: { maxAttempts: 4, initialDelayMs: 1000 } });
+    try {
+      await client.call('no_delay_transient', {});
+      assert.deepEqual(clock.sleeps, [750, 1500, 3000]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('does not retry at all with retry: false', async () => {
+    const clock = fakeClock();
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
+    try {
+      const from = server.received.length;
+      await client.call('always_limited', {}, { retry: false });
+      assert.equal(count('always_limited', from), 1);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('AdcpClient connection failures', () => {
+  it('retries a refused connection and succeeds once the agent listens', async () => {
+    const probe = await startMcpTestServer({ tools });
+    const port = probe.port;
+    const url = probe.url;
+    await probe.close();
+    let server: TestServer | undefined;
+    const clock = fakeClock(async () => {
+      server ??= await startMcpTestServer({ tools, port });
+    });
+    const client = new AdcpClient({ url, protocol: 'mcp', clock });
+    try {
+      const result = await client.call('create_media_buy', { budget: 1 });
+      assert.equal(result.status, 'completed');
+      assert.equal(clock.sleeps.length, 1);
+    } finally {
+      await client.close();
+      await server?.close();
+    }
+  });
+
+  it('throws the network error once the attempts are used up', async () => {
+    const probe = await startMcpTestServer({ tools });
+    const url = probe.url;
+    await probe.close();
+    const client = new AdcpClient({ url, protocol: 'mcp', clock: fakeClock() });
+    try {
+      await assert.rejects(client.call('get_products', {}), (error: unknown) => error instanceof AdcpWireError && error.code === 'network');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('AdcpClient options', () => {
+  it('refuses a relative url', () => {
+    assert.throws(() => new AdcpClient({ url: '/mcp', protocol: 'mcp' }), TypeError);
+  });
+
+  it('refuses an unknown protocol', () => {
+    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'grpc' as 'mcp' }), TypeError);
+  });
+
+  it('refuses a bearer token with a line break', () => {
+    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', auth: 'a\r\nx: y' }), TypeError);
+  });
+
+  it('refuses a non-positive maxResponseBytes', () => {
+    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', maxResponseBytes: 0 }), RangeError);
+  });
+});
