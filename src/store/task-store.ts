@@ -53,7 +53,7 @@ export interface CreateTaskInput {
   status?: string;
   statusMessage?: string;
   /** The TTL the client asked for (ms); clamped by the policy; undefined/null gives the default. */
-  requestedTtlMs?: number | null;
+  requestedTtlMs?: number | null | undefined;
   /** Caller-chosen id (A2A ids, tests); otherwise a random UUID. Must be unique. */
   taskId?: string;
   request?: unknown;
