@@ -44,6 +44,14 @@ describe('parseJsonStrict', () => {
     assert.equal(parseJsonStrict('{"a":"x\\"}{\\"a\\":","b":"\\\\","a2":1}').ok, true);
     assert.equal(parseJsonStrict('{"a\\\\":1,"a\\\\":2}').ok, false);
   });
+  it('finds duplicates whatever the whitespace around the colon', () => {
+    assert.deepEqual(parseJsonStrict('{ "a" :1,\n  "a"\n:\t2 }'), { ok: false, reason: 'duplicate_key', key: 'a' });
+    assert.equal(parseJsonStrict('{ "a" : "b\\\\" , "c" : ":" }').ok, true);
+  });
+  it('is not fooled by colons and key-like text inside string values', () => {
+    assert.equal(parseJsonStrict('{"a":"\\":1","b":"{\\"a\\":2}"}').ok, true);
+    assert.equal(parseJsonStrict('{"t":"2026-05-26T09:00:44Z","u":"https://x.example:8443/a"}').ok, true);
+  });
   it('rejects invalid JSON with invalid_json', () => {
     const r = parseJsonStrict('{"a":');
     assert.equal(!r.ok && r.reason, 'invalid_json');

@@ -48,8 +48,12 @@ export function parseJsonStrict(text: unknown, options: ParseJsonOptions = {}): 
   } catch (error) {
     return { ok: false, reason: 'invalid_json', detail: error instanceof Error ? error.message : 'invalid JSON' };
   }
-  const key = findDuplicateKey(text);
-  if (key !== undefined) return { ok: false, reason: 'duplicate_key', key };
+  // Fast path: every key token in the text is a distinct own key of some parsed object unless a key
+  // repeats (JSON.parse collapses repeats). Only a mismatch pays for the scan that names the key.
+  if (countKeyTokens(text) !== countOwnKeys(value)) {
+    const key = findDuplicateKey(text);
+    if (key !== undefined) return { ok: false, reason: 'duplicate_key', key };
+  }
   return { ok: true, value };
 }
 
@@ -98,6 +102,44 @@ export function findDuplicateKey(text: string): string | undefined {
     i++;
   }
   return undefined;
+}
+
+/** Number of object keys written in valid JSON `text`: strings followed by a colon. */
+function countKeyTokens(text: string): number {
+  let count = 0;
+  let i = text.indexOf('"');
+  while (i !== -1) {
+    let j = closingQuote(text, i) + 1;
+    let c = text.charCodeAt(j);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++j);
+    if (c === 0x3a /* : */) count++;
+    i = text.indexOf('"', j);
+  }
+  return count;
+}
+
+/** Number of own keys of every object inside a `JSON.parse` result. */
+function countOwnKeys(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let count = 0;
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop() as Record<string, unknown> | unknown[];
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item = v[i];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+      }
+      continue;
+    }
+    const keys = Object.keys(v);
+    count += keys.length;
+    for (let i = 0; i < keys.length; i++) {
+      const item = v[keys[i] as string];
+      if (typeof item === 'object' && item !== null) stack.push(item);
+    }
+  }
+  return count;
 }
 
 /** Index of the quote closing the string that opens at `start` (escapes skipped). */
