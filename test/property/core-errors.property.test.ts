@@ -146,11 +146,13 @@ function assertValidError(error: unknown): void {
 
 afterEach(assertNoPollution);
 
+const ws = fc.constantFrom('', ' ', '\n', '\t ', '\r\n  ');
+
 describe('parseJsonStrict (property)', () => {
   it('round-trips every JSON.stringify output, which never repeats a key', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
-        const result = parseJsonStrict(JSON.stringify(value));
+      fc.property(fc.jsonValue({ maxDepth: 4 }), ws, (value, indent) => {
+        const result = parseJsonStrict(JSON.stringify(value, null, indent));
         assert.equal(result.ok, true);
         assert.deepEqual(result.ok && result.value, JSON.parse(JSON.stringify(value)));
       }),
@@ -159,10 +161,10 @@ describe('parseJsonStrict (property)', () => {
   });
   it('finds a key repeated anywhere in the document', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), (outer, key, v) => {
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), ws, ws, (outer, key, v, w1, w2) => {
         const k = JSON.stringify(key);
-        const dup = `{${k}:${JSON.stringify(v)},"pad":0,${k}:1}`;
-        const text = `[${JSON.stringify(outer)},{"wrap":${dup}}]`;
+        const dup = `{${k}${w1}:${JSON.stringify(v, null, w2)},"pad":0,${k}${w2}:${w1}1}`;
+        const text = `[${JSON.stringify(outer, null, w1)},{"wrap":${dup}}]`;
         const result = parseJsonStrict(text);
         assert.equal(result.ok, false);
         assert.equal(!result.ok && result.reason, 'duplicate_key');
