@@ -1,12 +1,14 @@
 // A private PostgreSQL cluster for tests that must restart or stop the database: started with
 // scripts/pg-start.sh under its own state file, so the shared development/CI cluster is untouched.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface TestCluster {
   url: string;
+  /** The cluster's data directory (its postmaster.pid names the server process). */
+  dataDir: string;
   /** `pg_ctl restart -m fast`: every open connection is cut, as in a real database restart. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -32,8 +34,10 @@ export async function startTestCluster(): Promise<TestCluster> {
   const out = await run('pg-start.sh', env);
   const url = /ADCP_TEST_PG_URL=(\S+)/.exec(out)?.[1];
   if (url === undefined) throw new Error(`pg-start.sh printed no URL: ${out}`);
+  const dataDir = /^PG_DATA=(.*)$/m.exec(readFileSync(env.ADCP_PG_STATE, 'utf8'))?.[1] ?? '';
   return {
     url,
+    dataDir,
     restart: async () => {
       await run('pg-restart.sh', env);
     },

@@ -1,0 +1,142 @@
+// Webhook receiving on PostgreSQL: throughput and p99 of signed deliveries through a
+// round-robin forwarder to 1 and 3 receiver processes (createWebhookHandler, PostgreSQL dedup
+// and operation stores), beside 1 receiver on the embedded SQLite store, in the same run.
+// Targets (issue 7): 3 processes >= 0.9x of one; PostgreSQL >= 1/3 of SQLite. CPU time per
+// delivery of each component (sender+forwarder, receivers, PostgreSQL server) says what bounds
+// each figure. Uses a private throwaway cluster (scripts/pg-start.sh), stopped at the end.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestCluster } from '../test/pg/pg-cluster.js';
+import { startForwarder } from '../test/pg/fleet/forwarder.js';
+import { spawnReceiver, type ReceiverProcess } from '../test/pg/fleet/spawn-receiver.js';
+import { deliverAll, makeEvents, percentile } from '../test/pg/fleet/deliveries.js';
+
+const OPERATIONS = Number(process.env.BENCH_PG_OPERATIONS ?? 750); // x4 events
+const WARMUP_OPERATIONS = 100;
+const CONCURRENCY = 32;
+const ROUNDS = 3;
+
+type Scenario = { name: string; store: 'sqlite' | 'postgres'; receivers: number };
+const SCENARIOS: Scenario[] = [
+  { name: 'SQLite, 1 receiver', store: 'sqlite', receivers: 1 },
+  { name: 'PostgreSQL, 1 receiver', store: 'postgres', receivers: 1 },
+  { name: 'PostgreSQL, 3 receivers', store: 'postgres', receivers: 3 },
+];
+
+interface Figures {
+  perSecond: number[];
+  p50: number[];
+  p99: number[];
+  cpu: { sender: number; receivers: number; postgres: number }[];
+}
+
+const TICK_MS = 1000 / 100; // USER_HZ
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+function postgresCpuMs(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = cpuMsOf(postmaster);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+      if (ppid === postmaster) total += cpuMsOf(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+const cluster = await startTestCluster();
+const sqliteDir = mkdtempSync(join(tmpdir(), 'adcp-bench-sqlite-'));
+const results = new Map<string, Figures>(SCENARIOS.map((s) => [s.name, { perSecond: [], p50: [], p99: [], cpu: [] }]));
+let run = 0;
+try {
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const scenario of round % 2 === 0 ? SCENARIOS : [...SCENARIOS].reverse()) {
+      run += 1;
+      const storeUrl = scenario.store === 'postgres' ? cluster.url : join(sqliteDir, `state-${run}.db`);
+      const schema = scenario.store === 'postgres' ? `bench_${run}` : '';
+      const receivers: ReceiverProcess[] = [];
+      for (let i = 0; i < scenario.receivers; i += 1) {
+        // One at a time, so concurrent first migrations do not matter to the figures.
+        receivers.push(await spawnReceiver({ FLEET_STORE_URL: storeUrl, FLEET_SCHEMA: schema, FLEET_RECEIVER: `b${i}`, FLEET_HANDLER: 'noop' }));
+      }
+      const forwarder = await startForwarder(receivers.map((r) => r.port));
+      const url = `${forwarder.url}/webhooks`;
+      try {
+        await deliverAll(makeEvents(WARMUP_OPERATIONS), { url, concurrency: CONCURRENCY, copies: 1 });
+        const events = makeEvents(OPERATIONS);
+        const cpuBefore = {
+          sender: process.cpuUsage(),
+          receivers: receivers.reduce((sum, r) => sum + cpuMsOf(r.child.pid ?? 0), 0),
+          postgres: postgresCpuMs(cluster.dataDir),
+        };
+        const started = performance.now();
+        const stats = await deliverAll(events, { url, concurrency: CONCURRENCY, copies: 1, seed: run });
+        const seconds = (performance.now() - started) / 1000;
+        const sender = process.cpuUsage(cpuBefore.sender);
+        const n = stats.deliveries;
+        const figures = results.get(scenario.name) as Figures;
+        figures.perSecond.push(n / seconds);
+        figures.p50.push(percentile(stats.latenciesMs, 50));
+        figures.p99.push(percentile(stats.latenciesMs, 99));
+        figures.cpu.push({
+          sender: (sender.user + sender.system) / 1000 / n,
+          receivers: (receivers.reduce((sum, r) => sum + cpuMsOf(r.child.pid ?? 0), 0) - cpuBefore.receivers) / n,
+          postgres: (postgresCpuMs(cluster.dataDir) - cpuBefore.postgres) / n,
+        });
+      } finally {
+        await forwarder.close();
+        await Promise.all(receivers.map((r) => r.stop()));
+      }
+    }
+  }
+} finally {
+  await cluster.stop();
+  rmSync(sqliteDir, { recursive: true, force: true });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+const best = (name: string) => median((results.get(name) as Figures).perSecond);
+const sqlite = best('SQLite, 1 receiver');
+const pg1 = best('PostgreSQL, 1 receiver');
+const pg3 = best('PostgreSQL, 3 receivers');
+
+const lines: string[] = [];
+lines.push('## PostgreSQL webhook receiving (bench/pg.bench.ts)', '');
+lines.push(
+  `${OPERATIONS * 4} unique HMAC-signed deliveries per run (MCP envelopes, operations advanced), ${CONCURRENCY} in flight, ` +
+    `through a round-robin forwarder on loopback; median of ${ROUNDS} runs per row, scenario order alternated. ` +
+    `Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores, shared).`,
+  '',
+);
+lines.push('| store, receivers | deliveries/s | p50 ms | p99 ms | CPU ms/delivery: sender+forwarder | receivers | PostgreSQL | vs SQLite |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const scenario of SCENARIOS) {
+  const f = results.get(scenario.name) as Figures;
+  const rate = median(f.perSecond);
+  lines.push(
+    `| ${scenario.name} | ${rate.toFixed(0)} | ${median(f.p50).toFixed(1)} | ${median(f.p99).toFixed(1)} | ` +
+      `${mean(f.cpu.map((c) => c.sender)).toFixed(2)} | ${mean(f.cpu.map((c) => c.receivers)).toFixed(2)} | ` +
+      `${mean(f.cpu.map((c) => c.postgres)).toFixed(2)} | ${(rate / sqlite).toFixed(2)}x |`,
+  );
+}
+lines.push('');
+lines.push(`- 3 receivers vs 1 (target >= 0.9x): **${(pg3 / pg1).toFixed(2)}x** ${pg3 / pg1 >= 0.9 ? 'met' : 'NOT met'}`);
+lines.push(`- PostgreSQL vs SQLite, 1 receiver (target >= 0.33x): **${(pg1 / sqlite).toFixed(2)}x** ${pg1 / sqlite >= 1 / 3 ? 'met' : 'NOT met'}`);
+lines.push('');
+console.log(lines.join('\n'));
