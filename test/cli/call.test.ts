@@ -37,6 +37,9 @@ function fakeClient(first: TaskResult | Error, final?: TaskResult | Error) {
         if (final instanceof Error) throw final;
         return final ?? first as TaskResult;
       },
+      async discover() {
+        throw new Error('not used');
+      },
       async close() {
         seen.closed = true;
       },

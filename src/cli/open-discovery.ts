@@ -1,0 +1,59 @@
+import type { Connection } from './connection-flags.js';
+import { openClient } from './open-client.js';
+import type { DiscoveryView } from './render-discovery.js';
+import type { DiscoverResult } from '../client/discover.js';
+import type { JsonObject } from '../core/types.js';
+
+/** Reads what an agent says about itself, as the discover report shows it. */
+export type OpenDiscovery = (connection: Connection) => Promise<DiscoveryView>;
+
+export const openDiscovery: OpenDiscovery = async (connection) => {
+  const client = await openClient(connection);
+  try {
+    return toDiscoveryView(connection.url, await client.discover({ timeoutMs: connection.timeoutMs }));
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+};
+
+/** Maps the client's DiscoverResult to the report's rows (no sanitising here: the renderer does it). */
+export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryView {
+  const card = found.card;
+  const body = card.card;
+  const entry: DiscoveryView['cards'][number] = { kind: found.protocol === 'mcp' ? 'MCP server card' : 'A2A agent card' };
+  if (card.url !== undefined) entry.url = card.url;
+  const name = text(body?.['title']) ?? text(body?.['name']);
+  if (name !== undefined) entry.name = name;
+  const version = text(body?.['version']);
+  if (version !== undefined) entry.version = version;
+  if (card.problem !== undefined) entry.problem = card.problem;
+  else if (body === undefined) entry.problem = 'none found';
+  const view: DiscoveryView = { url, protocol: found.protocol, cards: [entry], tools: [] };
+  if (found.adcpMeta !== undefined) {
+    view.cards.push({ kind: 'AdCP card block', name: summarise(found.adcpMeta) });
+  }
+  const caps = found.capabilities;
+  if (caps?.status === 'completed' && caps.data !== undefined) view.capabilities = caps.data;
+  else if (caps !== undefined) {
+    view.capabilitiesProblem = `get_adcp_capabilities answered ${caps.status}${'error' in caps && caps.error ? ` (${caps.error.code})` : ''}`;
+  } else view.capabilitiesProblem = found.capabilitiesProblem ?? 'not reported';
+  view.tools = (found.tools ?? []).map((tool) => {
+    const row: DiscoveryView['tools'][number] = { name: tool.name };
+    if (tool.taskSupport !== undefined) row.taskSupport = tool.taskSupport;
+    if (tool.description !== undefined) row.description = tool.description;
+    return row;
+  });
+  if (found.toolsProblem !== undefined && view.tools.length === 0) view.tools.push({ name: '(tools unavailable)', description: found.toolsProblem });
+  return view;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** `protocols_supported: media_buy; adcp_version: 3.1` from the card's AdCP block. */
+function summarise(meta: JsonObject): string {
+  return Object.entries(meta)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join('; ');
+}

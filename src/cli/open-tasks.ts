@@ -1,0 +1,69 @@
+import type { Connection } from './connection-flags.js';
+import type { TaskResult } from '../core/task-result.js';
+
+/** Reads or cancels one task at an agent. */
+export interface TaskAccess {
+  get(taskId: string): Promise<TaskResult>;
+  cancel(taskId: string): Promise<TaskResult>;
+  close(): Promise<void>;
+}
+
+export type OpenTasks = (connection: Connection, options: { transportTask: boolean }) => Promise<TaskAccess>;
+
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * `get` of an AdCP `task_id` asks `get_task_status` (legacy `tasks/get` when the agent lacks it)
+ * and shows the task it describes; with `transportTask`, or for `cancel` (AdCP has no cancel
+ * task), the id is the wire's own task (A2A task, MCP Task) and goes to the transport.
+ */
+export const openTasks: OpenTasks = async (connection, options) => {
+  const [{ AdcpClient }, { createTransport }, { unwrapPolledResult }] = await Promise.all([
+    import('../client/adcp-client.js'),
+    import('../client/create-transport.js'),
+    import('../client/unwrap-polled-result.js'),
+  ]);
+  const client = new AdcpClient({
+    url: connection.url,
+    protocol: connection.protocol,
+    headers: connection.headers,
+    timeoutMs: connection.timeoutMs,
+    ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
+  });
+  const headers = { ...connection.headers };
+  if (connection.auth !== undefined) headers['authorization'] = `Bearer ${connection.auth}`;
+  let transport: Awaited<ReturnType<typeof createTransport>> | undefined;
+  const wire = async () => {
+    transport ??= await createTransport(connection.protocol, { url: connection.url, headers, maxBytes: MAX_BYTES });
+    return transport;
+  };
+  const callOptions = () => ({ signal: AbortSignal.timeout(connection.timeoutMs), maxBytes: MAX_BYTES });
+  return {
+    async get(taskId) {
+      if (options.transportTask) {
+        const t = await wire();
+        if (t.getTask === undefined) throw new TypeError(`${t.protocol} has no transport tasks to read; drop --transport-task.`);
+        return t.getTask(taskId, callOptions());
+      }
+      const polled = await client.call('get_task_status', { task_id: taskId, include_result: true }, { retry: false });
+      if (isUnknownTool(polled)) {
+        return unwrapPolledResult(await client.call('tasks/get', { task_id: taskId, include_result: true }, { retry: false }));
+      }
+      return unwrapPolledResult(polled);
+    },
+    async cancel(taskId) {
+      const t = await wire();
+      if (t.cancelTask === undefined) throw new TypeError(`${t.protocol} has no task cancellation.`);
+      return t.cancelTask(taskId, callOptions());
+    },
+    async close() {
+      await Promise.all([client.close(), transport?.close()]);
+    },
+  };
+};
+
+/** The agent does not have the tool (so try the legacy one). */
+function isUnknownTool(result: TaskResult): boolean {
+  if (result.status !== 'failed' && result.status !== 'rejected') return false;
+  return /UNKNOWN_TOOL|TOOL_NOT_FOUND|METHOD_NOT_FOUND|NOT_SUPPORTED/i.test(result.error.code);
+}
