@@ -38,3 +38,13 @@ export {
   type WebhookSignatureConfig,
 } from './handler-types.js';
 export { canonicalJson, payloadFingerprint } from './canonical-json.js';
+export {
+  createWebhookEmitter,
+  type WebhookEmitter,
+  type WebhookEmitterOptions,
+  type PushNotificationConfig,
+  type DeliveryOutcome,
+} from './create-webhook-emitter.js';
+export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
+export { classifyResponse, backoffDelay, parseRetryAfter, type DeliveryFailure } from './delivery-policy.js';
+export { checkWebhookDestination } from './check-destination.js';

@@ -1,0 +1,149 @@
+import type { JsonObject } from '../core/types.js';
+import { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
+import { checkWebhookDestination } from './check-destination.js';
+import { backoffDelay, classifyResponse, type DeliveryFailure } from './delivery-policy.js';
+import { signWebhookHmac, validateWebhookSecret } from './hmac.js';
+import { signWebhookRequest, type WebhookSigningKey } from './sign-webhook-request.js';
+
+/** Where to deliver: the buyer's `push_notification_config`. */
+export interface PushNotificationConfig {
+  url: string;
+  operation_id?: string;
+  /** Legacy opt-in (deprecated): `{ schemes: ['HMAC-SHA256'], credentials }` selects HMAC instead of RFC 9421. */
+  authentication?: { schemes?: string[]; credentials?: string };
+}
+
+export interface WebhookEmitterOptions {
+  /** The seller's RFC 9421 signing key (its `request-signing` JWK's private half). Required unless every buyer uses HMAC. */
+  signingKey?: WebhookSigningKey;
+  /** Injected fetch (tests). */
+  fetch?: typeof fetch;
+  /** Per attempt (default 10 s). */
+  timeoutMs?: number;
+  /** Attempts in all, first included (default 6). */
+  maxAttempts?: number;
+  /** First backoff step (default 1 s), doubled per attempt up to `maxDelayMs` (default 60 s). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Longest `Retry-After` honoured (default 10 min); a longer one ends the delivery. */
+  maxRetryAfterMs?: number;
+  /** Allow http:// and private addresses (tests, local demos only). */
+  allowInsecureUrls?: boolean;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+/** The final outcome of one event's delivery. */
+export type DeliveryOutcome =
+  | { ok: true; idempotencyKey: string; attempts: number; status: number }
+  | { ok: false; idempotencyKey: string; attempts: number; reason: DeliveryFailure; status?: number; error?: string };
+
+export interface WebhookEmitter {
+  /**
+   * Delivers one status change to `config.url`: builds the envelope once (same `idempotency_key`
+   * and body on every retry), signs each attempt afresh, retries with backoff; never throws for
+   * delivery failures (the outcome says why), only for misuse (TypeError).
+   */
+  send(config: PushNotificationConfig, event: Omit<WebhookEventInput, 'operationId'> & { operationId?: string }, options?: { signal?: AbortSignal }): Promise<DeliveryOutcome>;
+  /** Delivers an envelope built earlier with `buildWebhookEnvelope` (e.g. a persisted retry). */
+  deliver(config: PushNotificationConfig, envelope: JsonObject, options?: { signal?: AbortSignal }): Promise<DeliveryOutcome>;
+}
+
+/** Creates the seller-side webhook emitter (webhooks.md; security.md "Webhook callbacks"). */
+export function createWebhookEmitter(options: WebhookEmitterOptions = {}): WebhookEmitter {
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxAttempts = options.maxAttempts ?? 6;
+  const backoff = { baseDelayMs: options.baseDelayMs ?? 1000, maxDelayMs: options.maxDelayMs ?? 60_000 };
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 600_000;
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+  if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1)) throw new RangeError('createWebhookEmitter: maxAttempts must be an integer >= 1');
+
+  function headersFor(config: PushNotificationConfig, url: string, body: string): Record<string, string> {
+    const auth = config.authentication;
+    if (auth?.credentials !== undefined) {
+      const schemes = auth.schemes ?? ['HMAC-SHA256'];
+      if (schemes.includes('HMAC-SHA256')) {
+        const signed = signWebhookHmac({ secret: auth.credentials, rawBody: body, timestamp: Math.floor(now() / 1000) });
+        return { 'Content-Type': 'application/json', ...signed.headers };
+      }
+      if (schemes.includes('Bearer')) return { 'Content-Type': 'application/json', Authorization: `Bearer ${auth.credentials}` };
+      throw new TypeError(`webhook emitter: unsupported authentication schemes ${schemes.join(', ')}`);
+    }
+    if (options.signingKey === undefined) throw new TypeError('webhook emitter: no signingKey configured for RFC 9421 delivery');
+    return signWebhookRequest({ url, body, key: options.signingKey, now: now() });
+  }
+
+  async function deliver(config: PushNotificationConfig, envelope: JsonObject, sendOptions: { signal?: AbortSignal } = {}): Promise<DeliveryOutcome> {
+    const idempotencyKey = String(envelope['idempotency_key']);
+    const destination = checkWebhookDestination(config.url, { allowInsecure: options.allowInsecureUrls === true });
+    if (!destination.ok) return { ok: false, idempotencyKey, attempts: 0, reason: 'unsafe_url', error: destination.reason };
+    if (config.authentication?.credentials !== undefined) {
+      const check = validateWebhookSecret(config.authentication.credentials);
+      if (!check.ok) return { ok: false, idempotencyKey, attempts: 0, reason: 'rejected', error: `buyer credentials refused: ${check.reason}` };
+    }
+    const body = JSON.stringify(envelope);
+    let lastStatus: number | undefined;
+    let lastError: string | undefined;
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt - 1, reason: 'aborted' };
+      let retryAfterMs: number | undefined;
+      try {
+        const signal = sendOptions.signal === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([sendOptions.signal, AbortSignal.timeout(timeoutMs)]);
+        const response = await doFetch(config.url, { method: 'POST', headers: headersFor(config, config.url, body), body, redirect: 'manual', signal });
+        await response.body?.cancel().catch(() => undefined);
+        lastStatus = response.status;
+        lastError = undefined;
+        const verdict = classifyResponse(response.status, response.headers, now());
+        if (verdict.kind === 'delivered') return { ok: true, idempotencyKey, attempts: attempt, status: response.status };
+        if (verdict.kind === 'stop') return { ok: false, idempotencyKey, attempts: attempt, reason: verdict.reason, status: response.status };
+        retryAfterMs = verdict.retryAfterMs;
+        if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) {
+          return { ok: false, idempotencyKey, attempts: attempt, reason: 'retries_exhausted', status: response.status, error: 'Retry-After beyond limit' };
+        }
+      } catch (error) {
+        if (error instanceof TypeError && /webhook emitter|sign/.test(error.message)) throw error;
+        if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt, reason: 'aborted' };
+        lastStatus = undefined;
+        lastError = error instanceof Error ? error.message : String(error);
+      }
+      if (attempt < maxAttempts) await sleep(backoffDelay(attempt, backoff, random, retryAfterMs), sendOptions.signal);
+    }
+    return {
+      ok: false,
+      idempotencyKey,
+      attempts: maxAttempts,
+      reason: 'retries_exhausted',
+      ...(lastStatus !== undefined ? { status: lastStatus } : {}),
+      ...(lastError !== undefined ? { error: lastError } : {}),
+    };
+  }
+
+  return {
+    deliver,
+    send(config, event, sendOptions) {
+      const operationId = event.operationId ?? config.operation_id;
+      if (operationId === undefined) throw new TypeError('webhook emitter: no operation_id (pass event.operationId or config.operation_id)');
+      return deliver(config, buildWebhookEnvelope({ ...event, operationId }), sendOptions);
+    },
+  };
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
