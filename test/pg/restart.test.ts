@@ -8,6 +8,9 @@ import { isAdcpWireError } from '../../src/core/wire-error.js';
 import type { TaskStore } from '../../src/store/task-store.js';
 import { pgSkip } from './pg-test-env.js';
 import { startTestCluster, type TestCluster } from './pg-cluster.js';
+import { startForwarder } from './fleet/forwarder.js';
+import { spawnReceiver, type ReceiverProcess } from './fleet/spawn-receiver.js';
+import { deliverAll, makeEvents } from './fleet/deliveries.js';
 
 const UNITS = 600;
 const WORKERS = 12;
@@ -145,5 +148,51 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip }, () => 
     const owned = await tasks.list('buyer-0', { limit: 1 });
     assert.equal(owned.tasks[0]?.owner, 'buyer-0');
     await tasks.close();
+  });
+  it('keeps webhook receivers serving across the restart: 5xx while it is down, then every event once', async (t) => {
+    const schema = 'fleet_restart';
+    const setup = await new PgDatabase({ url: cluster.url, schema }).connect();
+    await setup.query('setup', 'CREATE TABLE fleet_runs (key text NOT NULL, operation_id text, status text, receiver text NOT NULL, pid integer NOT NULL)');
+    await setup.close();
+    const receivers: ReceiverProcess[] = await Promise.all(
+      ['a', 'b'].map((name) =>
+        spawnReceiver({ FLEET_STORE_URL: cluster.url, FLEET_SCHEMA: schema, FLEET_RECEIVER: name, FLEET_HANDLER: 'txn', FLEET_LEASE_MS: '2000' }),
+      ),
+    );
+    const forwarder = await startForwarder(receivers.map((r) => r.port));
+    try {
+      const events = makeEvents(250);
+      let restarted: Promise<void> | undefined;
+      const stats = await deliverAll(events, {
+        url: `${forwarder.url}/webhooks`,
+        concurrency: 16,
+        copies: 2,
+        maxAttempts: 150,
+        onDelivered: (count) => {
+          if (count === 600) restarted = cluster.restart();
+        },
+      });
+      await restarted;
+      t.diagnostic(`${stats.deliveries} deliveries, ${stats.attempts} attempts: ${JSON.stringify(stats.statuses)}`);
+      assert.equal(stats.deliveries, events.length * 2);
+      const refused = Object.keys(stats.statuses).filter((s) => s !== '200');
+      assert.ok(refused.length > 0, 'some deliveries were refused while the database was down');
+      assert.ok(refused.every((s) => /^5\d\d$/.test(s)), `only retryable answers: ${refused.join(', ')}`);
+      assert.ok(receivers.every((r) => r.child.exitCode === null && r.child.signalCode === null), 'no receiver died');
+
+      const db = await new PgDatabase({ url: cluster.url, schema }).connect();
+      const runs = await db.query<{ key: string; n: number }>('check', 'SELECT key, count(*)::int AS n FROM fleet_runs GROUP BY key');
+      assert.equal(runs.rows.length, events.length, 'no event lost');
+      assert.deepEqual(runs.rows.filter((r) => r.n !== 1), [], 'every handler ran exactly once');
+      const ops = await db.query<{ status: string; n: number }>('check', 'SELECT status, count(*)::int AS n FROM adcp_operations GROUP BY status ORDER BY status');
+      assert.deepEqual(ops.rows, [
+        { status: 'completed', n: 125 },
+        { status: 'failed', n: 125 },
+      ]);
+      await db.close();
+    } finally {
+      await forwarder.close();
+      await Promise.all(receivers.map((r) => r.stop()));
+    }
   });
 });
