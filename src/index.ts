@@ -71,6 +71,8 @@ export { jsonSizeExceeds } from './core/json-size.js';
 export { isPlainObject } from './core/plain-object.js';
 export { validateSellerUrl, isRedirectParam, checkFilePartRaw } from './core/url-hygiene.js';
 export type { UrlCheck, UrlRejection, UrlAllowList, RawCheck } from './core/url-hygiene.js';
+export { checkFilePart } from './core/file-part.js';
+export type { FilePartCheck, FilePartOptions } from './core/file-part.js';
 export { sanitizeSellerText, DEFAULT_SANITIZE_MAX_LENGTH } from './core/sanitize.js';
 export type { SanitizeOptions } from './core/sanitize.js';
 
