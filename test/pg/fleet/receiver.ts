@@ -6,7 +6,7 @@
 //   FLEET_HANDLER=noop  the handler does nothing (the benchmark measures the library path)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookHandler } from '../../../src/webhooks/create-webhook-handler.js';
+import { createWebhookHandler } from '../../../src/webhooks/index.js';
 import { PgDatabase } from '../../../src/store/pg-database.js';
 import { PgDedupStore } from '../../../src/store/pg-dedup-store.js';
 import { PgOperationStore } from '../../../src/store/pg-operation-store.js';
