@@ -1,0 +1,154 @@
+import { printable } from './args.js';
+import type { DemoEnv } from './demo-env.js';
+import type { DemoStep, StepCheck } from './demo-runner.js';
+import type { Style } from './style.js';
+import { formatTable } from './table.js';
+import type { AdcpClient } from '../client/adcp-client.js';
+import type { TaskResult } from '../core/task-result.js';
+import type { JsonObject } from '../core/types.js';
+
+/** What the steps share: the running env, one buyer client per wire, and what earlier steps found. */
+export interface DemoContext {
+  env: DemoEnv;
+  mcp: AdcpClient;
+  a2a: AdcpClient;
+  /** An MCP client whose fetch counts `tools/call` requests (to show a retry happened). */
+  counted: { client: AdcpClient; toolCalls(): number; rateLimitedAnswers(): number };
+  style: Style;
+  found: { productIds: string[] };
+}
+
+const BRIEF = 'Sports fans on connected TV and online video, spring campaign';
+
+/** The buyer's script, in order. Each step checks what it should see and says what it saw. */
+export function demoSteps(ctx: DemoContext): DemoStep[] {
+  return [discoverStep(ctx), productsStep(ctx, 'mcp'), productsStep(ctx, 'a2a'), mediaBuyStep(ctx), mcpTaskStep(ctx), rateLimitStep(ctx)];
+}
+
+function discoverStep(ctx: DemoContext): DemoStep {
+  return {
+    title: 'discover the seller',
+    expect: 'cards on both wires; get_products optional',
+    async run(say) {
+      const [mcp, a2a] = await Promise.all([ctx.mcp.discover({ timeoutMs: 10_000 }), ctx.a2a.discover({ timeoutMs: 10_000 })]);
+      const name = (card: JsonObject | undefined) => printable(String(card?.['title'] ?? card?.['name'] ?? '?'), 60);
+      say(`MCP server card "${name(mcp.card.card)}" at ${printable(mcp.card.url ?? '?')}`);
+      say(`A2A agent card  "${name(a2a.card.card)}" at ${printable(a2a.card.url ?? '?')}`);
+      const tools = mcp.tools ?? [];
+      say(`${tools.length} MCP tools: ${tools.map((t) => `${printable(t.name, 40)} (${t.taskSupport ?? '-'})`).join(', ')}`);
+      const support = (name: string) => tools.find((t) => t.name === name)?.taskSupport;
+      const versions = (mcp.capabilities?.data?.['adcp'] as JsonObject | undefined)?.['supported_versions'];
+      say(`get_adcp_capabilities: ${mcp.capabilities?.status ?? 'missing'}, AdCP ${Array.isArray(versions) ? versions.join(', ') : '?'}`);
+      const ok =
+        mcp.card.card !== undefined &&
+        a2a.card.card !== undefined &&
+        support('get_products') === 'optional' &&
+        support('get_adcp_capabilities') === 'forbidden' &&
+        mcp.capabilities?.status === 'completed';
+      return { ok, got: `${tools.length} tools, ${(a2a.tools ?? []).length} skills, both cards` };
+    },
+  };
+}
+
+function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
+  return {
+    title: `get_products over ${wire.toUpperCase()}`,
+    expect: wire === 'mcp' ? 'completed, products' : 'completed, same products as MCP',
+    async run(say) {
+      const client = wire === 'mcp' ? ctx.mcp : ctx.a2a;
+      const result = await client.call('get_products', { brief: BRIEF }, { timeoutMs: 10_000 });
+      const products = productsOf(result);
+      say(`${result.status}${result.message !== undefined ? `: ${printable(result.message, 80)}` : ''}`);
+      if (products.length > 0) {
+        const rows = products.map((p) => [String(p['product_id'] ?? ''), String(p['name'] ?? ''), cpmOf(p)]);
+        for (const line of formatTable(['product_id', 'name', 'CPM'], rows, { maxCell: 44, headerStyle: ctx.style.dim }).trimEnd().split('\n')) say(line);
+      }
+      const ids = products.map((p) => String(p['product_id']));
+      if (wire === 'mcp') {
+        ctx.found.productIds = ids;
+        return { ok: result.status === 'completed' && ids.length > 0, got: `${result.status}, ${ids.length} products` };
+      }
+      const same = ids.join(',') === ctx.found.productIds.join(',');
+      return { ok: result.status === 'completed' && ids.length > 0 && same, got: `${result.status}, ${ids.length} products${same ? ', same' : ', DIFFERENT'}` };
+    },
+  };
+}
+
+function mediaBuyStep(ctx: DemoContext): DemoStep {
+  return {
+    title: 'create_media_buy, signed webhook',
+    expect: 'submitted -> webhook completed; poll agrees',
+    async run(say) {
+      const productId = ctx.found.productIds[0] ?? 'ctv_premium_sports';
+      const operationId = `op-demo-${Date.now().toString(36)}`;
+      const submitted = await ctx.mcp.call(
+        'create_media_buy',
+        {
+          buyer_ref: 'demo-spring',
+          packages: [{ product_id: productId, budget: 25_000 }],
+          push_notification_config: {
+            url: ctx.env.receiver.url,
+            operation_id: operationId,
+            authentication: { schemes: ['HMAC-SHA256'], credentials: ctx.env.secret },
+          },
+        },
+        { timeoutMs: 10_000, context: { campaign: 'demo-spring' } },
+      );
+      say(`${submitted.status}, task ${printable(submitted.taskId ?? '?', 60)}${submitted.message ? `: ${printable(submitted.message, 80)}` : ''}`);
+      if (submitted.status !== 'submitted' || submitted.taskId === undefined) return { ok: false, got: `${submitted.status} (no task_id)` };
+      const [operation, polled] = await Promise.all([
+        ctx.env.receiver.waitForOperation(operationId, { timeoutMs: 10_000 }),
+        ctx.mcp.waitFor(submitted, { timeoutMs: 10_000, pollIntervalMs: 300, maxPollIntervalMs: 600 }),
+      ]);
+      const viaWebhook = String((operation.result as JsonObject | undefined)?.['media_buy_id'] ?? '?');
+      const viaPoll = String(polled.data?.['media_buy_id'] ?? '?');
+      const hooks = ctx.env.events.filter((e) => e.operationId === operationId).map((e) => e.status);
+      say(`webhooks (verified HMAC-SHA256): ${hooks.join(' -> ') || 'none'}; operation ${operation.status}, ${printable(viaWebhook, 40)}`);
+      say(`polling get_task_status: ${polled.status}, ${printable(viaPoll, 40)}`);
+      const ok = operation.status === 'completed' && polled.status === 'completed' && viaWebhook === viaPoll && viaPoll.startsWith('mb_');
+      return { ok, got: `submitted -> ${hooks.join(' -> ')}; poll ${polled.status}${viaWebhook === viaPoll ? ', same buy' : ''}` };
+    },
+  };
+}
+
+function mcpTaskStep(ctx: DemoContext): DemoStep {
+  return {
+    title: 'MCP Task-augmented call',
+    expect: 'an MCP Task, completed',
+    async run(say) {
+      const result = await ctx.mcp.call('get_products', { brief: 'audio and podcasts' }, { task: { ttl: 60_000 }, timeoutMs: 10_000 });
+      say(`tools/call with params.task -> MCP Task ${printable(result.transportTaskId ?? '(none)', 60)} -> ${result.status}, ${productsOf(result).length} products`);
+      return check(result.status === 'completed' && result.transportTaskId !== undefined, `MCP Task ${result.status}`);
+    },
+  };
+}
+
+function rateLimitStep(ctx: DemoContext): DemoStep {
+  return {
+    title: 'rate-limited call, retried',
+    expect: 'RATE_LIMITED, then completed',
+    async run(say) {
+      const before = ctx.counted.toolCalls();
+      const result = await ctx.counted.client.call('get_products', { brief: `display banners [rate-limit-once] ${Date.now()}` }, { timeoutMs: 10_000 });
+      const attempts = ctx.counted.toolCalls() - before;
+      const limited = ctx.counted.rateLimitedAnswers();
+      say(`first answer RATE_LIMITED (retry_after 1 s): ${limited > 0 ? 'yes' : 'no'}; the client waited and retried: ${attempts} attempts -> ${result.status}`);
+      return check(result.status === 'completed' && attempts === 2 && limited > 0, `${attempts} attempts, ${result.status}`);
+    },
+  };
+}
+
+function check(ok: boolean, got: string): StepCheck {
+  return { ok, got };
+}
+
+function productsOf(result: TaskResult): JsonObject[] {
+  const products = result.data?.['products'];
+  return Array.isArray(products) ? products.filter((p): p is JsonObject => typeof p === 'object' && p !== null && !Array.isArray(p)) : [];
+}
+
+function cpmOf(product: JsonObject): string {
+  const options = product['pricing_options'];
+  const first = Array.isArray(options) ? (options[0] as JsonObject | undefined) : undefined;
+  return typeof first?.['rate'] === 'number' ? `$${first['rate']}` : '-';
+}
