@@ -2,7 +2,6 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createA2ATransport, A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import type { TaskResult } from '../../src/core/task-result.js';
 import type { ProgressEvent } from '../../src/client/transport.js';
 import { startServer, type ServerKind, type TestServer } from './sdk-servers.js';
 import { sellerScript, gate, PRODUCTS } from './scripts.js';
