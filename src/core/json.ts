@@ -18,6 +18,9 @@ export type JsonParseResult =
       reason: JsonParseFailure;
       /** The first repeated key (raw, unsanitised seller text) when `reason` is `duplicate_key`. */
       key?: string;
+      /** Up to four repeated keys (raw) and how many repeats there were, for a sanitised log line. */
+      keys?: string[];
+      repeats?: number;
       /** Parser message when `reason` is `invalid_json`. */
       detail?: string;
     };
@@ -51,8 +54,9 @@ export function parseJsonStrict(text: unknown, options: ParseJsonOptions = {}): 
   // Fast path: every key token in the text is a distinct own key of some parsed object unless a key
   // repeats (JSON.parse collapses repeats). Only a mismatch pays for the scan that names the key.
   if (countKeyTokens(text) !== countOwnKeys(value)) {
-    const key = findDuplicateKey(text);
-    if (key !== undefined) return { ok: false, reason: 'duplicate_key', key };
+    const found = findDuplicateKeys(text);
+    const key = found.keys[0];
+    if (key !== undefined) return { ok: false, reason: 'duplicate_key', key, keys: found.keys, repeats: found.repeats };
   }
   return { ok: true, value };
 }
@@ -62,6 +66,16 @@ export function parseJsonStrict(text: unknown, options: ParseJsonOptions = {}): 
  * `text` must already be valid JSON: this is a single pass that only tracks nesting and keys.
  */
 export function findDuplicateKey(text: string): string | undefined {
+  return findDuplicateKeys(text, 1).keys[0];
+}
+
+/**
+ * The repeated keys of valid JSON `text` (at most `limit` distinct names, in order of appearance)
+ * and the number of repeats in all. One pass tracking nesting and the keys of each open object.
+ */
+export function findDuplicateKeys(text: string, limit = 4): { keys: string[]; repeats: number } {
+  const found: string[] = [];
+  let repeats = 0;
   // Per open container: is it an object, is the next string a key, keys seen so far.
   const isObject: boolean[] = [];
   const expectKey: boolean[] = [];
@@ -81,8 +95,13 @@ export function findDuplicateKey(text: string): string | undefined {
           seen = new Set();
           keys[depth] = seen;
         }
-        if (seen.has(key)) return key;
-        seen.add(key);
+        if (seen.has(key)) {
+          repeats++;
+          if (found.length < limit && !found.includes(key)) found.push(key);
+          if (limit === 1) return { keys: found, repeats };
+        } else {
+          seen.add(key);
+        }
         expectKey[depth] = false;
       }
       i = end + 1;
@@ -101,7 +120,7 @@ export function findDuplicateKey(text: string): string | undefined {
     }
     i++;
   }
-  return undefined;
+  return { keys: found, repeats };
 }
 
 /** Number of object keys written in valid JSON `text`: strings followed by a colon. */
