@@ -64,7 +64,8 @@ export { validateWebhookEnvelope } from './core/webhook-envelope.js';
 export type { McpWebhookEnvelope, WebhookEnvelopeCheck, WebhookEnvelopeError } from './core/webhook-envelope.js';
 
 // Hygiene: JSON, URLs, seller strings
-export { parseJsonStrict, findDuplicateKey, fitsUtf8Bytes } from './core/json.js';
+export { parseJsonStrict, findDuplicateKey, findDuplicateKeys, fitsUtf8Bytes } from './core/json.js';
+export { sanitizeKeyNameForLog, formatKeyNamesForLog } from './core/log-key-names.js';
 export type { JsonParseResult, JsonParseFailure, ParseJsonOptions } from './core/json.js';
 export { utf8LengthExceeds, utf8ByteLength } from './core/utf8-limit.js';
 export { jsonSizeExceeds } from './core/json-size.js';
