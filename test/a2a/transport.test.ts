@@ -91,6 +91,14 @@ for (const kind of KINDS) {
       assert.equal(result.message, 'Rate limited retry later');
     });
 
+    it('returns a rejected task with its adcp_error', async () => {
+      const result = await transport().callTool('create_media_buy', { scenario: 'rejected' }, { maxBytes: MAX });
+      assert.equal(result.status, 'rejected');
+      if (result.status !== 'rejected') return;
+      assert.equal(result.error.code, 'POLICY_VIOLATION');
+      assert.equal(result.error.action, 'surface_to_caller');
+    });
+
     it('returns input-required with the first DataPart of the status message', async () => {
       const result = await transport().callTool('create_media_buy', { scenario: 'input-required' }, { maxBytes: MAX });
       assert.equal(result.status, 'input-required');
