@@ -17,8 +17,10 @@ type Attempt = { ok: true; result: TaskResult } | { ok: false; error: unknown };
  * (transport-errors.md, "Recovery Behavior" and "Retry ceiling"):
  * - a `failed` result whose action is `retry` (transient) waits `retryDelaySeconds`, or an
  *   exponential backoff with jitter when the agent gave no `retry_after`;
- * - a retryable `AdcpWireError` (connection refused before sending, HTTP 429/502/503/504) waits
- *   the backoff; every other error is thrown at once;
+ * - a retryable `AdcpWireError` (HTTP 429/502/503/504) or any connection failure (`network`)
+ *   waits the backoff: every call is read-only or carries its `idempotency_key`, so resending
+ *   after a dropped connection is safe even when the request may have reached the agent; every
+ *   other error is thrown at once;
  * - correctable and terminal results come back at once.
  * A wait that would pass `maxTotalSeconds` is not taken: the last answer is returned (or thrown).
  */
@@ -55,7 +57,7 @@ function retryDelayMs(outcome: Attempt, n: number, policy: Required<RetryOptions
     return seconds === null ? backoffMs(n, policy, clock) : seconds * 1000;
   }
   const error = outcome.error;
-  if (error instanceof AdcpWireError && error.retryable) return backoffMs(n, policy, clock);
+  if (error instanceof AdcpWireError && (error.retryable || error.code === 'network')) return backoffMs(n, policy, clock);
   return null;
 }
 

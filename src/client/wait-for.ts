@@ -76,7 +76,8 @@ async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Pro
     return isFailedPoll(result) ? undefined : result;
   } catch (error) {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
-    if (error instanceof AdcpWireError && (error.retryable || error.code === 'timeout')) return undefined;
+    // Polls only read: any dropped connection or slow poll is worth another try.
+    if (error instanceof AdcpWireError && (error.retryable || error.code === 'network' || error.code === 'timeout')) return undefined;
     throw error;
   } finally {
     perPoll.dispose();

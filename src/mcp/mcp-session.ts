@@ -63,8 +63,8 @@ export class McpSession {
   }
 
   /** The connected SDK client (connecting on first use). */
-  async connect(): Promise<Connection> {
-    if (this.#closed) throw new AdcpWireError('aborted', `the MCP client for ${this.#options.url} is closed`);
+  connect(): Promise<Connection> {
+    if (this.#closed) return Promise.reject(new AdcpWireError('aborted', `the MCP client for ${this.#options.url} is closed`));
     if (this.#connection === undefined) {
       const attempt = this.#open();
       this.#connection = attempt;
@@ -99,6 +99,7 @@ export class McpSession {
       } catch (error) {
         if (attempt === 0 && sessionId !== undefined && isSessionGone(error) && !context.signal.aborted) {
           this.#drop(opening, connection);
+          context.rpcError = undefined;
           continue;
         }
         throw error;

@@ -177,6 +177,29 @@ describe('McpTransport sessions', () => {
     }
   });
 
+  it('opens a new session and resends when the server answers 404 for the session', async () => {
+    let forgotten = false;
+    const server = await startMcpTestServer({
+      tools,
+      middleware: (message, _req, res) => {
+        if (forgotten || message?.['method'] !== 'tools/call') return false;
+        forgotten = true;
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        return true;
+      },
+    });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    try {
+      const result = await transport.callTool('get_products', {}, { maxBytes: MAX });
+      assert.equal(result.status, 'completed');
+      assert.equal(server.received.filter((m) => m['method'] === 'initialize').length, 2);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
   it('throws a retryable network error when nothing listens', async () => {
     const server = await startMcpTestServer({ tools });
     const url = server.url;
