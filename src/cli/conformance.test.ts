@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conformanceCommand } from './conformance.js';
+import { requireWebhooks } from './conformance/load-webhooks.js';
+import { HandlerUnavailable } from './conformance/types.js';
+import { FORMAT_HANDLERS } from './conformance/handlers.js';
 import type { CliIo } from './io.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -116,5 +119,16 @@ describe('adcp conformance command line', () => {
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('conformance format handlers', () => {
+  it('report a missing webhooks export as HandlerUnavailable, so the file is skipped, not failed', async () => {
+    await assert.rejects(requireWebhooks('noSuchFunction' as never), (e: unknown) => e instanceof HandlerUnavailable && /noSuchFunction/.test(e.message));
+  });
+  it('recognise a document by its fields, whatever its name', () => {
+    const doc = { vectors: [{ id: 'x', payload: { task_id: 't', status: 'completed', result: {} }, expected_data: {} }] };
+    assert.equal(FORMAT_HANDLERS.find((h) => h.matches(doc))?.format, 'webhook payload extraction');
+    assert.equal(FORMAT_HANDLERS.find((h) => h.matches({ vectors: [] })), undefined);
   });
 });
