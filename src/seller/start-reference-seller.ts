@@ -1,4 +1,8 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { JsonObject } from '../core/types.js';
+import type { WebhookSigningKey } from '../webhooks/index.js';
+import { isLoopbackAddress } from '../server/http-guard.js';
 import { createAdcpServer } from '../server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { WebhookSend } from '../server/types.js';
@@ -24,8 +28,12 @@ export interface ReferenceSellerOptions {
   storeUrl?: string;
   /** How fast a media buy moves `submitted` -> `working` -> `completed`. */
   timings?: Partial<SellerTimings>;
-  /** Sends the AdCP webhooks; default: none are sent until one is given. */
+  /** Replaces webhook delivery (tests); default: the library's emitter. */
   sendWebhook?: WebhookSend;
+  /** RFC 9421 webhook signing key; default: a fresh Ed25519 key (its public JWK is on the result). */
+  signingKey?: WebhookSigningKey;
+  /** Accept http:// and private webhook URLs. Default: true when listening on loopback (demos). */
+  allowInsecureWebhookUrls?: boolean;
   /** Task store limits (TTL clamp, poll interval, per-owner creation rate limit). */
   taskPolicy?: Partial<TaskPolicy>;
   /** Maps a request to its principal (`null` refuses it). Default: everyone is `anonymous`. */
@@ -39,7 +47,20 @@ export interface ReferenceSellerOptions {
  * and failures on demand (`x-adcp-fail` header, or `[rate-limit-once]`, `[rate-limit]`, `[fail]`
  * in a brief; `[reject]` in a `buyer_ref` fails the media buy in review).
  */
-export async function startReferenceSeller(options: ReferenceSellerOptions = {}): Promise<ListeningAdcpServer> {
+export interface ReferenceSeller extends ListeningAdcpServer {
+  /** The public half of the webhook signing key (`{ keys: [jwk] }`), also at `/.well-known/jwks.json`. */
+  webhookJwks: JsonObject;
+}
+
+/** A fresh Ed25519 webhook signing key and its public JWK set. */
+function ephemeralSigningKey(): { key: WebhookSigningKey; jwks: JsonObject } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const keyid = `seller-${randomUUID().slice(0, 8)}`;
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: keyid, alg: 'EdDSA', use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing' };
+  return { key: { keyid, alg: 'ed25519', privateKey }, jwks: { keys: [jwk] } };
+}
+
+export async function startReferenceSeller(options: ReferenceSellerOptions = {}): Promise<ReferenceSeller> {
   const path = options.dbPath ?? ':memory:';
   const timings: SellerTimings = { workingAfterMs: 500, completeAfterMs: 2000, ...options.timings };
   if (timings.completeAfterMs < timings.workingAfterMs) {
@@ -58,18 +79,27 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     closeStore = () => store.close();
   }
   const db = openSellerDb(path);
+  const host = options.host ?? '127.0.0.1';
+  const generated = options.signingKey === undefined ? ephemeralSigningKey() : undefined;
+  const signingKey = options.signingKey ?? generated?.key;
+  const webhookJwks: JsonObject = generated?.jwks ?? { keys: [] };
   const server = createAdcpServer({
     name: options.name ?? 'adcp-wire reference seller',
     description: 'A deterministic AdCP media-buy seller for demos and tests.',
     tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now }),
     store,
     cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
+    webhooks: {
+      ...(signingKey === undefined ? {} : { signingKey }),
+      allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),
+    },
+    ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
     ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
   });
   let listening: ListeningAdcpServer;
   try {
-    listening = await server.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+    listening = await server.listen({ port: options.port ?? 0, host });
   } catch (error) {
     await server.close();
     await closeStore();
@@ -78,6 +108,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   }
   return {
     ...listening,
+    webhookJwks,
     async close() {
       await listening.close();
       await closeStore();

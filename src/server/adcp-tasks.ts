@@ -3,7 +3,8 @@ import type { AdcpError, JsonObject } from '../core/types.js';
 import type { StoredTask, TaskStore } from '../store/task-store.js';
 import { isTerminalTaskStatus } from '../store/task-store.js';
 import { AdcpToolError, adcpErrorFromThrown } from './tool-error.js';
-import type { AsyncWork, WebhookSend } from './types.js';
+import type { ServerWebhooks } from './server-webhooks.js';
+import type { AsyncWork } from './types.js';
 import { isJsonObject } from './json-object.js';
 
 /** What an AdCP async task keeps in the store's `request` column. */
@@ -27,40 +28,14 @@ export interface AdcpTaskRunner {
   close(): Promise<void>;
 }
 
-/** Reads and checks `push_notification_config` (buyer input: hostile until checked). */
-function readPushConfig(args: JsonObject): JsonObject | undefined {
-  const config = args.push_notification_config;
-  if (config === undefined || config === null) return undefined;
-  if (!isJsonObject(config) || typeof config.url !== 'string') {
-    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config must be an object with a url.', {
-      field: 'push_notification_config',
-    });
-  }
-  let url: URL;
-  try {
-    url = new URL(config.url);
-  } catch {
-    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config.url is not a URL.', { field: 'push_notification_config.url' });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config.url must be http(s).', { field: 'push_notification_config.url' });
-  }
-  if (config.operation_id !== undefined && typeof config.operation_id !== 'string') {
-    throw new AdcpToolError('INVALID_REQUEST', 'push_notification_config.operation_id must be a string.', {
-      field: 'push_notification_config.operation_id',
-    });
-  }
-  return config;
-}
-
 /** Runs AdCP `submitted` work in the background over the durable task store. */
-export function createAdcpTaskRunner(options: { store: TaskStore; sendWebhook: WebhookSend | undefined }): AdcpTaskRunner {
-  const { store, sendWebhook } = options;
+export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: ServerWebhooks }): AdcpTaskRunner {
+  const { store, webhooks } = options;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
 
   const notify = async (task: StoredTask, status: string, result: JsonObject | undefined, message?: string) => {
     const request = (task.request ?? {}) as AdcpTaskRequest;
-    if (request.push === undefined || sendWebhook === undefined) return;
+    if (request.push === undefined) return;
     const payload: JsonObject = {
       idempotency_key: randomUUID(),
       operation_id: typeof request.push.operation_id === 'string' ? request.push.operation_id : task.taskId,
@@ -73,7 +48,7 @@ export function createAdcpTaskRunner(options: { store: TaskStore; sendWebhook: W
     if (request.context !== undefined) payload.context = request.context;
     if (result !== undefined) payload.result = result;
     try {
-      await sendWebhook(request.push, payload);
+      await webhooks.send(request.push, payload);
     } catch {
       // Delivery failures are the emitter's to retry and report; the task state is already stored.
     }
@@ -114,7 +89,10 @@ export function createAdcpTaskRunner(options: { store: TaskStore; sendWebhook: W
 
   return {
     async submit({ principal, taskType, args, work, message }) {
-      const push = readPushConfig(args);
+      const push =
+        args.push_notification_config === undefined || args.push_notification_config === null
+          ? undefined
+          : webhooks.accept(args.push_notification_config);
       const request: AdcpTaskRequest = {};
       if (push !== undefined) request.push = push;
       if (isJsonObject(args.context)) request.context = args.context;

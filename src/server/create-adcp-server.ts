@@ -9,6 +9,7 @@ import { createAdcpTaskRunner } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
 import { checkHostAndOrigin, isLoopbackAddress, LOOPBACK_HOSTS, readBody } from './http-guard.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
+import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 
@@ -20,6 +21,7 @@ export const ADCP_SERVER_PATHS = {
   agentCardLegacy: '/.well-known/agent.json',
   serverCard: '/.well-known/mcp.json',
   serverCardAlt: '/.well-known/server.json',
+  jwks: '/.well-known/jwks.json',
 } as const;
 
 export interface ListeningAdcpServer {
@@ -62,7 +64,11 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (!Array.isArray(options.tools)) throw new TypeError('createAdcpServer: pass { tools: [...] }');
   const ownsStore = options.store === undefined;
   const store = options.store ?? createSqliteTaskStore({ path: ':memory:' });
-  const runner = createAdcpTaskRunner({ store, sendWebhook: options.sendWebhook });
+  const webhooks = createServerWebhooks({
+    ...options.webhooks,
+    ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
+  });
+  const runner = createAdcpTaskRunner({ store, webhooks });
   const tools = new Map<string, AdcpToolDefinition>();
   for (const tool of [...taskStatusTools(runner), ...options.tools]) {
     if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
@@ -128,6 +134,10 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
     if (req.method === 'GET' && (path === ADCP_SERVER_PATHS.agentCard || path === ADCP_SERVER_PATHS.agentCardLegacy)) {
       sendJson(res, 200, buildAgentCard(cardInput(req)));
+      return;
+    }
+    if (req.method === 'GET' && path === ADCP_SERVER_PATHS.jwks && options.publicJwks !== undefined) {
+      sendJson(res, 200, options.publicJwks);
       return;
     }
     const isMcp = path === ADCP_SERVER_PATHS.mcp;

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
+import type { ServerWebhookOptions } from './server-webhooks.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -73,8 +74,16 @@ export interface CreateAdcpServerOptions {
    * `anonymous` (then AdCP tasks are shared by all callers; MCP Tasks stay per session).
    */
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
-  /** Sends AdCP webhooks. Default: the library's webhook emitter. */
+  /**
+   * AdCP webhooks: the library's emitter (RFC 9421 with `signingKey`, or legacy HMAC when the
+   * buyer's `push_notification_config.authentication.credentials` asks for it). Default: https
+   * public destinations only, no signing key (so only HMAC registrations are accepted).
+   */
+  webhooks?: ServerWebhookOptions;
+  /** Shorthand for `webhooks.send`: replaces delivery (tests, queues). */
   sendWebhook?: WebhookSend;
+  /** Public keys served at `/.well-known/jwks.json` (the webhook signing key's public half). */
+  publicJwks?: JsonObject;
   /** Request body cap in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /** Per-request timeout in ms (a handler still running then gets an error answer). Default 30 s. */

@@ -6,68 +6,94 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
-import type { WebhookEvent } from '../../src/webhooks/handler-types.js';
+import type { WebhookEvent, WebhookHandler, WebhookSignatureConfig } from '../../src/webhooks/handler-types.js';
+import type { JwkSet } from '../../src/webhooks/jwks.js';
 import { MemoryDedupStore } from '../../src/store/memory-dedup-store.js';
 import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
-import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { sellerWebhookSender } from './webhook-sender.js';
+import type { ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 
 type Json = { [key: string]: unknown };
 const SECRET = 'a-shared-secret-of-at-least-32-bytes!!';
 
-describe('reference seller -> real createWebhookHandler', () => {
-  const events: WebhookEvent[] = [];
-  const handler = createWebhookHandler({
-    signature: { scheme: 'hmac', secret: SECRET },
-    dedup: new MemoryDedupStore(),
-    operations: new MemoryOperationStore(),
-    onEvent: (event) => {
-      events.push(event);
-    },
-  });
-  let receiver: Server;
-  let hookUrl = '';
-  let seller: ListeningAdcpServer;
+describe('reference seller webhooks through createWebhookEmitter to a real createWebhookHandler', () => {
+  let seller: ReferenceSeller;
   let client: Client;
+  const receivers: Server[] = [];
+
+  /** Starts a receiver; returns its URL, handler and the events it accepted. */
+  const receiver = async (signature: WebhookSignatureConfig) => {
+    const events: WebhookEvent[] = [];
+    const handler: WebhookHandler = createWebhookHandler({
+      signature,
+      dedup: new MemoryDedupStore(),
+      operations: new MemoryOperationStore(),
+      onEvent: (event) => {
+        events.push(event);
+      },
+    });
+    const server = createServer((req, res) => handler.node(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receivers.push(server);
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/adcp`, handler, events };
+  };
 
   before(async () => {
-    receiver = createServer((req, res) => handler.node(req, res));
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/adcp`;
-    seller = await startReferenceSeller({ timings: { workingAfterMs: 10, completeAfterMs: 40 }, sendWebhook: sellerWebhookSender() });
+    seller = await startReferenceSeller({ timings: { workingAfterMs: 10, completeAfterMs: 40 } });
     client = new Client({ name: 'buyer', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(seller.mcpUrl)));
   });
   after(async () => {
     await client.close();
     await seller.close();
-    receiver.closeAllConnections();
-    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    for (const server of receivers) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
-  it('delivers submitted -> working -> completed, verified, to the operation named by operation_id', async () => {
-    const submitted = await client.callTool({
+  const buy = (push: Json) =>
+    client.callTool({
       name: 'create_media_buy',
       arguments: {
-        idempotency_key: 'e2e-1',
         packages: [{ product_id: 'ctv_premium_sports', budget: 100 }],
         context: { campaign: 'spring' },
-        push_notification_config: {
-          url: hookUrl,
-          operation_id: 'op-e2e-1',
-          authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET },
-        },
+        push_notification_config: push,
       },
     });
+
+  it('delivers submitted -> working -> completed signed with legacy HMAC, correlated by operation_id', async () => {
+    const hook = await receiver({ scheme: 'hmac', secret: SECRET });
+    const submitted = await buy({ url: hook.url, operation_id: 'op-hmac', authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET } });
     assert.equal((submitted.structuredContent as Json).status, 'submitted');
-    const operation = await handler.waitForOperation('op-e2e-1', { timeoutMs: 10_000 });
+    const operation = await hook.handler.waitForOperation('op-hmac', { timeoutMs: 10_000 });
     assert.equal(operation.status, 'completed');
-    assert.deepEqual(events.map((e) => e.status), ['working', 'completed']);
-    const completed = events[1];
+    assert.deepEqual(hook.events.map((e) => e.status), ['working', 'completed']);
+    const completed = hook.events[1];
     assert.equal(completed?.taskType, 'create_media_buy');
     assert.equal(completed?.taskId, (submitted.structuredContent as Json).task_id);
     assert.match(String(completed?.data?.media_buy_id), /^mb_/);
     assert.deepEqual(completed?.payload.context, { campaign: 'spring' });
+  });
+
+  it("delivers RFC 9421-signed webhooks verifiable with the seller's published JWKS", async () => {
+    const published = (await (await fetch(`${seller.url}/.well-known/jwks.json`)).json()) as JwkSet;
+    assert.deepEqual(published, seller.webhookJwks);
+    const hook = await receiver({ scheme: 'rfc9421', jwks: published });
+    await buy({ url: hook.url, operation_id: 'op-9421' });
+    const operation = await hook.handler.waitForOperation('op-9421', { timeoutMs: 10_000 });
+    assert.equal(operation.status, 'completed');
+    assert.equal(hook.events[hook.events.length - 1]?.sender.scheme, 'rfc9421');
+  });
+
+  it('refuses a registration with a weak HMAC secret instead of dropping its webhooks', async () => {
+    const result = await buy({ url: 'http://127.0.0.1:9/x', operation_id: 'op-weak', authentication: { schemes: ['HMAC-SHA256'], credentials: 'short' } });
+    assert.equal(result.isError, true);
+    assert.equal(((result.structuredContent as Json).adcp_error as Json).code, 'INVALID_REQUEST');
+  });
+
+  it('refuses an unsupported webhook scheme with UNSUPPORTED_FEATURE', async () => {
+    const result = await buy({ url: 'http://127.0.0.1:9/x', operation_id: 'op-x', authentication: { schemes: ['Basic'], credentials: SECRET } });
+    assert.equal(((result.structuredContent as Json).adcp_error as Json).code, 'UNSUPPORTED_FEATURE');
   });
 });
