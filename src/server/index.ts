@@ -16,3 +16,4 @@ export { ADCP_A2A_EXTENSION } from './cards.js';
 export type { TaskStore, StoredTask, TaskKind } from '../store/task-store.js';
 export { createMemoryTaskStore } from '../store/memory-task-store.js';
 export { createSqliteTaskStore } from '../store/sqlite-task-store.js';
+export type { ServerWebhookOptions } from './server-webhooks.js';
