@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
-import { describePgUrl, toPgStoreError } from './pg-errors.js';
+import { describePgUrl, isRetryablePgError, toPgStoreError } from './pg-errors.js';
 import { migratePg } from './pg-migrations.js';
 
 /** How a PostgreSQL store connects. Every figure is per process. */
@@ -102,10 +102,11 @@ export class PgDatabase {
     } catch (error) {
       broken = error;
       await client.query('ROLLBACK').catch(() => undefined);
-      throw toPgStoreError(what, this.#where, error);
+      // The caller's own errors (a handler refusing, a cap reached) pass through unchanged.
+      throw isDriverError(error) ? toPgStoreError(what, this.#where, error) : error;
     } finally {
       // A connection that failed mid-transaction may be dead or confused: do not reuse it.
-      client.release(broken instanceof Error ? broken : undefined);
+      client.release(broken !== undefined && isDriverError(broken) ? (broken as Error) : undefined);
     }
   }
 
@@ -157,4 +158,9 @@ export function openPgDatabase(options: PgStoreOptions): { database: PgDatabase;
 /** bigint columns arrive as strings from node-postgres; epoch ms fit a double exactly. */
 export function toMs(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
+}
+
+/** An error from the driver or the server (SQLSTATE, socket), as opposed to one thrown by a caller's callback. */
+function isDriverError(error: unknown): boolean {
+  return error instanceof pg.DatabaseError || typeof (error as { code?: unknown })?.code === 'string' || isRetryablePgError(error);
 }

@@ -58,6 +58,17 @@ export const PG_MIGRATIONS: readonly { name: string; sql: string }[] = [
     CREATE INDEX adcp_server_tasks_owner ON adcp_server_tasks (owner, created_at DESC, task_id DESC);
     CREATE INDEX adcp_server_tasks_expiry ON adcp_server_tasks (expires_at) WHERE expires_at IS NOT NULL;`,
   },
+  {
+    name: 'webhook replay cache',
+    sql: `CREATE TABLE adcp_webhook_replay (
+      keyid text NOT NULL,
+      nonce text NOT NULL,
+      expires_at bigint NOT NULL,
+      PRIMARY KEY (keyid, nonce)
+    );
+    CREATE INDEX adcp_webhook_replay_live ON adcp_webhook_replay (keyid, expires_at);
+    CREATE INDEX adcp_webhook_replay_expiry ON adcp_webhook_replay (expires_at);`,
+  },
 ];
 
 /** Arbitrary constant naming our advisory lock: "adcp" in ASCII. */

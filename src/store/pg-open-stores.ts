@@ -2,6 +2,7 @@ import type { DedupStore, OperationStore } from './types.js';
 import type { TaskStore } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
 import type { PgConnectOptions } from './pg-database.js';
+import type { PgReplayStore } from './pg-replay-store.js';
 
 /** The three stores a process needs, opened on one backend, closed together. */
 export interface OpenedStores {
@@ -12,6 +13,11 @@ export interface OpenedStores {
   dedup: DedupStore;
   operations: OperationStore;
   tasks: TaskStore;
+  /**
+   * The RFC 9421 replay cache a fleet must share (pass it as the handler's `signature.replay`);
+   * undefined for SQLite, where the handler's per-process cache is the right one.
+   */
+  replay: PgReplayStore | undefined;
   close(): Promise<void>;
 }
 
@@ -46,7 +52,11 @@ export async function openStoresFromUrl(options: OpenStoresOptions = {}): Promis
   const url = options.url ?? (env['ADCP_STORE_URL'] || undefined);
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
   const opened = isPgUrl(url) ? await openPg(url, options, sweepIntervalMs) : await openSqlite(url, options, sweepIntervalMs);
-  const timer = sweepIntervalMs > 0 ? setInterval(() => void opened.dedup.sweep().catch(() => undefined), sweepIntervalMs) : undefined;
+  const sweep = async () => {
+    await opened.dedup.sweep().catch(() => undefined);
+    await opened.replay?.sweep().catch(() => undefined);
+  };
+  const timer = sweepIntervalMs > 0 ? setInterval(() => void sweep(), sweepIntervalMs) : undefined;
   timer?.unref();
   return {
     ...opened,
@@ -58,11 +68,12 @@ export async function openStoresFromUrl(options: OpenStoresOptions = {}): Promis
 }
 
 async function openPg(url: string, options: OpenStoresOptions, sweepIntervalMs: number): Promise<OpenedStores> {
-  const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }] = await Promise.all([
+  const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }, { PgReplayStore }] = await Promise.all([
     import('./pg-database.js'),
     import('./pg-dedup-store.js'),
     import('./pg-operation-store.js'),
     import('./pg-task-store.js'),
+    import('./pg-replay-store.js'),
   ]);
   const database = new PgDatabase({ ...options.pg, url });
   try {
@@ -78,6 +89,7 @@ async function openPg(url: string, options: OpenStoresOptions, sweepIntervalMs: 
     dedup: new PgDedupStore({ database }),
     operations: new PgOperationStore({ database }),
     tasks,
+    replay: new PgReplayStore({ database }),
     async close() {
       await tasks.close();
       await database.close();
@@ -102,6 +114,7 @@ async function openSqlite(url: string | undefined, options: OpenStoresOptions, s
     dedup,
     operations,
     tasks,
+    replay: undefined,
     async close() {
       await Promise.all([dedup.close(), operations.close(), tasks.close()]);
     },

@@ -25,6 +25,7 @@ describe('openStoresFromUrl', () => {
     const stores = await openStoresFromUrl({ env: {}, sweepIntervalMs: 0 });
     assert.equal(stores.kind, 'sqlite');
     assert.equal(stores.where, ':memory:');
+    assert.equal(stores.replay, undefined);
     assert.equal((await stores.dedup.claim('s', 'k', { leaseMs: 1000 })).kind, 'claimed');
     await stores.close();
   });
@@ -53,6 +54,7 @@ describe('openStoresFromUrl', () => {
   it('opens all three stores on PostgreSQL for a postgres:// URL', { skip: pgSkip }, async () => {
     const stores = await openStoresFromUrl({ url: pgUrl, pg: { schema: testSchema('open') }, sweepIntervalMs: 0 });
     assert.equal(stores.kind, 'postgres');
+    assert.equal(await stores.replay?.record('kid', 'nonce-1', 2_000_000_000, 1_800_000_000), 'recorded');
     assert.doesNotMatch(stores.where, /@/);
     assert.equal((await stores.dedup.claim('s', 'k', { leaseMs: 1000 })).kind, 'claimed');
     const created = await stores.tasks.create({ owner: 'o', kind: 'adcp' });

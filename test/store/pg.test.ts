@@ -5,6 +5,8 @@ import { PgDedupStore } from '../../src/store/pg-dedup-store.js';
 import { PgOperationStore } from '../../src/store/pg-operation-store.js';
 import { createPgTaskStore } from '../../src/store/pg-task-store.js';
 import { PG_MIGRATIONS } from '../../src/store/pg-migrations.js';
+import { PgReplayStore } from '../../src/store/pg-replay-store.js';
+import type { ReplayStore } from '../../src/webhooks/replay-store.js';
 import { isAdcpWireError } from '../../src/core/wire-error.js';
 import { dedupStoreContract } from './dedup-contract.js';
 import { operationStoreContract } from './operation-contract.js';
@@ -41,6 +43,7 @@ if (pgUrl === undefined) {
         rows,
         PG_MIGRATIONS.map((m, i) => ({ version: i + 1, name: m.name })),
       );
+      assert.equal(rows.length, 4);
     });
 
     it('refuses a database migrated by a newer library', async () => {
@@ -150,6 +153,33 @@ if (pgUrl === undefined) {
         false,
       );
       await db.close();
+    });
+
+    it('shares the RFC 9421 replay cache across instances: one record per live (keyid, nonce)', async () => {
+      const schema = testSchema('replay');
+      const a: ReplayStore = new PgReplayStore({ url, schema });
+      const b = new PgReplayStore({ url, schema });
+      const now = 1_800_000_000;
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).record('kid-1', 'n1', now + 300, now)));
+      assert.deepEqual(outcomes.filter((o) => o === 'recorded').length, 1);
+      assert.deepEqual([...new Set(outcomes)].sort(), ['recorded', 'replayed']);
+      assert.equal(await b.record('kid-2', 'n1', now + 300, now), 'recorded', 'nonces are per keyid');
+      assert.equal(await a.record('kid-1', 'n1', now + 600, now + 300), 'recorded', 'an expired nonce may be seen again');
+      assert.equal(await b.sweep(now + 10_000), 2);
+      await (a as PgReplayStore).close();
+      await b.close();
+    });
+
+    it('refuses past the per-keyid cap without forgetting live entries, and recovers once they expire', async () => {
+      const store = new PgReplayStore({ url, schema: testSchema('replaycap'), perKeyidCap: 3 });
+      const now = 1_800_000_000;
+      for (const nonce of ['a', 'b', 'c']) assert.equal(await store.record('kid', nonce, now + 300, now), 'recorded');
+      assert.equal(await store.isAtCapacity('kid', now), true);
+      assert.equal(await store.isAtCapacity('other', now), false);
+      assert.equal(await store.record('kid', 'd', now + 300, now), 'rate_abuse');
+      assert.equal(await store.record('kid', 'a', now + 300, now + 1), 'replayed', 'live entries are kept');
+      assert.equal(await store.record('kid', 'd', now + 600, now + 300), 'recorded');
+      await store.close();
     });
 
     it('leaves a shared database open when a store closes', async () => {
