@@ -23,3 +23,4 @@ export { TERMINAL_TASK_STATUSES, isTerminalTaskStatus } from './task-store.js';
 export { DEFAULT_TASK_POLICY, resolveTaskPolicy, clampTtl, type TaskPolicy } from './task-policy.js';
 export { createMemoryTaskStore } from './memory-task-store.js';
 export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
+export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
