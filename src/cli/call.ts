@@ -72,7 +72,8 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
     client = await open(connection);
     const progress = createProgressLine(io.stderr);
-    const quiet = values.json === true;
+    // Progress is for people: on a terminal, or when asked to wait; never mixed into --json.
+    const quiet = values.json === true || (values.wait !== true && io.stderr.isTTY !== true);
     const onProgress = quiet ? undefined : (event: Parameters<typeof describeProgress>[0]) => progress.update(describeProgress(event));
     const started = Date.now();
     let result: TaskResult = await client.call(tool, args, {

@@ -3,6 +3,7 @@ import { openClient } from './open-client.js';
 import type { DiscoveryView } from './render-discovery.js';
 import type { DiscoverResult } from '../client/discover.js';
 import type { JsonObject } from '../core/types.js';
+import { AdcpWireError } from '../core/wire-error.js';
 
 /** Reads what an agent says about itself, as the discover report shows it. */
 export type OpenDiscovery = (connection: Connection) => Promise<DiscoveryView>;
@@ -10,7 +11,13 @@ export type OpenDiscovery = (connection: Connection) => Promise<DiscoveryView>;
 export const openDiscovery: OpenDiscovery = async (connection) => {
   const client = await openClient(connection);
   try {
-    return toDiscoveryView(connection.url, await client.discover({ timeoutMs: connection.timeoutMs }));
+    const found = await client.discover({ timeoutMs: connection.timeoutMs });
+    if (found.card.card === undefined && found.tools === undefined && found.capabilities === undefined) {
+      // Nothing at all came back: that is an unreachable agent, not an empty one.
+      const why = found.toolsProblem ?? found.capabilitiesProblem ?? found.card.problem ?? 'no answer';
+      throw new AdcpWireError('network', `nothing answered at ${connection.url}: ${why}`, { url: connection.url });
+    }
+    return toDiscoveryView(connection.url, found);
   } finally {
     await client.close().catch(() => undefined);
   }

@@ -61,6 +61,7 @@ export async function runTasks(argv: string[], io: CliIo, open: OpenTasks): Prom
 /** get: 0 when the agent described the task; cancel: 0 only when the task ended canceled. */
 export function exitFor(action: 'get' | 'cancel', result: TaskResult): number {
   if (action === 'cancel') return result.status === 'canceled' ? EXIT.ok : EXIT.failed;
-  const refused = (result.status === 'failed' || result.status === 'rejected') && result.data === undefined;
+  // A failed task is still a task the agent described (its envelope names it); a refused poll is not.
+  const refused = (result.status === 'failed' || result.status === 'rejected') && result.data?.['task_id'] === undefined && result.taskId === undefined;
   return refused ? EXIT.failed : EXIT.ok;
 }

@@ -1,0 +1,62 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli/main.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { recordingIo } from './fake-io.js';
+import { DEAD_URL, fastSeller } from './seller.js';
+
+describe('adcp call against the reference seller', () => {
+  let seller: ListeningAdcpServer;
+  before(async () => {
+    seller = await fastSeller();
+  });
+  after(async () => seller.close());
+
+  it('gets products over MCP and prints them', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', seller.mcpUrl, 'get_products', '{"brief":"live sports on CTV"}'], io), 0);
+    assert.match(io.out(), /^completed  get_products via mcp/);
+    assert.match(io.out(), /"product_id": "ctv_premium_sports"/);
+  });
+
+  it('gets products over A2A with --protocol a2a', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', seller.a2aUrl, 'get_products', '{"brief":"pets"}', '--protocol', 'a2a', '--json'], io), 0);
+    const out = JSON.parse(io.out()) as { status: string; protocol: string; data: { products: unknown[] } };
+    assert.equal(out.status, 'completed');
+    assert.equal(out.protocol, 'a2a');
+    assert.ok(out.data.products.length > 0);
+  });
+
+  it('answers submitted with a task id without --wait', async () => {
+    const io = recordingIo();
+    const code = await main(['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--json'], io);
+    assert.equal(code, 0);
+    const out = JSON.parse(io.out()) as { status: string; task_id?: string };
+    assert.equal(out.status, 'submitted');
+    assert.equal(typeof out.task_id, 'string');
+  });
+
+  it('follows a media buy to completed with --wait', async () => {
+    const io = recordingIo();
+    const code = await main(['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--wait', '--timeout', '30'], io);
+    assert.equal(code, 0);
+    assert.match(io.out(), /^completed  create_media_buy via mcp/);
+    assert.match(io.out(), /"media_buy_id": "mb_/);
+    assert.match(io.err(), /… completed/);
+  });
+
+  it('exits 1 with the error and advice when the seller refuses (failure injected by --header)', async () => {
+    const io = recordingIo();
+    const code = await main(['call', seller.mcpUrl, 'get_products', '--header', 'x-adcp-fail: POLICY_VIOLATION'], io);
+    assert.equal(code, 1);
+    assert.match(io.out(), /error +POLICY_VIOLATION: Failure injected/);
+    assert.match(io.out(), /what next +fix the request and call again/);
+  });
+
+  it('exits 3 when nothing listens at the URL', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', DEAD_URL, 'get_products', '--timeout', '5'], io), 3);
+    assert.match(io.err(), /check the URL and that the agent is running/);
+  });
+});

@@ -1,0 +1,52 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli/main.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { recordingIo } from './fake-io.js';
+import { DEAD_URL, fastSeller } from './seller.js';
+
+describe('adcp discover against the reference seller', () => {
+  let seller: ListeningAdcpServer;
+  before(async () => {
+    seller = await fastSeller();
+  });
+  after(async () => seller.close());
+
+  it('shows the MCP server card, the capabilities and each tool with its task support', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['discover', seller.mcpUrl], io), 0);
+    const out = io.out();
+    assert.match(out, /MCP server card +adcp-wire reference seller/);
+    assert.match(out, /supported_protocols +\["media_buy"\]/);
+    assert.match(out, /^get_products +optional /m);
+    assert.match(out, /^get_adcp_capabilities +forbidden /m);
+    assert.match(out, /^Tools \(8\)$/m);
+  });
+
+  it('shows the A2A agent card and skills with --protocol a2a', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['discover', seller.a2aUrl, '--protocol', 'a2a'], io), 0);
+    assert.match(io.out(), /A2A agent card +adcp-wire reference seller/);
+    assert.match(io.out(), /^get_products /m);
+  });
+
+  it('prints the same facts as JSON with --json', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['discover', seller.mcpUrl, '--json'], io), 0);
+    const view = JSON.parse(io.out()) as { protocol: string; tools: { name: string; taskSupport?: string }[] };
+    assert.equal(view.protocol, 'mcp');
+    assert.equal(view.tools.find((t) => t.name === 'create_media_buy')?.taskSupport, 'optional');
+  });
+
+  it('exits 3 when nothing listens at the URL', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['discover', DEAD_URL, '--timeout', '5'], io), 3);
+    assert.match(io.err(), /^adcp discover: /);
+  });
+
+  it('exits 2 without a URL', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['discover'], io), 2);
+    assert.match(io.err(), /missing <url>/);
+  });
+});
