@@ -1,0 +1,69 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AdcpClient } from '../../src/client/index.js';
+import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
+import type { ReferenceSeller } from '../../src/seller/start-reference-seller.js';
+
+describe('AdcpClient against the reference seller', () => {
+  let seller: ReferenceSeller;
+  const clients: AdcpClient[] = [];
+  const fastClock = { sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 20))) };
+
+  before(async () => {
+    seller = await startReferenceSeller({ timings: { workingAfterMs: 10, completeAfterMs: 40 } });
+  });
+  after(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await seller.close();
+  });
+
+  const open = (protocol: 'mcp' | 'a2a', a2aWire?: '1.0' | '0.3') => {
+    const client = new AdcpClient({
+      url: protocol === 'mcp' ? seller.mcpUrl : seller.url,
+      protocol,
+      ...(a2aWire === undefined ? {} : { a2aWire }),
+      clock: fastClock,
+      timeoutMs: 20_000,
+    });
+    clients.push(client);
+    return client;
+  };
+
+  const cases = [
+    ['mcp', undefined],
+    ['a2a', '1.0'],
+    ['a2a', '0.3'],
+  ] as const;
+
+  for (const [protocol, wire] of cases) {
+    const label = wire === undefined ? protocol : `${protocol} ${wire}`;
+
+    it(`gets products ranked by the brief, context echoed (${label})`, async () => {
+      const result = await open(protocol, wire).call('get_products', { brief: 'podcast audio' }, { context: { ui: 'x' } });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(result.context, { ui: 'x' });
+      const products = (result.data?.products ?? []) as { product_id: string }[];
+      assert.equal(products[0]?.product_id, 'audio_podcasts');
+    });
+
+    it(`follows a submitted media buy to completed by polling (${label})`, async () => {
+      const client = open(protocol, wire);
+      const submitted = await client.call('create_media_buy', { packages: [{ product_id: 'display_news', budget: 10 }] });
+      assert.equal(submitted.status, 'submitted');
+      const final = await client.waitFor(submitted, { timeoutMs: 15_000, pollIntervalMs: 10 });
+      assert.equal(final.status, 'completed');
+      assert.match(String(final.data?.media_buy_id ?? (final.data?.result as { media_buy_id?: string } | undefined)?.media_buy_id), /^mb_/);
+    });
+
+    it(`retries a rate-limited call to success (${label})`, async () => {
+      const result = await open(protocol, wire).call('get_products', { brief: `ctv [rate-limit-once] ${label}` });
+      assert.equal(result.status, 'completed');
+    });
+  }
+
+  it('runs an MCP Task-augmented call to the AdCP answer', async () => {
+    const result = await open('mcp').call('get_products', { brief: 'ctv' }, { task: { ttl: 60_000 } });
+    assert.equal(result.status, 'completed');
+    assert.equal(typeof result.transportTaskId, 'string');
+  });
+});
