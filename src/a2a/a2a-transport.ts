@@ -10,6 +10,7 @@ import { progressFromEvent, resultFromA2A, resultFromRpcError } from './to-task-
 import { canStream, legacyEndpoint, lookupCard, resolveTarget, type ResolveOptions, type Target } from './resolve-target.js';
 import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
+import { linkSignal } from './link-signal.js';
 
 /** Per-call options the A2A transport understands on top of the shared ones. */
 export interface A2ACallOptions extends TransportCallOptions {
@@ -34,7 +35,7 @@ export class A2ATransport implements AdcpTransport {
   private readonly fetch: typeof fetch;
   private readonly pin: 'auto' | A2AWire;
   private target: Promise<Target> | undefined;
-  private closed = false;
+  private readonly closing = new AbortController();
 
   constructor(options: TransportOptions) {
     if (typeof options.url !== 'string' || !/^https?:\/\//i.test(options.url)) {
@@ -58,8 +59,12 @@ export class A2ATransport implements AdcpTransport {
   }
 
   /** Invokes one skill: a blocking send, a non-blocking one (`returnImmediately`), or a stream when `onProgress` is given. */
-  async callTool(tool: string, args: JsonObject, options: A2ACallOptions): Promise<TaskResult> {
+  async callTool(tool: string, args: JsonObject, callerOptions: A2ACallOptions): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '') throw new TypeError('callTool: tool must be a non-empty string');
+    return this.linked(callerOptions, (options) => this.invoke(tool, args, options));
+  }
+
+  private async invoke(tool: string, args: JsonObject, options: A2ACallOptions): Promise<TaskResult> {
     const target = await this.resolve(options);
     const streaming = options.onProgress !== undefined && options.returnImmediately !== true && canStream(target);
     return this.withFallback(target, tool, (endpoint) => {
@@ -99,16 +104,30 @@ export class A2ATransport implements AdcpTransport {
     return { ...(lookup.problemUrl === undefined ? {} : { url: lookup.problemUrl }), problem: lookup.problem };
   }
 
+  /** Ends every call in flight (they fail with `aborted`) and refuses new ones. */
   async close(): Promise<void> {
-    this.closed = true;
+    this.closing.abort(new AdcpWireError('aborted', `A2A transport for ${this.options.url} was closed`, { url: this.options.url }));
   }
 
-  private async taskMethod(which: 'get' | 'cancel', taskId: string, options: TransportCallOptions): Promise<TaskResult> {
+  private async taskMethod(which: 'get' | 'cancel', taskId: string, callerOptions: TransportCallOptions): Promise<TaskResult> {
     if (typeof taskId !== 'string' || taskId === '') throw new TypeError(`${which}Task: taskId must be a non-empty string`);
-    const target = await this.resolve(options);
-    return this.withFallback(target, undefined, (endpoint) =>
-      this.once(this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined), target, endpoint),
-    );
+    return this.linked(callerOptions, async (options) => {
+      const target = await this.resolve(options);
+      return this.withFallback(target, undefined, (endpoint) =>
+        this.once(this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined), target, endpoint),
+      );
+    });
+  }
+
+  /** Runs `run` with the caller's signal linked to the transport's close. */
+  private async linked<O extends TransportCallOptions>(options: O, run: (options: O) => Promise<TaskResult>): Promise<TaskResult> {
+    if (this.closing.signal.aborted) throw this.closing.signal.reason;
+    const link = linkSignal(options.signal, this.closing.signal);
+    try {
+      return await run({ ...options, signal: link.signal });
+    } finally {
+      link.dispose();
+    }
   }
 
   private request(endpoint: A2AEndpoint, method: string, params: unknown, options: TransportCallOptions, tool: string | undefined): RpcRequest {
@@ -130,7 +149,6 @@ export class A2ATransport implements AdcpTransport {
    * with the switch simply runs again on the new endpoint.
    */
   private async withFallback(target: Target, tool: string | undefined, run: (endpoint: A2AEndpoint) => Promise<Outcome>): Promise<TaskResult> {
-    if (this.closed) throw new AdcpWireError('protocol', `A2A transport for ${this.options.url} is closed`, { url: this.options.url });
     const used = target.endpoint;
     let outcome = await run(used);
     if (outcome.kind === 'rpc-error' && this.isVersionRefusal(target, used, outcome.error)) {

@@ -183,6 +183,13 @@ describe('A2ATransport against hostile or broken sellers', () => {
     assert.deepEqual(events.map((e) => e.status), ['working']);
   });
 
+  it('ends a call in flight when the transport is closed, and refuses calls after', async () => {
+    const t = transport('stall');
+    const pending = t.callTool('get_products', {}, { maxBytes: MAX, onProgress: () => void t.close() });
+    await rejectsWith(pending, 'aborted', /was closed/);
+    await rejectsWith(t.getTask('t', { maxBytes: MAX }), 'aborted', /was closed/);
+  });
+
   it("passes on the signal's own AdcpWireError reason (the client's deadline)", async () => {
     const controller = new AbortController();
     const deadline = new AdcpWireError('timeout', 'call did not finish within 20 ms');
