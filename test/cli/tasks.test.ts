@@ -1,0 +1,48 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli/main.js';
+import { AdcpClient } from '../../src/client/index.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { recordingIo } from './fake-io.js';
+import { fastSeller } from './seller.js';
+
+describe('adcp tasks against the reference seller', () => {
+  let seller: ListeningAdcpServer;
+  let taskId = '';
+  before(async () => {
+    seller = await fastSeller();
+    const client = new AdcpClient({ url: seller.mcpUrl, protocol: 'mcp' });
+    const submitted = await client.call('create_media_buy', { packages: [{ product_id: 'olv_pets', budget: 5 }] });
+    taskId = submitted.taskId ?? '';
+    await client.waitFor(submitted, { pollIntervalMs: 50, timeoutMs: 10_000 });
+    await client.close();
+  });
+  after(async () => seller.close());
+
+  it('gets a finished AdCP task with its result', async () => {
+    assert.notEqual(taskId, '');
+    const io = recordingIo();
+    assert.equal(await main(['tasks', 'get', seller.mcpUrl, taskId, '--json'], io), 0);
+    const out = JSON.parse(io.out()) as { status: string; data: { media_buy_id?: string } };
+    assert.equal(out.status, 'completed');
+    assert.match(out.data.media_buy_id ?? '', /^mb_/);
+  });
+
+  it('exits 1 for a task the agent does not know', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['tasks', 'get', seller.mcpUrl, 'no-such-task'], io), 1);
+    assert.match(io.out(), /REFERENCE_NOT_FOUND/);
+  });
+
+  it('exits 1 with the next step when cancelling an A2A task that does not exist', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['tasks', 'cancel', seller.a2aUrl, 'no-such-task', '--protocol', 'a2a'], io), 1);
+    assert.match(io.err(), /\[not_found\]\n  no such task/);
+  });
+
+  it('exits 2 for an unknown action', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['tasks', 'list', seller.mcpUrl, 'x'], io), 2);
+    assert.match(io.err(), /the first argument is get or cancel, not 'list'/);
+  });
+});
