@@ -99,7 +99,7 @@ async function runFile(
   file: string,
   doc: unknown,
   error: string | undefined,
-  context: HandlerContext,
+  context: Omit<HandlerContext, 'file'>,
 ): Promise<FileReport> {
   const base: FileReport = { file: rel, status: 'unrecognised', passed: 0, failed: 0, failures: [] };
   if (error !== undefined) return { ...base, note: error };
@@ -168,7 +168,7 @@ async function readJson(file: string): Promise<{ doc?: unknown; error?: string }
 }
 
 /** JWK sets found anywhere under the root, looked up from a vector file's folder upwards. */
-function contextFor(root: string, docs: Map<string, { doc?: unknown }>): Omit<HandlerContext, 'file'> & { file: string } {
+function contextFor(root: string, docs: Map<string, { doc?: unknown }>): Omit<HandlerContext, 'file'> {
   const sets = new Map<string, unknown[]>();
   for (const [file, { doc }] of docs) {
     const keys = jwkSetKeys(doc);
@@ -177,7 +177,6 @@ function contextFor(root: string, docs: Map<string, { doc?: unknown }>): Omit<Ha
     sets.set(dir, [...(sets.get(dir) ?? []), ...keys]);
   }
   return {
-    file: root,
     jwksNear(file: string): unknown[] {
       for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
         const keys = sets.get(dir);

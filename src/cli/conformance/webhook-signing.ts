@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { guard, isRecord, show, type JsonRecord } from './check.js';
+import { isRecord, show, type JsonRecord } from './check.js';
 import { requireWebhooks } from './load-webhooks.js';
 import type { FormatHandler } from './types.js';
 
@@ -36,7 +36,7 @@ export const webhookSigningHandler: FormatHandler = {
           : { id, ok: false, reason: `expected ${show(outcome.expected)}, got ${show(outcome.actual)}` },
       ];
     } catch (error) {
-      return [guard(id, () => { throw error; })];
+      return [{ id, ok: false, reason: `threw ${show(error instanceof Error ? error.message : error)}` }];
     }
   },
 };
