@@ -127,12 +127,23 @@ describe('A2A extraction: security considerations', () => {
     }
   });
 
-  it('auth challenge URL validation: redirect parameters are dropped before navigation', () => {
-    const check = validateSellerUrl('https://auth.seller.example/start?scope=x&redirect_uri=https://evil.example', {
-      allowedHosts: ['auth.seller.example'],
-    });
+  it('auth challenge URL validation: https, no userinfo, host from the allow-list, redirect parameters dropped', () => {
+    // The challenge arrives in an auth-required status message; the allow-list comes from the agent card.
+    const challenge = {
+      id: 't',
+      status: {
+        state: 'TASK_STATE_AUTH_REQUIRED',
+        message: { parts: [{ data: { auth_scheme: 'oauth2', challenge_url: 'https://auth.seller.example/start?scope=x&redirect_uri=https://evil.example' } }] },
+      },
+    };
+    const data = extractAdcpResponseFromA2A(challenge);
+    const allow = { allowedOrigins: ['https://auth.seller.example'] };
+    const check = validateSellerUrl(data?.['challenge_url'], allow);
     assert.ok(check.ok);
     assert.equal(check.url, 'https://auth.seller.example/start?scope=x');
+    for (const url of ['http://auth.seller.example/start', 'https://a:b@auth.seller.example/', 'https://phish.example/start', 'javascript:alert(1)']) {
+      assert.equal(validateSellerUrl(url, allow).ok, false, url);
+    }
   });
 
   it('string hygiene: CR/LF stripped from seller text before logging', () => {
