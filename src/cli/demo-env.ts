@@ -1,27 +1,23 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebhookListener, type ListenerEvent, type WebhookListener } from './webhook-listener.js';
-import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
-import type { JsonObject } from '../core/types.js';
+import type { ReferenceSeller } from '../seller/start-reference-seller.js';
 
 /** Everything the demo starts, stopped together by `close()`. */
 export interface DemoEnv {
   /** The temporary folder holding the SQLite files; removed by `close()`. */
   dir: string;
-  seller: ListeningAdcpServer;
+  seller: ReferenceSeller;
   receiver: WebhookListener;
-  /** The shared secret of the webhooks (HMAC-SHA256, legacy scheme). */
-  secret: string;
   /** Every verified webhook, in arrival order. */
   events: ListenerEvent[];
   close(): Promise<void>;
 }
 
 /**
- * Starts the reference seller (MCP and A2A) and a verifying webhook receiver on loopback, each
- * with SQLite state in a fresh temporary folder. Whatever started is stopped if a later part fails.
+ * Starts the reference seller (MCP and A2A) and a webhook receiver that verifies the seller's
+ * RFC 9421 signatures, on loopback, each with SQLite state in a fresh temporary folder. Whatever started is stopped if a later part fails.
  */
 export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Promise<DemoEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'adcp-demo-'));
@@ -30,13 +26,25 @@ export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Pro
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
-    const secret = randomBytes(32).toString('hex');
+    const { startReferenceSeller } = await import('../seller/index.js');
+    // The seller's own emitter signs webhooks (RFC 9421, with a fresh Ed25519 key); loopback
+    // http destinations are allowed because it listens on loopback.
+    const seller = await startReferenceSeller({
+      port: 0,
+      host: '127.0.0.1',
+      dbPath: join(dir, 'seller.db'),
+      timings: { workingAfterMs: 400, completeAfterMs: 1200 },
+    });
+    stops.push(() => seller.close());
+    // The buyer trusts the seller's published key, as it would from the seller's brand.json.
+    const jwksPath = join(dir, 'seller-jwks.json');
+    await writeFile(jwksPath, JSON.stringify(seller.webhookJwks));
     const events: ListenerEvent[] = [];
     const receiver = await startWebhookListener({
       port: 0,
       host: '127.0.0.1',
       cwd: dir,
-      secret,
+      jwksPath,
       storeUrl: join(dir, 'buyer.db'),
       onEvent: (event) => {
         events.push(event);
@@ -44,28 +52,9 @@ export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Pro
       },
     });
     stops.push(() => receiver.close());
-    const [{ startReferenceSeller }, sendWebhook] = await Promise.all([import('../seller/index.js'), webhookSender()]);
-    const seller = await startReferenceSeller({
-      port: 0,
-      host: '127.0.0.1',
-      dbPath: join(dir, 'seller.db'),
-      timings: { workingAfterMs: 400, completeAfterMs: 1200 },
-      sendWebhook,
-    });
-    stops.push(() => seller.close());
-    return { dir, seller, receiver, secret, events, close };
+    return { dir, seller, receiver, events, close };
   } catch (error) {
     await close();
     throw error;
   }
-}
-
-/** The seller side of webhooks: the library's emitter, allowed to post to loopback http. */
-async function webhookSender(): Promise<(config: JsonObject, payload: JsonObject) => Promise<void>> {
-  const { createWebhookEmitter } = await import('../webhooks/create-webhook-emitter.js');
-  const emitter = createWebhookEmitter({ allowInsecureUrls: true, maxAttempts: 3, baseDelayMs: 200, timeoutMs: 5000 });
-  return async (config, payload) => {
-    const outcome = await emitter.deliver(config as unknown as Parameters<typeof emitter.deliver>[0], payload);
-    if (!outcome.ok) throw new Error(`webhook not delivered (${outcome.reason})`);
-  };
 }

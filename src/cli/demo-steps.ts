@@ -27,15 +27,18 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
 
 function discoverStep(ctx: DemoContext): DemoStep {
   return {
-    title: 'discover the seller',
-    expect: 'cards on both wires; get_products optional',
+    title: 'discover (MCP and A2A)',
+    expect: 'both cards, tools, task support',
     async run(say) {
       const [mcp, a2a] = await Promise.all([ctx.mcp.discover({ timeoutMs: 10_000 }), ctx.a2a.discover({ timeoutMs: 10_000 })]);
       const name = (card: JsonObject | undefined) => printable(String(card?.['title'] ?? card?.['name'] ?? '?'), 60);
       say(`MCP server card "${name(mcp.card.card)}" at ${printable(mcp.card.url ?? '?')}`);
       say(`A2A agent card  "${name(a2a.card.card)}" at ${printable(a2a.card.url ?? '?')}`);
       const tools = mcp.tools ?? [];
-      say(`${tools.length} MCP tools: ${tools.map((t) => `${printable(t.name, 40)} (${t.taskSupport ?? '-'})`).join(', ')}`);
+      for (const level of ['optional', 'required', 'forbidden'] as const) {
+        const names = tools.filter((t) => t.taskSupport === level).map((t) => printable(t.name, 40));
+        if (names.length > 0) say(`MCP task support ${level.padEnd(9)} ${names.join(', ')}`);
+      }
       const support = (name: string) => tools.find((t) => t.name === name)?.taskSupport;
       const versions = (mcp.capabilities?.data?.['adcp'] as JsonObject | undefined)?.['supported_versions'];
       say(`get_adcp_capabilities: ${mcp.capabilities?.status ?? 'missing'}, AdCP ${Array.isArray(versions) ? versions.join(', ') : '?'}`);
@@ -45,15 +48,15 @@ function discoverStep(ctx: DemoContext): DemoStep {
         support('get_products') === 'optional' &&
         support('get_adcp_capabilities') === 'forbidden' &&
         mcp.capabilities?.status === 'completed';
-      return { ok, got: `${tools.length} tools, ${(a2a.tools ?? []).length} skills, both cards` };
+      return { ok, got: `2 cards, ${tools.length} tools, ${(a2a.tools ?? []).length} skills` };
     },
   };
 }
 
 function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
   return {
-    title: `get_products over ${wire.toUpperCase()}`,
-    expect: wire === 'mcp' ? 'completed, products' : 'completed, same products as MCP',
+    title: `get_products (${wire.toUpperCase()})`,
+    expect: wire === 'mcp' ? 'completed, products' : 'the same products',
     async run(say) {
       const client = wire === 'mcp' ? ctx.mcp : ctx.a2a;
       const result = await client.call('get_products', { brief: BRIEF }, { timeoutMs: 10_000 });
@@ -76,8 +79,8 @@ function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
 
 function mediaBuyStep(ctx: DemoContext): DemoStep {
   return {
-    title: 'create_media_buy, signed webhook',
-    expect: 'submitted -> webhook completed; poll agrees',
+    title: 'create_media_buy + webhook',
+    expect: 'submitted; signed webhook and poll: completed',
     async run(say) {
       const productId = ctx.found.productIds[0] ?? 'ctv_premium_sports';
       const operationId = `op-demo-${Date.now().toString(36)}`;
@@ -86,11 +89,7 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
         {
           buyer_ref: 'demo-spring',
           packages: [{ product_id: productId, budget: 25_000 }],
-          push_notification_config: {
-            url: ctx.env.receiver.url,
-            operation_id: operationId,
-            authentication: { schemes: ['HMAC-SHA256'], credentials: ctx.env.secret },
-          },
+          push_notification_config: { url: ctx.env.receiver.url, operation_id: operationId },
         },
         { timeoutMs: 10_000, context: { campaign: 'demo-spring' } },
       );
@@ -103,10 +102,10 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
       const viaWebhook = String((operation.result as JsonObject | undefined)?.['media_buy_id'] ?? '?');
       const viaPoll = String(polled.data?.['media_buy_id'] ?? '?');
       const hooks = ctx.env.events.filter((e) => e.operationId === operationId).map((e) => e.status);
-      say(`webhooks (verified HMAC-SHA256): ${hooks.join(' -> ') || 'none'}; operation ${operation.status}, ${printable(viaWebhook, 40)}`);
+      say(`webhooks (RFC 9421 signatures verified): ${hooks.join(' -> ') || 'none'}; operation ${operation.status}, ${printable(viaWebhook, 40)}`);
       say(`polling get_task_status: ${polled.status}, ${printable(viaPoll, 40)}`);
       const ok = operation.status === 'completed' && polled.status === 'completed' && viaWebhook === viaPoll && viaPoll.startsWith('mb_');
-      return { ok, got: `submitted -> ${hooks.join(' -> ')}; poll ${polled.status}${viaWebhook === viaPoll ? ', same buy' : ''}` };
+      return { ok, got: `webhooks ${hooks.join(', ') || 'none'}; poll ${polled.status}${viaWebhook === viaPoll ? '' : ' (other buy)'}` };
     },
   };
 }
@@ -125,8 +124,8 @@ function mcpTaskStep(ctx: DemoContext): DemoStep {
 
 function rateLimitStep(ctx: DemoContext): DemoStep {
   return {
-    title: 'rate-limited call, retried',
-    expect: 'RATE_LIMITED, then completed',
+    title: 'rate-limited call',
+    expect: 'RATE_LIMITED, retried, completed',
     async run(say) {
       const before = ctx.counted.toolCalls();
       const result = await ctx.counted.client.call('get_products', { brief: `display banners [rate-limit-once] ${Date.now()}` }, { timeoutMs: 10_000 });

@@ -56,7 +56,7 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
     env = await startDemoEnv((event) => say(`${style.cyan('webhook')} ${formatEvent(event, style).trimEnd()}`));
     write(`  state     ${printable(env.dir)} ${style.dim('(SQLite, removed at the end)')}`);
     write(`  seller    MCP ${env.seller.mcpUrl}   A2A ${env.seller.a2aUrl}`);
-    write(`  webhooks  ${env.receiver.url} ${style.dim('(HMAC-SHA256, verified and de-duplicated)')}`);
+    write(`  webhooks  ${env.receiver.url} ${style.dim('(RFC 9421 signatures checked against the seller JWKS, de-duplicated)')}`);
     write('');
     const ctx = await buyerContext(env, style, clients);
     const steps = demoSteps(ctx);
