@@ -108,6 +108,11 @@ describe('extractAdcpErrorFromA2A', () => {
   it('reads the artifact of an artifact-update event', () => {
     assert.deepEqual(extractAdcpErrorFromA2A({ artifactUpdate: { taskId: 't', artifact: { parts: [{ data: { adcp_error: rate } }] } } }), rate);
   });
+  it('reads the parts of a bare Message answer, 1.0 envelope or v0.3 kind', () => {
+    assert.deepEqual(extractAdcpErrorFromA2A({ message: { role: 'ROLE_AGENT', parts: [{ data: { adcp_error: rate } }] } }), rate);
+    assert.deepEqual(extractAdcpErrorFromA2A({ kind: 'message', role: 'agent', parts: [{ kind: 'data', data: { adcp_error: rate } }] }), rate);
+    assert.equal(extractAdcpErrorFromA2A({ parts: [{ data: { adcp_error: rate } }] }), null);
+  });
   it('ignores a part whose kind says it is not data', () => {
     assert.equal(extractAdcpErrorFromA2A({ artifacts: [{ parts: [{ kind: 'text', text: 'x', data: { adcp_error: rate } }] }] }), null);
   });

@@ -86,7 +86,10 @@ export function extractAdcpErrorFromA2A(task: unknown): AdcpError | null {
   const status = inner['status'];
   const message = isPlainObject(status) ? status['message'] : undefined;
   const found = errorInParts(isPlainObject(message) ? message['parts'] : undefined); // step 3
-  return found ?? null;
+  if (found !== undefined) return found;
+  // A bare Message answer (1.0 `{ message }`, v0.3 `kind: "message"`) carries its parts directly.
+  const isMessage = inner['kind'] === 'message' || (typeof inner['role'] === 'string' && !('status' in inner));
+  return (isMessage ? errorInParts(inner['parts']) : undefined) ?? null;
 }
 
 function errorInParts(parts: unknown): AdcpError | null | undefined {
