@@ -10,7 +10,8 @@ export interface CardInput {
   description: string;
   adcpVersion: string;
   cardMeta: JsonObject;
-  tools: AdcpToolDefinition[];
+  mcpTools: AdcpToolDefinition[];
+  a2aTools: AdcpToolDefinition[];
   mcpUrl: string;
   a2aUrl: string;
 }
@@ -26,7 +27,7 @@ export function buildServerCard(input: CardInput): JsonObject {
     title: input.name,
     description: input.description,
     remotes: [{ type: 'streamable-http', url: input.mcpUrl }],
-    tools: input.tools.map((tool) => ({ name: tool.name })),
+    tools: input.mcpTools.map((tool) => ({ name: tool.name })),
     _meta: {
       'adcontextprotocol.org': {
         adcp_version: input.adcpVersion,
@@ -61,7 +62,7 @@ export function buildAgentCard(input: CardInput): JsonObject {
     },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
-    skills: input.tools.map((tool) => ({
+    skills: input.a2aTools.map((tool) => ({
       id: tool.name,
       name: tool.name,
       description: tool.description,

@@ -84,8 +84,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   let allowedHosts: ReadonlySet<string> | undefined =
     options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
 
+  const servedOn = (protocol: 'mcp' | 'a2a') =>
+    new Map([...tools].filter(([, tool]) => tool.protocols === undefined || tool.protocols.includes(protocol)));
+  const mcpTools = servedOn('mcp');
+  const a2aTools = servedOn('a2a');
   const mcp = createMcpEndpoint({
-    tools,
+    tools: mcpTools,
     store,
     runner,
     name,
@@ -95,7 +99,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     maxSessions: options.maxSessions ?? 1000,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
   });
-  const a2a = createA2AEndpoint({ tools, store, runner, adcpVersion, requestTimeoutMs });
+  const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, requestTimeoutMs });
 
   const cardInput = (req: IncomingMessage) => {
     const base = `http://${req.headers.host ?? '127.0.0.1'}`;
@@ -105,7 +109,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       description: options.description ?? 'An AdCP agent served by adcp-wire.',
       adcpVersion,
       cardMeta: options.cardMeta ?? ({} as JsonObject),
-      tools: [...tools.values()],
+      mcpTools: [...mcpTools.values()],
+      a2aTools: [...a2aTools.values()],
       mcpUrl: `${base}${ADCP_SERVER_PATHS.mcp}`,
       a2aUrl: `${base}${ADCP_SERVER_PATHS.a2a}`,
     };

@@ -13,7 +13,7 @@ const TASK_STATUS_SCHEMA = {
 
 /**
  * The AdCP polling surface every server gets (task-lifecycle.md, "Polling and Timeouts"):
- * `get_task_status` and its legacy alias `tasks/get`, both scoped to the caller's principal.
+ * `get_task_status` and its legacy alias `tasks/get` (MCP only), both scoped to the caller's principal.
  */
 export function taskStatusTools(runner: AdcpTaskRunner): AdcpToolDefinition[] {
   const handler: AdcpToolDefinition['handler'] = (args, context) => runner.status(context.principal, args);
@@ -29,6 +29,8 @@ export function taskStatusTools(runner: AdcpTaskRunner): AdcpToolDefinition[] {
       name: 'tasks/get',
       description: 'Legacy alias of get_task_status.',
       inputSchema: TASK_STATUS_SCHEMA,
+      // On A2A, `tasks/get` is the transport's own method; the profile polls with get_task_status.
+      protocols: ['mcp'],
       taskSupport: 'forbidden',
       handler,
     },

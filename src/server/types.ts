@@ -51,6 +51,8 @@ export interface AdcpToolDefinition {
   taskSupport?: TaskSupport;
   /** A2A skill tags. */
   tags?: string[];
+  /** Which wires serve it. Default both. */
+  protocols?: ('mcp' | 'a2a')[];
   handler(args: JsonObject, context: ToolContext): ToolAnswer | Promise<ToolAnswer>;
 }
 

@@ -72,6 +72,7 @@ describe('createAdcpServer over A2A', () => {
     assert.equal(card.preferredTransport, 'JSONRPC');
     const skills = (card.skills as Json[]).map((s) => s.id);
     assert.ok(skills.includes('get_products') && skills.includes('get_task_status'));
+    assert.equal(skills.includes('tasks/get'), false); // the transport's own method name on A2A
   });
 
   it('answers the v0.3 client with one artifact: a TextPart then the final DataPart', async () => {
