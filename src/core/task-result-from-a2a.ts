@@ -27,6 +27,8 @@ export interface TaskResultFromA2AOptions extends TaskResultOptions, A2AExtractO
  * - `failed`/`rejected` carry their `adcp_error` (any artifact, then the status message, then the
  *   payload's `errors[0]`), or a `generic_error` stand-in.
  * - Interim results carry `progress` (`percentage`, `current_step`) when the data has it.
+ *   `auth-required` data is returned as sent: check its `challenge_url` with `validateSellerUrl`
+ *   against the agent card's origins before opening or fetching it.
  * - An unknown A2A state is not thrown (spec step 4, forward compatibility): it gives a `working`
  *   result with `data: undefined` and a message naming the state, so polling goes on until the
  *   caller's timeout. A bare agent `Message` (no task) gives `completed` with its text only.

@@ -91,7 +91,7 @@ function hasOversizedJsonText(result: JsonObject, maxBytes: number): boolean {
       isPlainObject(item) &&
       item['type'] === 'text' &&
       typeof item['text'] === 'string' &&
-      utf8LengthExceeds(item['text'], maxBytes) &&
-      mayBeJsonObject(item['text']),
+      mayBeJsonObject(item['text']) &&
+      utf8LengthExceeds(item['text'], maxBytes),
   );
 }

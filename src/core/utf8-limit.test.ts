@@ -34,4 +34,12 @@ describe('utf8LengthExceeds', () => {
       assert.equal(utf8LengthExceeds(text, bytes), false, String(pad));
     }
   });
+  it('splits after a lone high surrogate that is followed by a real pair', () => {
+    for (let pad = 16_380; pad < 16_390; pad++) {
+      const text = 'a'.repeat(pad) + '\ud800\ud800\udc00'.repeat(12_000);
+      const bytes = encoder.encode(text).length;
+      assert.equal(utf8LengthExceeds(text, bytes), false, String(pad));
+      assert.equal(utf8LengthExceeds(text, bytes - 1), true, String(pad));
+    }
+  });
 });

@@ -57,7 +57,7 @@ export function utf8LengthExceeds(text: string, maxBytes: number): boolean {
     // Smallest prefix that, if ASCII, settles the answer; at least MIN_CHUNK to bound the rounds.
     let end = i + Math.max(MIN_CHUNK, Math.ceil((bytes + 3 * rest - maxBytes) / 2));
     if (end >= n) end = n;
-    else if (isHighSurrogate(text.charCodeAt(end - 1))) end++; // never split a pair
+    else if (isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++; // never split a pair
     bytes += byteLength(i === 0 && end === n ? text : text.slice(i, end));
     i = end;
   }
@@ -65,4 +65,8 @@ export function utf8LengthExceeds(text: string, maxBytes: number): boolean {
 
 function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
