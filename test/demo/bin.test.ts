@@ -1,0 +1,56 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startReferenceSeller } from '../../src/seller/index.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+
+const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
+
+/** Runs `bin/adcp.js` as a real process (bounded by a timeout); resolves with its exit code and output. */
+function adcp(args: string[], timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { timeout, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('bin/adcp.js as a real process', () => {
+  let seller: ListeningAdcpServer;
+  before(async () => {
+    seller = await startReferenceSeller({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => seller.close());
+
+  it('prints the commands for --help and exits 0', async () => {
+    const run = await adcp(['--help']);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^Usage: adcp <command>/);
+    assert.match(run.stdout, /^  demo /m);
+  });
+
+  it('exits 2 on a usage error', async () => {
+    const run = await adcp(['call']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /missing <url>/);
+  });
+
+  it('calls a seller and prints JSON', async () => {
+    const run = await adcp(['call', seller.mcpUrl, 'get_products', '{"brief":"pets"}', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { status: string; data: { products: { product_id: string }[] } };
+    assert.equal(out.status, 'completed');
+    assert.ok(out.data.products.some((p) => p.product_id === 'olv_pets'));
+  });
+
+  it('runs the demo to a passing JSON summary', async () => {
+    const run = await adcp(['demo', '--json'], 90_000);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const summary = JSON.parse(run.stdout) as { ok: boolean; steps: { ok: boolean }[]; state_removed: boolean };
+    assert.equal(summary.ok, true);
+    assert.equal(summary.steps.length, 6);
+    assert.equal(summary.state_removed, true);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { main } from '../../src/cli/main.js';
+import { recordingIo } from '../cli/fake-io.js';
+
+describe('adcp demo (in-process)', () => {
+  it('plays every step to success, prints the summary, cleans up and exits 0', async () => {
+    const io = recordingIo();
+    const code = await main(['demo'], io);
+    const out = io.out();
+    assert.equal(code, 0, `${out}\n${io.err()}`);
+    const summary = out.slice(out.indexOf('Summary\n'));
+    for (const step of ['discover', 'get_products \\(MCP\\)', 'get_products \\(A2A\\)', 'create_media_buy \\+ webhook', 'MCP Task-augmented call', 'rate-limited call']) {
+      assert.match(summary, new RegExp(`^\\d  ${step} .*  ok  +\\d+\\.\\d\\d s$`, 'm'), step);
+    }
+    assert.doesNotMatch(summary, /FAIL/);
+    assert.match(summary, /All 6 steps did what they should/);
+    const dir = /state +(\S+)/.exec(out)?.[1] ?? '';
+    assert.match(dir, /adcp-demo-/);
+    assert.equal(existsSync(dir), false, 'the temporary folder is removed');
+    assert.match(out, /webhook .*completed +create_media_buy .*\[rfc9421\]/);
+  });
+});
