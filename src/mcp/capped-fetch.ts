@@ -85,6 +85,12 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       done();
       return response;
     }
+    // A declared length within the cap needs no counting (the body cannot outgrow it), unless the
+    // body is compressed: fetch inflates it, and the declared length is the compressed one.
+    if (declared >= 0 && response.ok && !response.headers.has('content-encoding')) {
+      done();
+      return response;
+    }
     const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
     const body = capBody(response.body, maxBytes, overflow, perEvent, done);
     const capped = new Response(body, {

@@ -36,6 +36,8 @@ export class McpSession {
   readonly #contexts = new Map<number, CallContext>();
   readonly #capped: CappedFetch;
   #connection: Promise<Connection> | undefined;
+  /** The open connection once `#connection` has resolved, for synchronous reads. */
+  #current: Connection | undefined;
   #pending: { context: CallContext; ids: number[] } | undefined;
   #closed = false;
   #wire: McpWire | undefined;
@@ -62,15 +64,25 @@ export class McpSession {
     return this.#wire;
   }
 
+  /** The open connection, when there is one (no waiting). */
+  get current(): Connection | undefined {
+    return this.#current;
+  }
+
   /** The connected SDK client (connecting on first use). */
   connect(): Promise<Connection> {
     if (this.#closed) return Promise.reject(new AdcpWireError('aborted', `the MCP client for ${this.#options.url} is closed`));
     if (this.#connection === undefined) {
       const attempt = this.#open();
       this.#connection = attempt;
-      attempt.catch(() => {
-        if (this.#connection === attempt) this.#connection = undefined;
-      });
+      attempt.then(
+        (connection) => {
+          if (this.#connection === attempt) this.#current = connection;
+        },
+        () => {
+          if (this.#connection === attempt) this.#connection = undefined;
+        },
+      );
     }
     return this.#connection;
   }
@@ -112,6 +124,7 @@ export class McpSession {
   /** Drops the connection so that the next call connects afresh. */
   #drop(opening: Promise<Connection>, connection: Connection): void {
     if (this.#connection === opening) this.#connection = undefined;
+    if (this.#current === connection) this.#current = undefined;
     connection.client.close().catch(() => undefined);
   }
 
@@ -119,6 +132,7 @@ export class McpSession {
     this.#closed = true;
     const connection = this.#connection;
     this.#connection = undefined;
+    this.#current = undefined;
     this.#capped.abortAll();
     if (connection === undefined) return;
     const open = await connection.catch(() => undefined);

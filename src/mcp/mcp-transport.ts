@@ -40,6 +40,8 @@ export class McpTransport implements AdcpTransport {
   readonly #options: TransportOptions;
   readonly #session: McpSession;
   #tools: Promise<Map<string, ToolInfo>> | undefined;
+  /** Set once the tool list is known to hold no `taskSupport: required` tool. */
+  #noRequiredTools = false;
 
   constructor(options: TransportOptions) {
     if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
@@ -54,7 +56,7 @@ export class McpTransport implements AdcpTransport {
 
   async callTool(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult> {
     try {
-      const ttl = await this.#taskTtl(tool, options);
+      const ttl = this.#plainForSure(options) ? undefined : await this.#taskTtl(tool, options);
       if (ttl === undefined) return await this.#callPlain(tool, args, options);
       return await this.#callAsTask(tool, args, ttl, options);
     } catch (error) {
@@ -93,6 +95,7 @@ export class McpTransport implements AdcpTransport {
       if (cursor === undefined) break;
     }
     this.#tools = Promise.resolve(new Map(tools.map((t) => [t.name, t])));
+    this.#noRequiredTools = !tools.some((t) => t.taskSupport === 'required');
     return tools;
   }
 
@@ -106,6 +109,14 @@ export class McpTransport implements AdcpTransport {
 
   close(): Promise<void> {
     return this.#session.close();
+  }
+
+  /** True when, without waiting, the call is known to be plain: connected to a server without tasks. */
+  #plainForSure(options: TransportCallOptions): boolean {
+    const current = this.#session.current;
+    if (current === undefined) return false;
+    const tasks = current.client.getServerCapabilities()?.tasks?.requests?.tools?.call;
+    return tasks === undefined || (options.task === undefined && this.#noRequiredTools);
   }
 
   /** The `ttl` to augment with, or `undefined` for a plain call (see the MCP guide, "Tool-Level Task Support"). */
@@ -123,7 +134,10 @@ export class McpTransport implements AdcpTransport {
     if (this.#tools === undefined) {
       const listing = this.listTools(options).then(
         (tools) => new Map(tools.map((t) => [t.name, t])),
-        () => new Map<string, ToolInfo>(),
+        () => {
+          this.#noRequiredTools = true;
+          return new Map<string, ToolInfo>();
+        },
       );
       this.#tools = listing;
     }

@@ -1,0 +1,179 @@
+// MCP client benchmarks: per-call overhead of AdcpClient against the bare SDK `Client.callTool`
+// on the same server in the same run, and the cold import of `adcp-wire/client` against the cold
+// import of the MCP SDK client modules it uses. Prints one Markdown section.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { performance } from 'node:perf_hooks';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const CALLS = 500;
+const WARMUP = 100;
+const BLOCK = 25;
+const IMPORT_RUNS = 15;
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+if (!isMainThread) {
+  // Server side, in its own thread: a real SDK server with one small AdCP-shaped tool.
+  const { startMcpTestServer } = await import('../test/mcp/helpers/mcp-test-server.js');
+  const body = { status: 'completed', message: 'Found 2 products', products: [{ product_id: 'p1' }, { product_id: 'p2' }] };
+  const server = await startMcpTestServer({
+    mode: (workerData as { mode: 'sse' | 'json' }).mode,
+    tools: [
+      { name: 'get_products', handler: () => ({ content: [{ type: 'text', text: 'Found 2 products' }], structuredContent: body }) },
+      { name: 'create_media_buy', handler: () => ({ content: [], structuredContent: { status: 'completed', media_buy_id: 'mb_1' } }) },
+    ],
+  });
+  // The test server keeps every request for assertions; a benchmark has no use for them.
+  setInterval(() => {
+    server.received.length = 0;
+    server.headers.length = 0;
+  }, 200).unref();
+  parentPort?.postMessage(server.url);
+} else {
+  await main();
+}
+
+async function startServer(mode: 'sse' | 'json'): Promise<{ url: string; worker: Worker }> {
+  const entry = JSON.stringify(import.meta.url);
+  const worker = new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${entry}); })`, {
+    eval: true,
+    workerData: { mode },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return { url, worker };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function p90(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length * 0.9)] ?? Number.NaN;
+}
+
+async function timeCalls(run: () => Promise<unknown>, n: number, out: number[]): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await run();
+    out.push(performance.now() - t0);
+  }
+}
+
+interface LatencyRow {
+  label: string;
+  ours: number[];
+  bare: number[];
+}
+
+async function latency(mode: 'sse' | 'json', warnings: string[]): Promise<LatencyRow[]> {
+  const { url, worker } = await startServer(mode);
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { AdcpClient } = await import('../src/client/index.js');
+  const bare = new Client({ name: 'bench', version: '1' });
+  await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const ours = new AdcpClient({ url, protocol: 'mcp' });
+  const args = { buying_mode: 'brief', brief: 'CTV for pet owners', brand: { domain: 'example.com' } };
+  const bareCall = (name: string) => () => bare.callTool({ name, arguments: args });
+  const oursCall = (name: string) => async () => {
+    const result = await ours.call(name, args);
+    if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);
+  };
+  const rows: LatencyRow[] = [];
+  for (const tool of ['get_products', 'create_media_buy']) {
+    const row: LatencyRow = { label: `${mode === 'sse' ? 'SSE' : 'JSON'} answers, \`${tool}\``, ours: [], bare: [] };
+    await timeCalls(bareCall(tool), WARMUP, []);
+    await timeCalls(oursCall(tool), WARMUP, []);
+    for (let done = 0; done < CALLS; done += BLOCK) {
+      await timeCalls(bareCall(tool), BLOCK, row.bare);
+      await timeCalls(oursCall(tool), BLOCK, row.ours);
+    }
+    rows.push(row);
+  }
+  await ours.close();
+  await bare.close();
+  await worker.terminate();
+  void warnings;
+  return rows;
+}
+
+/** Median wall time of importing `specifiers` in a fresh `node` process, measured inside it (ms). */
+function coldImport(specifiers: string[]): number[] {
+  const code = `const t0 = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); console.log(performance.now() - t0);`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', cwd: root });
+  if (run.status !== 0) throw new Error(`cold import failed: ${run.stderr}`);
+  return [Number(run.stdout.trim())];
+}
+
+async function main(): Promise<void> {
+  const warnings: string[] = [];
+  process.on('warning', (w) => warnings.push(`${w.name}: ${w.message}`));
+  console.log('## MCP client: per-call overhead and cold import\n');
+
+  const rows = [...(await latency('sse', warnings)), ...(await latency('json', warnings))];
+  console.log(
+    `Sequential calls over loopback to a real \`@modelcontextprotocol/sdk\` 1.32 server running in a worker thread: ${CALLS} timed calls per client after ${WARMUP} warm-up calls, the bare SDK \`Client.callTool\` and \`AdcpClient.call\` alternating in blocks of ${BLOCK}, same server, same process, same run. \`create_media_buy\` adds the generated \`idempotency_key\`. Target: ratio of medians at most 1.10x.\n`,
+  );
+  console.log('| case | AdcpClient median (ms) | p90 (ms) | bare SDK median (ms) | p90 (ms) | ratio | target met |');
+  console.log('|---|---|---|---|---|---|---|');
+  let allMet = true;
+  for (const row of rows) {
+    const ratio = median(row.ours) / median(row.bare);
+    const met = ratio <= 1.1;
+    allMet &&= met;
+    console.log(
+      `| ${row.label} | ${median(row.ours).toFixed(3)} | ${p90(row.ours).toFixed(3)} | ${median(row.bare).toFixed(3)} | ${p90(row.bare).toFixed(3)} | ${ratio.toFixed(3)}x | ${met ? 'yes' : 'no'} |`,
+    );
+  }
+  console.log(`\nWarnings emitted during the ${rows.length * (CALLS + WARMUP) * 2} calls: ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
+
+  // Cold import: both sides as plain JavaScript under plain `node` (ours compiled by tsc into
+  // node_modules/.cache, so node resolves the SDK the same way for both; no tsx loader on either).
+  const out = join(root, 'node_modules/.cache/adcp-wire-bench');
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (!(await exists(join(out, 'client/index.js')))) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+  const sdk = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/types.js'];
+  const client = [join(out, 'client/index.js')];
+  const clientAndMcp = [...client, join(out, 'mcp/index.js')];
+  const samples = { sdk: [] as number[], client: [] as number[], clientAndMcp: [] as number[] };
+  for (let i = 0; i < IMPORT_RUNS; i++) {
+    samples.sdk.push(...coldImport(sdk));
+    samples.client.push(...coldImport(client));
+    samples.clientAndMcp.push(...coldImport(clientAndMcp));
+  }
+  const base = median(samples.sdk);
+  console.log(
+    `Cold import, each in a fresh \`node\` process (time from before the first \`import()\` to after the last, measured inside the process; node start-up excluded), ${IMPORT_RUNS} runs each, alternating; median. Baseline: the MCP SDK client modules the transport uses (\`client/index.js\`, \`client/streamableHttp.js\`, \`types.js\`; the legacy \`client/sse.js\` is loaded only on fallback, on both sides). \`adcp-wire/client\` loads its transport on the first call, so the fair comparison is the second row: the client plus the MCP transport it will load. Target: at most 1.15x.\n`,
+  );
+  console.log('| import | median (ms) | ratio to SDK client modules | target met |');
+  console.log('|---|---|---|---|');
+  console.log(`| MCP SDK client modules (baseline) | ${base.toFixed(1)} | 1.000x | |`);
+  const rowsImport: [string, number[]][] = [
+    ['`adcp-wire/client` alone (transport not loaded yet)', samples.client],
+    ['`adcp-wire/client` + its MCP transport (`src/mcp`)', samples.clientAndMcp],
+  ];
+  for (const [label, values] of rowsImport) {
+    const ratio = median(values) / base;
+    const met = ratio <= 1.15;
+    allMet &&= met;
+    console.log(`| ${label} | ${median(values).toFixed(1)} | ${ratio.toFixed(3)}x | ${met ? 'yes' : 'no'} |`);
+  }
+  console.log(`\n${allMet ? 'All targets met.' : 'Some targets NOT met (see rows marked no).'}\n`);
+}
+
+async function exists(path: string): Promise<boolean> {
+  const { access } = await import('node:fs/promises');
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
