@@ -62,7 +62,16 @@ export class SqliteDedupStore implements DedupStore {
         return { kind: 'claimed', token };
       },
     );
-    this.#claim = (scope, key, leaseMs, now, fingerprint) => claim.immediate(scope, key, leaseMs, now, fingerprint);
+    // Fast path for the common case, a key never seen: one autocommitted INSERT, no transaction.
+    const fresh = db.prepare(
+      `INSERT INTO webhook_dedup (scope, key, state, token, lease_expires_at, expires_at, fingerprint)
+       VALUES (?, ?, 'processing', ?, ?, NULL, ?) ON CONFLICT (scope, key) DO NOTHING`,
+    );
+    this.#claim = (scope, key, leaseMs, now, fingerprint) => {
+      const token = randomUUID();
+      if (fresh.run(scope, key, token, now + leaseMs, fingerprint).changes === 1) return { kind: 'claimed', token };
+      return claim.immediate(scope, key, leaseMs, now, fingerprint);
+    };
     this.#complete = db.prepare(
       `UPDATE webhook_dedup SET state = 'done', expires_at = ?
        WHERE scope = ? AND key = ? AND token = ? AND state = 'processing'`,

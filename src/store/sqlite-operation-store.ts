@@ -72,10 +72,13 @@ export class SqliteOperationStore implements OperationStore {
   async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
     if (input.createIfMissing !== undefined) {
-      const inserted = this.#insert.run(
-        insertParams({ operationId, ...input.createIfMissing, ...updateFields(input) }, now),
-      );
-      if (inserted.changes === 1) return { applied: true, record: this.#read(operationId) };
+      const fields: CreateInput = { operationId, ...input.createIfMissing, ...updateFields(input) };
+      if (this.#insert.run(insertParams(fields, now)).changes === 1) {
+        // Just inserted: the record is what was written (results round-trip through JSON text).
+        const record: OperationRecord = { ...fields, createdAt: now, updatedAt: now };
+        if (fields.result !== undefined) record.result = JSON.parse(JSON.stringify(fields.result)) as unknown;
+        return { applied: true, record };
+      }
     }
     const params = {
       operationId,

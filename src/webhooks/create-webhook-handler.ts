@@ -74,9 +74,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         .catch(() => ({ status: 400, reason: 'unreadable_body' }) as DeliveryAnswer)
         .then((result) => {
           res.writeHead(result.status, responseHeaders(result));
-          res.end(responseBody(result), () => {
-            if (result.status === 413) req.destroy();
-          });
+          if (result.status === 413) res.end(responseBody(result), () => req.destroy());
+          else res.end(responseBody(result));
         });
     },
     getOperation: (operationId) => operationsOrThrow().get(operationId),
