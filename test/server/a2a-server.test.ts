@@ -111,6 +111,26 @@ describe('createAdcpServer over A2A', () => {
     assert.equal(task.kind, undefined);
   });
 
+  it('accepts every schema-admitted envelope field in the skill input and echoes context and adcp_version', async () => {
+    const input = {
+      brief: 'ctv',
+      idempotency_key: '550e8400-e29b-41d4-a716-446655442072',
+      context: { trace: 't' },
+      context_id: 'ctx-compat',
+      adcp_version: '3.1',
+      adcp_major_version: 3,
+      push_notification_config: { url: 'https://buyer.example/hook', operation_id: 'op' },
+      governance_context: { plan_id: 'p' },
+      ext: { vendor: {} },
+    };
+    const reply = await rpc('message/send', v03Message('get_products', input));
+    const task = reply.result as Json;
+    const data = ((task.artifacts as Json[])[0]?.parts as Json[])[1]?.data as Json;
+    assert.equal((task.status as Json).state, 'completed');
+    assert.deepEqual(data.context, { trace: 't' });
+    assert.equal(data.adcp_version, '3.1');
+  });
+
   it('answers a failed task with an adcp_error DataPart', async () => {
     const reply = await rpc('message/send', v03Message('fail_rate_limited', {}));
     const task = reply.result as Json;
