@@ -52,19 +52,11 @@ export function cardCandidates(agentUrl: string): string[] {
 export async function discoverCard(agentUrl: string, options: DiscoverCardOptions): Promise<CardLookup> {
   const tried: string[] = [];
   const maxBytes = Math.min(options.maxBytes, MAX_CARD_BYTES);
-  for (const url of cardCandidates(agentUrl)) {
-    tried.push(url);
-    let response: Response;
-    try {
-      response = await options.fetch(url, {
-        method: 'GET',
-        headers: { ...options.headers, accept: 'application/json', ...(options.version === '1.0' ? { 'A2A-Version': '1.0' } : {}) },
-        redirect: 'error',
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-    } catch (error) {
-      throw fetchFailure(error, options.signal, { url, tool: 'agent card' });
-    }
+  for (const candidate of cardCandidates(agentUrl)) {
+    tried.push(candidate);
+    const got = await getFollowingSameOrigin(candidate, options);
+    const { response, url } = got;
+    if (response === undefined) return { found: false, tried, problem: got.problem, problemUrl: url };
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       if (response.status === 404 || response.status === 410 || response.status === 405) continue;
@@ -86,6 +78,47 @@ export async function discoverCard(agentUrl: string, options: DiscoverCardOption
     return { found: true, url, card: parsed.value as JsonObject };
   }
   return { found: false, tried };
+}
+
+const MAX_REDIRECTS = 3;
+
+/**
+ * GETs `url`, following at most three redirects that stay on the same origin (a card moved from
+ * `agent.json` to `agent-card.json`); a redirect elsewhere is a problem, never followed with the
+ * caller's headers.
+ */
+async function getFollowingSameOrigin(
+  start: string,
+  options: DiscoverCardOptions,
+): Promise<{ response: Response; url: string } | { response: undefined; url: string; problem: string }> {
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await options.fetch(url, {
+        method: 'GET',
+        headers: { ...options.headers, accept: 'application/json', ...(options.version === '1.0' ? { 'A2A-Version': '1.0' } : {}) },
+        redirect: 'manual',
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+    } catch (error) {
+      throw fetchFailure(error, options.signal, { url, tool: 'agent card' });
+    }
+    if (response.status < 300 || response.status > 399 || response.status === 304) return { response, url };
+    await response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    let next: URL | undefined;
+    try {
+      next = location === null ? undefined : new URL(location, url);
+    } catch {
+      next = undefined;
+    }
+    if (next === undefined || next.origin !== new URL(url).origin) {
+      return { response: undefined, url, problem: `card redirects (HTTP ${response.status}) off the agent's origin; not followed` };
+    }
+    if (hop >= MAX_REDIRECTS) return { response: undefined, url, problem: `card redirects more than ${MAX_REDIRECTS} times` };
+    url = next.href;
+  }
 }
 
 /** Why `value` is not a usable agent card, or `undefined` when it is. */

@@ -73,7 +73,7 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
       method: 'POST',
       headers: { ...request.headers, 'content-type': 'application/json', accept },
       body,
-      redirect: 'error',
+      redirect: 'manual', // a 3xx is an http_status error: the caller's credentials never follow it
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
   } catch (error) {

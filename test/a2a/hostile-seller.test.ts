@@ -39,6 +39,10 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
   'not-json': (_req, res) => sendJson(res, '<html>oops</html>'),
   'duplicate-keys': (req, res) => sendJson(res, `{"jsonrpc":"2.0","id":${JSON.stringify(req.body?.id)},"result":{"task":{"id":"t","id":"u","status":{"state":"TASK_STATE_COMPLETED"}}}}`),
   unavailable: (_req, res) => sendJson(res, { error: 'down' }, 503),
+  redirect: (_req, res) => {
+    res.writeHead(307, { location: 'https://elsewhere.example/rpc' });
+    res.end();
+  },
   message: (req, res) => sendJson(res, { jsonrpc: '2.0', id: req.body?.id, result: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } } }),
   'rate-limited': (req, res) =>
     sendJson(res, { jsonrpc: '2.0', id: req.body?.id, error: { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: { code: 'RATE_LIMITED', retry_after: 7.2, recovery: 'transient' } } } }),
@@ -128,6 +132,10 @@ describe('A2ATransport against hostile or broken sellers', () => {
       assert.equal(e.retryable, true);
       return true;
     });
+  });
+
+  it('does not follow a redirect of a JSON-RPC request', async () => {
+    await assert.rejects(transport('redirect').callTool('get_products', {}, { maxBytes: MAX }), (e: unknown) => e instanceof AdcpWireError && e.code === 'http_status' && e.status === 307);
   });
 
   it('returns a bare Message answer as completed with its text only', async () => {

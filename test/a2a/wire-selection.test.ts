@@ -137,6 +137,18 @@ describe('A2ATransport card discovery', () => {
   let raw: RawServer;
   before(async () => {
     raw = await startRawServer((req, res, base) => {
+      if (req.path === '/moved/.well-known/agent-card.json') {
+        res.writeHead(301, { location: '/legacy/.well-known/agent.json' });
+        return res.end();
+      }
+      if (req.path === '/offsite/.well-known/agent-card.json') {
+        res.writeHead(302, { location: 'https://elsewhere.example/card.json' });
+        return res.end();
+      }
+      if (req.path === '/loop/.well-known/agent-card.json') {
+        res.writeHead(307, { location: '/loop/.well-known/agent-card.json' });
+        return res.end();
+      }
       if (req.path === '/legacy/.well-known/agent.json') {
         return sendJson(res, { name: 'legacy', url: `${base}/legacy`, protocolVersion: '0.3.0', skills: [{ id: 'get_signals', description: 'Signals' }] });
       }
@@ -158,6 +170,22 @@ describe('A2ATransport card discovery', () => {
     const result = await t.callTool('get_signals', {}, { maxBytes: MAX });
     assert.deepEqual(result.data, { legacy: true });
     assert.deepEqual(await t.listTools({ maxBytes: MAX }), [{ name: 'get_signals', description: 'Signals' }]);
+  });
+
+  it('follows a same-origin card redirect', async () => {
+    const info = await new A2ATransport({ url: `${raw.base}/moved`, maxBytes: MAX }).readCard({ maxBytes: MAX });
+    assert.equal(info.url, `${raw.base}/legacy/.well-known/agent.json`);
+    assert.equal(info.card?.['name'], 'legacy');
+  });
+
+  it('does not follow a card redirect off the origin', async () => {
+    const info = await new A2ATransport({ url: `${raw.base}/offsite`, maxBytes: MAX }).readCard({ maxBytes: MAX });
+    assert.match(info.problem ?? '', /off the agent's origin; not followed/);
+  });
+
+  it('stops after three card redirects', async () => {
+    const info = await new A2ATransport({ url: `${raw.base}/loop`, maxBytes: MAX }).readCard({ maxBytes: MAX });
+    assert.match(info.problem ?? '', /more than 3 times/);
   });
 
   it('reports an oversized card as a problem', async () => {
