@@ -16,7 +16,7 @@ const UNITS = 600;
 const WORKERS = 12;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('PostgreSQL stores across a database restart', { skip: pgSkip }, () => {
+describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout: 300_000 }, () => {
   let cluster: TestCluster;
   let db: PgDatabase;
   before(async () => {
