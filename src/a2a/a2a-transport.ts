@@ -61,6 +61,7 @@ export class A2ATransport implements AdcpTransport {
   /** Invokes one skill: a blocking send, a non-blocking one (`returnImmediately`), or a stream when `onProgress` is given. */
   async callTool(tool: string, args: JsonObject, callerOptions: A2ACallOptions): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '') throw new TypeError('callTool: tool must be a non-empty string');
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new TypeError('callTool: args must be a JSON object');
     return this.linked(callerOptions, (options) => this.invoke(tool, args, options));
   }
 
