@@ -139,15 +139,18 @@ describe('A2ATransport card discovery', () => {
     raw = await startRawServer((req, res, base) => {
       if (req.path === '/moved/.well-known/agent-card.json') {
         res.writeHead(301, { location: '/legacy/.well-known/agent.json' });
-        return res.end();
+        res.end();
+        return;
       }
       if (req.path === '/offsite/.well-known/agent-card.json') {
         res.writeHead(302, { location: 'https://elsewhere.example/card.json' });
-        return res.end();
+        res.end();
+        return;
       }
       if (req.path === '/loop/.well-known/agent-card.json') {
         res.writeHead(307, { location: '/loop/.well-known/agent-card.json' });
-        return res.end();
+        res.end();
+        return;
       }
       if (req.path === '/legacy/.well-known/agent.json') {
         return sendJson(res, { name: 'legacy', url: `${base}/legacy`, protocolVersion: '0.3.0', skills: [{ id: 'get_signals', description: 'Signals' }] });
