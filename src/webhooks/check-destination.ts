@@ -32,8 +32,7 @@ const V4_RESERVED: Array<[number, number]> = [
 function isReservedAddress(host: string): boolean {
   if (isIP(host) === 4) return isReservedV4(host);
   const lower = host.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped !== null) return true;
+  if (lower.startsWith('::ffff:')) return true; // IPv4-mapped, in any spelling (the URL parser rewrites it to hex)
   if (lower === '::1' || lower === '::') return true;
   return /^(f[cd]|fe[89ab]|ff)/.test(lower);
 }
