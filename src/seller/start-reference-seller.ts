@@ -89,6 +89,9 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now }),
     store,
     cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
+    // One process owns a SQLite file: what it left unfinished will never finish. A shared
+    // (PostgreSQL) store is left alone: other sellers may be running those tasks.
+    abandonUnfinishedOnStart: options.storeUrl === undefined,
     webhooks: {
       ...(signingKey === undefined ? {} : { signingKey }),
       allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
+import { principalOwner } from './adcp-tasks.js';
 import type { A2AWire } from './a2a-wire.js';
 import { A2A_METHODS, parseInvocation, taskForWire } from './a2a-wire.js';
 import type { AdcpAnswer } from './invoke-tool.js';
@@ -36,7 +37,7 @@ class RpcError extends Error {
   }
 }
 
-const A2A_OWNER = (principal: string) => `principal:${principal}`;
+const A2A_OWNER = principalOwner;
 const RECENT_LIMIT = 1000;
 
 /** The Task for a finished AdCP answer: one artifact, a TextPart then the final DataPart. */

@@ -28,6 +28,11 @@ export interface AdcpTaskRunner {
   close(): Promise<void>;
 }
 
+/** The store owner of a principal's AdCP (and A2A) tasks. */
+export function principalOwner(principal: string): string {
+  return `principal:${principal}`;
+}
+
 /** Runs AdCP `submitted` work in the background over the durable task store. */
 export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: ServerWebhooks }): AdcpTaskRunner {
   const { store, webhooks } = options;
@@ -97,7 +102,7 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
       if (push !== undefined) request.push = push;
       if (isJsonObject(args.context)) request.context = args.context;
       const created = await store.create({
-        owner: principal,
+        owner: principalOwner(principal),
         kind: 'adcp',
         taskType,
         status: 'submitted',
@@ -123,7 +128,7 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
       if (typeof args.task_id !== 'string' || args.task_id === '') {
         throw new AdcpToolError('INVALID_REQUEST', 'task_id is required.', { field: 'task_id' });
       }
-      const task = await store.get(principal, args.task_id);
+      const task = await store.get(principalOwner(principal), args.task_id);
       if (task === undefined || task.kind !== 'adcp') {
         throw new AdcpToolError('REFERENCE_NOT_FOUND', 'The referenced task was not found.', { field: 'task_id' });
       }

@@ -210,6 +210,14 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     async listen(listenOptions = {}) {
       if (listener !== undefined) throw new Error('createAdcpServer: already listening');
       const host = listenOptions.host ?? '127.0.0.1';
+      if (options.abandonUnfinishedOnStart === true && store.abandonUnfinished !== undefined) {
+        const statusMessage = 'The agent restarted before the task finished.';
+        await store.abandonUnfinished('adcp', {
+          statusMessage,
+          result: { status: 'failed', adcp_error: { code: 'SERVICE_UNAVAILABLE', message: statusMessage, recovery: 'transient' } },
+        });
+        await store.abandonUnfinished('a2a', { statusMessage });
+      }
       if (allowedHosts === undefined && isLoopbackAddress(host)) allowedHosts = new Set(LOOPBACK_HOSTS);
       const server = createServer((req, res) => {
         handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));

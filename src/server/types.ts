@@ -99,4 +99,10 @@ export interface CreateAdcpServerOptions {
   maxSessions?: number;
   /** Idle MCP sessions are closed after this many ms. Default 30 min. */
   sessionIdleMs?: number;
+  /**
+   * On `listen()`, fail the AdCP and A2A tasks a previous run of this process left unfinished
+   * (their work died with it), so pollers get an answer. Only for a store this process alone
+   * uses; never with a store shared by a fleet. Default false.
+   */
+  abandonUnfinishedOnStart?: boolean;
 }

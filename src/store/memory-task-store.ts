@@ -109,6 +109,20 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
       return removed;
     },
 
+    async abandonUnfinished(kind, options) {
+      const now = options.now ?? Date.now();
+      let count = 0;
+      for (const row of rows.values()) {
+        if (row.kind !== kind || isTerminalTaskStatus(row.status) || (row.expiresAt !== null && row.expiresAt <= now)) continue;
+        row.status = 'failed';
+        row.statusMessage = options.statusMessage;
+        if (options.result !== undefined) row.result = structuredClone(options.result);
+        row.lastUpdatedAt = now;
+        count += 1;
+      }
+      return count;
+    },
+
     async close() {
       rows.clear();
     },

@@ -109,6 +109,11 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
      WHERE task_id = @task_id AND owner = @owner AND (expires_at IS NULL OR expires_at > @now)
        AND status NOT IN (${TERMINAL_SQL})`,
   );
+  const abandon = db.prepare(
+    `UPDATE adcp_server_tasks SET status = 'failed', status_message = @message,
+       result_json = CASE WHEN @set_result THEN @result_json ELSE result_json END, last_updated_at = @now
+     WHERE kind = @kind AND (expires_at IS NULL OR expires_at > @now) AND status NOT IN (${TERMINAL_SQL})`,
+  );
   const deleteExpired = db.prepare('DELETE FROM adcp_server_tasks WHERE expires_at IS NOT NULL AND expires_at <= ?');
 
   const createTx = db.transaction((input: CreateTaskInput, now: number): CreateTaskOutcome => {
@@ -213,6 +218,15 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
     },
     async sweep(now = Date.now()) {
       return deleteExpired.run(now).changes;
+    },
+    async abandonUnfinished(kind, options) {
+      return abandon.run({
+        kind,
+        message: options.statusMessage,
+        now: options.now ?? Date.now(),
+        set_result: options.result === undefined ? 0 : 1,
+        result_json: options.result === undefined ? null : JSON.stringify(options.result),
+      }).changes;
     },
     async close() {
       if (timer !== undefined) clearInterval(timer);

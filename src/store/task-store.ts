@@ -109,5 +109,11 @@ export interface TaskStore {
   list(owner: string, options?: ListTasksOptions): Promise<TaskPage>;
   /** Deletes expired rows. Returns how many were removed. */
   sweep(now?: number): Promise<number>;
+  /**
+   * Optional. Marks every live, non-terminal task of `kind` (all owners) `failed` with the given
+   * message and result: for a single process that restarted and lost the work behind them. Never
+   * call it on a store shared by a fleet (other processes may be running those tasks).
+   */
+  abandonUnfinished?(kind: TaskKind, options: { statusMessage: string; result?: unknown; now?: number }): Promise<number>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
+import { createSqliteTaskStore } from '../../src/store/sqlite-task-store.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 
 type Json = { [key: string]: unknown };
@@ -135,6 +136,21 @@ describe('startReferenceSeller', () => {
     assert.deepEqual(again.body.creatives, [{ creative_id: 'c1', action: 'updated' }]);
     const listed = await call('list_creatives', {});
     assert.deepEqual((listed.body.creatives as Json[]).map((c) => c.creative_id), ['c1', 'c2']);
+  });
+
+  it('fails, after a crash and restart, a media buy whose approval the previous process never finished', async () => {
+    // A crash leaves the task `submitted` in the file with no process to finish it.
+    const orphaned = createSqliteTaskStore({ path: dbPath, sweepIntervalMs: 0 });
+    const created = await orphaned.create({ owner: 'principal:anonymous', kind: 'adcp', taskType: 'create_media_buy', status: 'submitted' });
+    await orphaned.close();
+    assert.equal(created.ok, true);
+    const taskId = created.ok ? created.task.taskId : '';
+    for (const client of clients.splice(0)) await client.close();
+    await seller.close();
+    seller = await start();
+    const { body } = await call('get_task_status', { task_id: taskId });
+    assert.equal(body.status, 'failed');
+    assert.equal((body.error as Json).code, 'SERVICE_UNAVAILABLE');
   });
 
   it('reports delivery for a completed media buy and keeps it across a restart', async () => {

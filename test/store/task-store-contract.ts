@@ -206,6 +206,25 @@ export function taskStoreContract(name: string, makeStore: MakeTaskStore): void 
       await assert.rejects(store.list('o', { cursor: 'not-a-cursor' }), RangeError);
     });
 
+    it('abandons unfinished tasks of one kind, for every owner, when the store supports it', async (t) => {
+      const store = await make();
+      if (store.abandonUnfinished === undefined) {
+        t.skip('abandonUnfinished is optional');
+        return;
+      }
+      const a = await created(store, 'o1', { kind: 'adcp', status: 'submitted' });
+      const b = await created(store, 'o2', { kind: 'adcp', status: 'working' });
+      const done = await created(store, 'o1', { kind: 'adcp' });
+      await store.update('o1', done.taskId, { status: 'completed', now: T0 + 1 });
+      const mcp = await created(store, 'o1', { kind: 'mcp' });
+      const n = await store.abandonUnfinished('adcp', { statusMessage: 'restarted', result: { r: 1 }, now: T0 + 2 });
+      assert.equal(n, 2);
+      assert.equal((await store.get('o1', a.taskId, T0 + 3))?.status, 'failed');
+      assert.deepEqual((await store.get('o2', b.taskId, T0 + 3))?.result, { r: 1 });
+      assert.equal((await store.get('o1', done.taskId, T0 + 3))?.status, 'completed');
+      assert.equal((await store.get('o1', mcp.taskId, T0 + 3))?.status, 'working');
+    });
+
     it('keeps a caller-chosen task id and refuses a duplicate', async () => {
       const store = await make();
       const task = await created(store, 'o', { taskId: 'a2a-task-1', kind: 'a2a' });
