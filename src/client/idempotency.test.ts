@@ -1,0 +1,45 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { isReadOnlyTool, prepareArgs } from './idempotency.js';
+
+describe('isReadOnlyTool', () => {
+  it('treats the listed reads and every list_* tool as read-only', () => {
+    assert.deepEqual(['get_products', 'get_task_status', 'list_anything', 'get_adcp_capabilities'].map(isReadOnlyTool), [true, true, true, true]);
+  });
+
+  it('treats every other tool as mutating', () => {
+    assert.deepEqual(['create_media_buy', 'sync_creatives', 'some_new_tool', 'get_products_and_buy'].map(isReadOnlyTool), [false, false, false, false]);
+  });
+});
+
+describe('prepareArgs', () => {
+  it('adds a fresh key to a mutating call and none to a read', () => {
+    assert.equal(typeof prepareArgs('create_media_buy', {}, { protocol: 'mcp' }).args['idempotency_key'], 'string');
+    assert.equal('idempotency_key' in prepareArgs('get_products', {}, { protocol: 'mcp' }).args, false);
+  });
+
+  it('gives two calls two different keys', () => {
+    const a = prepareArgs('create_media_buy', {}, { protocol: 'mcp' }).idempotencyKey;
+    const b = prepareArgs('create_media_buy', {}, { protocol: 'mcp' }).idempotencyKey;
+    assert.notEqual(a, b);
+  });
+
+  it('keeps a key already in the arguments', () => {
+    assert.equal(prepareArgs('create_media_buy', { idempotency_key: 'mine-123' }, { protocol: 'mcp' }).idempotencyKey, 'mine-123');
+  });
+
+  it('lets the idempotencyKey option win, even on a read', () => {
+    assert.equal(prepareArgs('get_products', { idempotency_key: 'x' }, { protocol: 'mcp', idempotencyKey: 'opt' }).args['idempotency_key'], 'opt');
+  });
+
+  it('drops context_id on MCP and keeps it on A2A', () => {
+    assert.equal('context_id' in prepareArgs('get_products', { context_id: 'c' }, { protocol: 'mcp' }).args, false);
+    assert.equal(prepareArgs('get_products', { context_id: 'c' }, { protocol: 'a2a' }).args['context_id'], 'c');
+  });
+
+  it('does not modify the caller object', () => {
+    const args = { context_id: 'c' };
+    prepareArgs('create_media_buy', args, { protocol: 'mcp', context: { a: 1 } });
+    assert.deepEqual(args, { context_id: 'c' });
+  });
+});

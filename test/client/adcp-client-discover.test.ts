@@ -1,0 +1,121 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AdcpClient } from '../../src/client/index.js';
+import { startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
+
+const tools: TestTool[] = [
+  {
+    name: 'get_adcp_capabilities',
+    taskSupport: 'forbidden',
+    handler: () => ({ content: [], structuredContent: { adcp: { supported_versions: ['3.1'] }, supported_protocols: ['media_buy'] } }),
+  },
+  { name: 'create_media_buy', taskSupport: 'optional', handler: () => ({ content: [], structuredContent: {} }) },
+];
+
+const card = JSON.stringify({
+  name: 'io.adcontextprotocol/media-buy-agent',
+  _meta: { 'adcontextprotocol.org': { adcp_version: '2.6.0', protocols_supported: ['media_buy'] } },
+});
+
+describe('AdcpClient.discover over MCP', () => {
+  let server: TestServer;
+  let client: AdcpClient;
+  before(async () => {
+    server = await startMcpTestServer({ tools, tasks: true, card: { path: '/.well-known/server.json', body: card } });
+    client = new AdcpClient({ url: server.url, protocol: 'mcp' });
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  it('returns the server card with its adcontextprotocol.org block', async () => {
+    const found = await client.discover();
+    assert.equal(found.protocol, 'mcp');
+    assert.equal(found.card.url, `http://127.0.0.1:${server.port}/.well-known/server.json`);
+    assert.deepEqual(found.adcpMeta, { adcp_version: '2.6.0', protocols_supported: ['media_buy'] });
+  });
+
+  it('returns the get_adcp_capabilities answer', async () => {
+    const found = await client.discover();
+    assert.equal(found.capabilities?.status, 'completed');
+    assert.deepEqual(found.capabilities?.data?.['supported_protocols'], ['media_buy']);
+  });
+
+  it('lists the tools with their taskSupport', async () => {
+    const found = await client.discover();
+    assert.deepEqual(
+      found.tools?.map((t) => [t.name, t.taskSupport]),
+      [
+        ['get_adcp_capabilities', 'forbidden'],
+        ['create_media_buy', 'optional'],
+      ],
+    );
+  });
+
+  it('reports a missing card as no card, not a problem', async () => {
+    const bare = await startMcpTestServer({ tools });
+    const other = new AdcpClient({ url: bare.url, protocol: 'mcp' });
+    try {
+      const found = await other.discover();
+      assert.deepEqual(found.card, {});
+      assert.equal(found.capabilities?.status, 'completed');
+    } finally {
+      await other.close();
+      await bare.close();
+    }
+  });
+
+  it('reports a malformed card and still returns the rest', async () => {
+    const broken = await startMcpTestServer({ tools, card: { path: '/.well-known/mcp.json', body: '{oops' } });
+    const other = new AdcpClient({ url: broken.url, protocol: 'mcp' });
+    try {
+      const found = await other.discover();
+      assert.match(found.card.problem ?? '', /not valid JSON/);
+      assert.equal(found.tools?.length, 2);
+    } finally {
+      await other.close();
+      await broken.close();
+    }
+  });
+});
+
+describe('AdcpClient protocol auto', () => {
+  it('speaks MCP to an agent that has no A2A agent card', async () => {
+    const server = await startMcpTestServer({ tools });
+    const client = new AdcpClient({ url: server.url, protocol: 'auto' });
+    try {
+      const result = await client.call('get_adcp_capabilities', {});
+      assert.equal(result.protocol, 'mcp');
+      assert.equal(result.status, 'completed');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+describe('AdcpClient over A2A', () => {
+  it('picks A2A with protocol auto when the URL serves an agent card', async () => {
+    const { startServer } = await import('../a2a/sdk-servers.js');
+    const seen: Record<string, unknown>[] = [];
+    const a2a = await startServer('v1', (_skill, input) => {
+      seen.push(input);
+      return [
+        { artifact: { id: 'result', parts: [{ data: { status: 'completed', products: [{ product_id: 'a1' }] } }] } },
+        { state: 'completed' as const },
+      ];
+    });
+    const client = new AdcpClient({ url: a2a.base, protocol: 'auto' });
+    try {
+      const result = await client.call('create_media_buy', {}, { contextId: 'ctx-7' });
+      assert.equal(result.protocol, 'a2a');
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(result.data?.['products'], [{ product_id: 'a1' }]);
+      assert.equal(typeof seen[0]?.['idempotency_key'], 'string');
+    } finally {
+      await client.close();
+      await a2a.close();
+    }
+  });
+});
