@@ -13,7 +13,7 @@ import { spawnReceiver, type ReceiverProcess } from '../test/pg/fleet/spawn-rece
 import { deliverAll, makeEvents, percentile } from '../test/pg/fleet/deliveries.js';
 
 const OPERATIONS = Number(process.env.BENCH_PG_OPERATIONS ?? 750); // x4 events
-const WARMUP_OPERATIONS = 100;
+const WARMUP_OPERATIONS = 250; // x4: every receiver process warms its JIT before the clock starts
 const CONCURRENCY = 32;
 const ROUNDS = 3;
 

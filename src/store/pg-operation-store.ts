@@ -34,6 +34,18 @@ const ADVANCE = `UPDATE adcp_operations SET
   WHERE operation_id = $1 AND status_rank < ${FINAL_RANK} AND status_at <= $4 AND status_rank <= $3
   RETURNING ${COLUMNS}`;
 
+// Create-or-advance in one round trip: the insert for a new operation, else the same forward
+// rule as ADVANCE in the conflict branch's WHERE (agent, task type and created_at never change).
+const UPSERT = `INSERT INTO adcp_operations AS o
+  (operation_id, agent, task_type, task_id, status, status_rank, result, status_at, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+  ON CONFLICT (operation_id) DO UPDATE SET
+    status = excluded.status, status_rank = excluded.status_rank, status_at = excluded.status_at,
+    updated_at = excluded.updated_at, task_id = COALESCE(excluded.task_id, o.task_id),
+    result = COALESCE(excluded.result, o.result)
+  WHERE o.status_rank < ${FINAL_RANK} AND o.status_at <= excluded.status_at AND o.status_rank <= excluded.status_rank
+  RETURNING ${COLUMNS}`;
+
 /**
  * The shared `OperationStore` (`adcp_operations`). `advance` is a conditional UPDATE carrying
  * the state rank and the event timestamp in its WHERE clause, so webhooks and pollers in any
@@ -69,22 +81,8 @@ export class PgOperationStore implements OperationStore {
 
   async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
-    // Bounded: at most one lost race against a concurrent creation of the same operation.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const updated = await this.#db.query<Row>('operation advance', ADVANCE, [
-        operationId,
-        input.status,
-        statusRank(input.status),
-        input.statusAt,
-        now,
-        input.taskId ?? null,
-        toJson(input.result),
-      ]);
-      if (updated.rows[0] !== undefined) return { applied: true, record: toRecord(updated.rows[0]) };
-      const current = await this.#read(operationId);
-      if (current !== undefined) return { applied: false, record: toRecord(current) };
-      if (input.createIfMissing === undefined) return { applied: false, record: undefined };
-      const { rows } = await this.#db.query<Row>('operation advance', INSERT, [
+    if (input.createIfMissing !== undefined) {
+      const { rows } = await this.#db.query<Row>('operation advance', UPSERT, [
         operationId,
         input.createIfMissing.agent,
         input.createIfMissing.taskType,
@@ -96,9 +94,20 @@ export class PgOperationStore implements OperationStore {
         now,
       ]);
       if (rows[0] !== undefined) return { applied: true, record: toRecord(rows[0]) };
+    } else {
+      const { rows } = await this.#db.query<Row>('operation advance', ADVANCE, [
+        operationId,
+        input.status,
+        statusRank(input.status),
+        input.statusAt,
+        now,
+        input.taskId ?? null,
+        toJson(input.result),
+      ]);
+      if (rows[0] !== undefined) return { applied: true, record: toRecord(rows[0]) };
     }
-    const record = await this.#read(operationId);
-    return { applied: false, record: record === undefined ? undefined : toRecord(record) };
+    const current = await this.#read(operationId);
+    return { applied: false, record: current === undefined ? undefined : toRecord(current) };
   }
 
   async get(operationId: string): Promise<OperationRecord | undefined> {
