@@ -1,4 +1,4 @@
-import { UsageError, parseCommand, parsePort, printable } from './args.js';
+import { parseCommand, parsePort, printable } from './args.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
@@ -13,8 +13,9 @@ on one HTTP server, until Ctrl-C (SIGINT) or SIGTERM.
 Options:
   --port N          port to listen on (default 3000; 0 picks a free one)
   --host HOST       address to bind (default 127.0.0.1, loopback only)
-  --db PATH         SQLite file for tasks and media buys (default: in memory, lost on exit)
-  --store-url URL   shared state instead: postgres://... (or set ADCP_STORE_URL)
+  --db PATH         SQLite file for tasks, media buys and creatives (default: in memory)
+  --store-url URL   keep tasks in a shared store instead: postgres://... (or set ADCP_STORE_URL);
+                    media buys stay in --db
   --json            print the endpoints as one JSON object
   -h, --help        show this help
 
@@ -49,9 +50,6 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const port = parsePort(values.port, 3000);
     const host = values.host ?? '127.0.0.1';
     const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
-    if (values.db !== undefined && storeUrl !== undefined) {
-      throw new UsageError('give either --db (SQLite) or --store-url (PostgreSQL), not both.');
-    }
     const { startReferenceSeller } = await import('../seller/index.js');
     const started = await startReferenceSeller({
       port,
@@ -60,15 +58,17 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(storeUrl !== undefined ? { storeUrl } : {}),
     });
     seller = started;
+    const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
-      io.stdout.write(`${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl })}\n`);
+      io.stdout.write(`${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl })}\n`);
     } else {
       io.stdout.write(
         [
           `${style.bold('reference seller')} listening on ${started.url}`,
           `  MCP  ${started.mcpUrl}`,
           `  A2A  ${started.a2aUrl}`,
-          `  state ${storeUrl !== undefined ? 'PostgreSQL' : values.db !== undefined ? `SQLite ${printable(values.db)}` : 'SQLite in memory'}`,
+          `  webhook signing keys  ${jwksUrl}`,
+          `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
           style.dim('Ctrl-C to stop.'),
           '',
         ].join('\n'),
@@ -83,3 +83,18 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     await seller?.close().catch(() => undefined);
   }
 };
+
+function where(db: string | undefined): string {
+  return db === undefined ? 'SQLite in memory' : `SQLite ${printable(db)}`;
+}
+
+/** A store URL without its password. */
+function describeStore(url: string): string {
+  if (!/^postgres(ql)?:\/\//i.test(url)) return `SQLite ${printable(url)}`;
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL ${printable(`${parsed.host}${parsed.pathname}`)}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}

@@ -1,4 +1,7 @@
 import { describe, it } from 'node:test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
 import { AdcpClient } from '../../src/client/index.js';
@@ -27,10 +30,26 @@ describe('adcp serve', () => {
     assert.equal(await exit, 0);
   });
 
-  it('refuses --db together with --store-url', async () => {
+  it('prints its endpoints, signing keys and state for people, keeping state in --db', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'adcp-serve-'));
+    const controller = new AbortController();
     const io = recordingIo();
-    assert.equal(await main(['serve', '--db', 'x.db', '--store-url', 'postgres://127.0.0.1/x'], io), 2);
-    assert.match(io.err(), /either --db/);
+    io.signal = controller.signal;
+    const exit = main(['serve', '--port', '0', '--db', join(dir, 'seller.db')], io);
+    try {
+      for (let i = 0; i < 200 && !io.out().includes('state'); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.match(io.out(), /^  MCP  http:\/\/127\.0\.0\.1:\d+\/mcp$/m);
+      assert.match(io.out(), /^  A2A  http:\/\/127\.0\.0\.1:\d+\/a2a$/m);
+      const jwks = /webhook signing keys +(\S+)/.exec(io.out())?.[1] ?? '';
+      const keys = (await (await fetch(jwks)).json()) as { keys: unknown[] };
+      assert.equal(keys.keys.length, 1);
+      assert.match(io.out(), /state  tasks: SQLite .*seller\.db; media buys: SQLite .*seller\.db/);
+    } finally {
+      controller.abort();
+      assert.equal(await exit, 0);
+      await rm(dir, { recursive: true, force: true });
+    }
+    assert.match(io.out(), /stopped: closing the seller\./);
   });
 
   it('refuses a port out of range', async () => {
