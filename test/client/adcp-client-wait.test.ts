@@ -187,3 +187,24 @@ describe('AdcpClient.waitFor across a server restart', () => {
     }
   });
 });
+
+describe('AdcpClient with MCP Tasks', () => {
+  it('calls task-augmented when asked and then follows the AdCP submitted payload inside', async () => {
+    const state = { polls: 2, seen: 0 };
+    const tools = approvalAgent(state).map((tool) => (tool.name === 'create_media_buy' ? { ...tool, taskSupport: 'optional' as const, taskPolls: 1 } : tool));
+    const server = await startMcpTestServer({ tools, tasks: true, pollInterval: 50 });
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
+    try {
+      const first = await client.call('create_media_buy', {}, { task: { ttl: 60_000 } });
+      assert.equal(first.status, 'submitted');
+      assert.equal(first.taskId, 'mb-task-1');
+      assert.equal(typeof first.transportTaskId, 'string');
+      const final = await client.waitFor(first);
+      assert.equal(final.status, 'completed');
+      assert.ok(server.received.some((m) => m['method'] === 'tasks/result'));
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});

@@ -243,3 +243,28 @@ describe('McpTransport byte cap on the legacy HTTP+SSE stream', () => {
     }
   });
 });
+
+describe('McpTransport abort listeners', () => {
+  it('adds no lasting listener per call to the caller signal or any shared one (1,600 calls)', async () => {
+    const server = await startMcpTestServer({ tools, mode: 'json' });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    const shared = new AbortController();
+    try {
+      for (let i = 0; i < 1600; i++) {
+        server.received.length = 0;
+        await transport.callTool('plain_text', {}, { maxBytes: MAX, signal: shared.signal });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+      await transport.close();
+      await server.close();
+    }
+  });
+});
