@@ -16,6 +16,7 @@ const HELP = `Usage: adcp call <url> <tool> [json | @file | @-] [options]
 
 Calls one AdCP tool on an agent over MCP or A2A and prints the answer.
 The arguments are a JSON object, inline, from a file (@args.json) or from stdin (@-).
+With --wait, --timeout bounds the call and the wait together (default 600 s then).
 
 Options:
 ${CONNECTION_HELP}
@@ -61,6 +62,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
   const [url = '', tool = '', json] = positionals;
   const style = createStyle(wantsColor(io));
   let client;
+  let waiting = false;
   try {
     if (!/^[a-z][a-z0-9_.-]{0,99}$/i.test(tool)) {
       throw new UsageError(`'${printable(tool)}' is not a tool name, like get_products.`);
@@ -84,11 +86,13 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     if (values.wait === true && (result.status === 'submitted' || result.status === 'working')) {
       if (!quiet) progress.update(describeProgress({ status: result.status, ...(result.taskId ? { taskId: result.taskId } : {}) }));
       const remaining = Math.max(1, connection.timeoutMs - (Date.now() - started));
+      waiting = true;
       try {
         result = await client.waitFor(result, { timeoutMs: remaining, ...(onProgress ? { onProgress } : {}) });
       } finally {
         progress.done();
       }
+      waiting = false;
     }
     progress.done();
     if (values.json === true) io.stdout.write(`${safeJson(resultToJson(result), 2)}\n`);
@@ -100,7 +104,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     }
     return exitFor(result);
   } catch (error) {
-    if (values.wait === true && isTimeout(error)) {
+    if (waiting && isTimeout(error)) {
       io.stderr.write(`adcp call: the task did not finish within --timeout; it may still finish: follow it with 'adcp tasks get'.\n`);
       return EXIT.pending;
     }

@@ -130,6 +130,13 @@ describe('adcp call', () => {
     assert.match(io.err(), /did not finish within --timeout/);
   });
 
+  it('exits 3, not 4, when the call itself times out before any waiting', async () => {
+    const { open } = fakeClient(new AdcpWireError('timeout', 'no answer'));
+    const io = recordingIo();
+    assert.equal(await runCall(['http://127.0.0.1:1/mcp', 'create_media_buy', '{}', '--wait'], io, open), 3);
+    assert.match(io.err(), /\[timeout\]\n  the agent did not answer in time/);
+  });
+
   it('sets push_notification_config from --webhook and --webhook-secret', async () => {
     const { open, seen } = fakeClient(submitted);
     const argv = ['http://127.0.0.1:1/mcp', 'create_media_buy', '{"a":1}', '--webhook', 'http://127.0.0.1:9/hook', '--webhook-secret', 's3cret'];
