@@ -105,7 +105,7 @@ export class A2ATransport implements AdcpTransport {
     return { ...(lookup.problemUrl === undefined ? {} : { url: lookup.problemUrl }), problem: lookup.problem };
   }
 
-  /** Ends every call in flight (they fail with `aborted`) and refuses new ones. */
+  /** Ends the streams and abortable calls in flight (they fail with `aborted`) and refuses new calls. */
   async close(): Promise<void> {
     this.closing.abort(new AdcpWireError('aborted', `A2A transport for ${this.options.url} was closed`, { url: this.options.url }));
   }
@@ -120,9 +120,15 @@ export class A2ATransport implements AdcpTransport {
     });
   }
 
-  /** Runs `run` with the caller's signal linked to the transport's close. */
+  /**
+   * Runs `run` with the caller's signal linked to the transport's close. A call with no caller
+   * signal and no progress listener (a plain blocking send, get or cancel) gets no signal at all:
+   * an abort signal on a fetch costs about a tenth of a loopback call, and such a call ends with
+   * its answer. Streams and calls the caller can abort are always linked.
+   */
   private async linked<O extends TransportCallOptions>(options: O, run: (options: O) => Promise<TaskResult>): Promise<TaskResult> {
     if (this.closing.signal.aborted) throw this.closing.signal.reason;
+    if (options.signal === undefined && options.onProgress === undefined) return run(options);
     const link = linkSignal(options.signal, this.closing.signal);
     try {
       return await run({ ...options, signal: link.signal });
