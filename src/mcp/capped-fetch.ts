@@ -30,7 +30,7 @@ export interface CappedFetchOptions {
 
 export interface CappedFetch {
   fetch: typeof fetch;
-  /** Aborts every request still in flight (used by `close()`). */
+  /** Aborts every request still in flight that belongs to no call (calls are failed by their owner). */
   abortAll(): void;
 }
 
@@ -47,22 +47,21 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
 
   async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     const context = contextOf(init.body, options.contexts);
-    const controller = new AbortController();
-    const callSignal = context?.signal;
-    const onAbort = (): void => controller.abort(callSignal?.reason);
-    if (callSignal?.aborted === true) throw abortError(callSignal.reason);
-    callSignal?.addEventListener('abort', onAbort, { once: true });
-    inFlight.add(controller);
+    if (context?.signal.aborted === true) throw abortError(context.signal.reason);
+    // A call's request already has its own signal (the call scope's); others get a fresh one,
+    // tracked so that close() can abort them. Never the SDK's long-lived one.
+    const controller = context === undefined ? new AbortController() : undefined;
+    const signal = context?.signal ?? (controller as AbortController).signal;
+    if (controller !== undefined) inFlight.add(controller);
     const done = (): void => {
-      inFlight.delete(controller);
-      callSignal?.removeEventListener('abort', onAbort);
+      if (controller !== undefined) inFlight.delete(controller);
     };
     let response: Response;
     try {
-      response = await base(input, { ...init, signal: controller.signal });
+      response = await base(input, { ...init, signal });
     } catch (error) {
       done();
-      throw toFetchError(error, controller.signal, options.url);
+      throw toFetchError(error, signal, options.url);
     }
     const maxBytes = context?.maxBytes ?? options.maxBytes;
     const overflow = (seen: number): AdcpWireError => {

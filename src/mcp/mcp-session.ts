@@ -134,6 +134,8 @@ export class McpSession {
     this.#connection = undefined;
     this.#current = undefined;
     this.#capped.abortAll();
+    const closed = new AdcpWireError('aborted', `the MCP client for ${this.#options.url} was closed`);
+    for (const context of new Set(this.#contexts.values())) context.fail(closed);
     if (connection === undefined) return;
     const open = await connection.catch(() => undefined);
     if (open === undefined) return;
