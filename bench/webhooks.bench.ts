@@ -99,6 +99,7 @@ async function scenario(mode: Mode) {
       mode,
       ok,
       non2xx: REQUESTS - ok,
+      statuses: JSON.stringify(result.statuses),
       perSecond: ok / seconds,
       p50: quantile(result.latenciesMs, 0.5).toFixed(1),
       p99: quantile(result.latenciesMs, 0.99).toFixed(1),
@@ -141,6 +142,7 @@ const lines = [
   '',
 ];
 const markdown = lines.join('\n');
+if (process.env.WEBHOOK_BENCH_DEBUG) console.log(results.map((r) => `${r.mode} ${r.statuses}`).join('\n'));
 console.log(markdown);
 mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', 'webhooks.md'), `${markdown}\n`);

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimOutcome, DedupStore } from './types.js';
-import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import {
+  migrateSqlite,
+  openSqliteDatabase,
+  writeBatcherFor,
+  type SqliteDatabase,
+  type SqliteStoreOptions,
+  type SqliteWriteBatcher,
+} from './sqlite-database.js';
 
 const MIGRATIONS = [
   `CREATE TABLE webhook_dedup (
@@ -20,11 +27,12 @@ const MIGRATIONS = [
  * The embedded `DedupStore`: one SQLite row per (scope, key), claimed inside an IMMEDIATE
  * transaction, so concurrent claims from any number of connections or processes on the same file
  * yield exactly one `claimed`. A row is reclaimable once its lease expired (the holder crashed) or,
- * when done, once its TTL passed.
+ * when done, once its TTL passed. Writes go through the connection's group-commit queue.
  */
 export class SqliteDedupStore implements DedupStore {
   readonly #db: SqliteDatabase;
   readonly #owned: boolean;
+  readonly #writes: SqliteWriteBatcher;
   readonly #claim: (scope: string, key: string, leaseMs: number, now: number, fingerprint: string | null) => ClaimOutcome;
   readonly #complete;
   readonly #release;
@@ -34,6 +42,7 @@ export class SqliteDedupStore implements DedupStore {
     const { db, owned } = openSqliteDatabase(options);
     this.#db = db;
     this.#owned = owned;
+    this.#writes = writeBatcherFor(db);
     migrateSqlite(db, 'webhook_dedup', MIGRATIONS);
     const read = db.prepare(
       'SELECT state, lease_expires_at AS lease, expires_at AS expires, fingerprint FROM webhook_dedup WHERE scope = ? AND key = ?',
@@ -91,11 +100,12 @@ export class SqliteDedupStore implements DedupStore {
     key: string,
     options: { leaseMs: number; now?: number; fingerprint?: string },
   ): Promise<ClaimOutcome> {
-    return this.#claim(scope, key, options.leaseMs, options.now ?? Date.now(), options.fingerprint ?? null);
+    const now = options.now ?? Date.now();
+    return this.#writes.run(() => this.#claim(scope, key, options.leaseMs, now, options.fingerprint ?? null));
   }
 
   async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
-    return this.completeSync(scope, key, token, options);
+    return this.#writes.run(() => this.completeSync(scope, key, token, options));
   }
 
   /**
@@ -109,7 +119,7 @@ export class SqliteDedupStore implements DedupStore {
   }
 
   async release(scope: string, key: string, token: string): Promise<void> {
-    this.#release.run(scope, key, token);
+    await this.#writes.run(() => this.#release.run(scope, key, token));
   }
 
   async sweep(now: number = Date.now()): Promise<number> {
@@ -124,6 +134,8 @@ export class SqliteDedupStore implements DedupStore {
   }
 
   async close(): Promise<void> {
+    if (!this.#db.open) return;
+    await this.#writes.run(() => undefined); // let queued writes commit first
     if (this.#owned && this.#db.open) this.#db.close();
   }
 }

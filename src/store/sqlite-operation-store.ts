@@ -1,7 +1,14 @@
 import type { OperationFilter, OperationRecord, OperationStore, OperationUpdate } from './types.js';
 import { statusRank } from './types.js';
 import { FINAL_RANK } from './operation-rules.js';
-import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import {
+  migrateSqlite,
+  openSqliteDatabase,
+  writeBatcherFor,
+  type SqliteDatabase,
+  type SqliteStoreOptions,
+  type SqliteWriteBatcher,
+} from './sqlite-database.js';
 
 const MIGRATIONS = [
   `CREATE TABLE operations (
@@ -42,6 +49,7 @@ type AdvanceInput = OperationUpdate & { now?: number; createIfMissing?: { agent:
 export class SqliteOperationStore implements OperationStore {
   readonly #db: SqliteDatabase;
   readonly #owned: boolean;
+  readonly #writes: SqliteWriteBatcher;
   readonly #insert;
   readonly #update;
   readonly #get;
@@ -50,6 +58,7 @@ export class SqliteOperationStore implements OperationStore {
     const { db, owned } = openSqliteDatabase(options);
     this.#db = db;
     this.#owned = owned;
+    this.#writes = writeBatcherFor(db);
     migrateSqlite(db, 'operations', MIGRATIONS);
     this.#insert = db.prepare(
       `INSERT INTO operations (operation_id, agent, task_type, task_id, status, status_rank, result, status_at, created_at, updated_at)
@@ -65,12 +74,19 @@ export class SqliteOperationStore implements OperationStore {
   }
 
   async create(input: CreateInput): Promise<OperationRecord> {
-    this.#insert.run(insertParams(input, input.now ?? Date.now()));
-    return this.#read(input.operationId) as OperationRecord;
+    const now = input.now ?? Date.now();
+    return this.#writes.run(() => {
+      this.#insert.run(insertParams(input, now));
+      return this.#read(input.operationId) as OperationRecord;
+    });
   }
 
   async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
+    return this.#writes.run(() => this.#advance(operationId, input, now));
+  }
+
+  #advance(operationId: string, input: AdvanceInput, now: number): { applied: boolean; record: OperationRecord | undefined } {
     if (input.createIfMissing !== undefined) {
       const fields: CreateInput = { operationId, ...input.createIfMissing, ...updateFields(input) };
       if (this.#insert.run(insertParams(fields, now)).changes === 1) {
@@ -115,6 +131,8 @@ export class SqliteOperationStore implements OperationStore {
   }
 
   async close(): Promise<void> {
+    if (!this.#db.open) return;
+    await this.#writes.run(() => undefined); // let queued writes commit first
     if (this.#owned && this.#db.open) this.#db.close();
   }
 

@@ -73,9 +73,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         .then((bytes) => run({ method: req.method ?? 'GET', url, headers: req.headers, body: bytes }))
         .catch(() => ({ status: 400, reason: 'unreadable_body' }) as DeliveryAnswer)
         .then((result) => {
-          res.writeHead(result.status, responseHeaders(result));
-          if (result.status === 413) res.end(responseBody(result), () => req.destroy());
-          else res.end(responseBody(result));
+          const text = responseBody(result);
+          res.writeHead(result.status, { ...responseHeaders(result), 'content-length': String(Buffer.byteLength(text)) });
+          if (result.status === 413) res.end(text, () => req.destroy());
+          else res.end(text);
         });
     },
     getOperation: (operationId) => operationsOrThrow().get(operationId),
