@@ -1,3 +1,4 @@
+import { UsageError } from './args.js';
 import type { Connection } from './connection-flags.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
@@ -24,11 +25,17 @@ export type OpenClient = (connection: Connection) => Promise<CliClient>;
 /** Opens the real AdcpClient, loaded lazily so `adcp --help` does not load the SDKs. */
 export const openClient: OpenClient = async (connection) => {
   const { AdcpClient } = await import('../client/index.js');
-  return new AdcpClient({
-    url: connection.url,
-    protocol: connection.protocol,
-    headers: connection.headers,
-    timeoutMs: connection.timeoutMs,
-    ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
-  });
+  try {
+    return new AdcpClient({
+      url: connection.url,
+      protocol: connection.protocol,
+      headers: connection.headers,
+      timeoutMs: connection.timeoutMs,
+      ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
+    });
+  } catch (error) {
+    // The client refuses bad options (a token with a line break...) before any I/O: a usage error here.
+    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(error.message.replace(/^AdcpClient: /, ''));
+    throw error;
+  }
 };
