@@ -24,3 +24,4 @@ export { DEFAULT_TASK_POLICY, resolveTaskPolicy, clampTtl, type TaskPolicy } fro
 export { createMemoryTaskStore } from './memory-task-store.js';
 export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
+export { SqliteWriteBatcher, writeBatcherFor } from './sqlite-write-batcher.js';

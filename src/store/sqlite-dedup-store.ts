@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClaimOutcome, DedupStore } from './types.js';
-import {
-  migrateSqlite,
-  openSqliteDatabase,
-  writeBatcherFor,
-  type SqliteDatabase,
-  type SqliteStoreOptions,
-  type SqliteWriteBatcher,
-} from './sqlite-database.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import { writeBatcherFor, type SqliteWriteBatcher } from './sqlite-write-batcher.js';
 
 const MIGRATIONS = [
   `CREATE TABLE webhook_dedup (

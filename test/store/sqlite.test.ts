@@ -78,3 +78,34 @@ describe('SQLite store files', () => {
     assert.throws(() => new SqliteDedupStore({ path: '' }), TypeError);
   });
 });
+
+describe('SqliteWriteBatcher (group commit)', () => {
+  it('commits writes queued in one turn together, visible to another connection once they settle', async () => {
+    const path = join(dir, 'batch.db');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v INTEGER)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    const { writeBatcherFor } = await import('../../src/store/sqlite-write-batcher.js');
+    const batcher = writeBatcherFor(db);
+    const results = await Promise.all([1, 2, 3].map((v) => batcher.run(() => insert.run(v).changes)));
+    const reader = new Database(path, { readonly: true });
+    const count = (reader.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+    reader.close();
+    db.close();
+    assert.deepEqual(results, [1, 1, 1]);
+    assert.equal(count, 3);
+  });
+
+  it('fails a throwing write alone and commits the others', async () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE t (v INTEGER NOT NULL)');
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    const { writeBatcherFor } = await import('../../src/store/sqlite-write-batcher.js');
+    const batcher = writeBatcherFor(db);
+    const settled = await Promise.allSettled([batcher.run(() => insert.run(1)), batcher.run(() => insert.run(null)), batcher.run(() => insert.run(3))]);
+    assert.deepEqual(settled.map((s) => s.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(db.prepare('SELECT v FROM t ORDER BY v').all(), [{ v: 1 }, { v: 3 }]);
+    db.close();
+  });
+});
