@@ -1,6 +1,7 @@
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import { isPlainObject } from '../core/plain-object.js';
+import { AdcpWireError } from '../core/wire-error.js';
 import type { AdcpClientOptions, CallOptions, Clock, RetryOptions, WaitOptions } from './client-options.js';
 import { createClock, deadlineSignal } from './clock.js';
 import { createTransport } from './create-transport.js';
@@ -194,7 +195,14 @@ export class AdcpClient {
     const ref: OperationRef = { operationId: operationIdFor(args, result), agent: this.url, taskType: tool };
     this.#operations.set(result, ref);
     const store = this.#options.operations;
-    if (store !== undefined) await recordOperation(store, ref, result, this.#clock.now());
+    if (store === undefined) return;
+    try {
+      await recordOperation(store, ref, result, this.#clock.now());
+    } catch (error) {
+      // The agent accepted the work; say how to get its answer again without doing it twice.
+      const key = typeof args['idempotency_key'] === 'string' ? `; call again with idempotencyKey ${args['idempotency_key']} to replay it` : '';
+      throw new AdcpWireError('store', `${tool} at ${this.url} is ${result.status} (task ${result.taskId ?? 'unknown'}) but recording operation ${ref.operationId} failed${key}`, { cause: error, tool, url: this.url });
+    }
   }
 }
 

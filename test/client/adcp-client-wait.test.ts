@@ -208,3 +208,25 @@ describe('AdcpClient with MCP Tasks', () => {
     }
   });
 });
+
+describe('AdcpClient with a failing operations store', () => {
+  it('throws a store error that names the idempotency key to replay with', async () => {
+    const server = await startMcpTestServer({ tools: approvalAgent({ polls: 2, seen: 0 }) });
+    const broken = new MemoryOperationStore();
+    broken.create = async () => {
+      throw new Error('disk full');
+    };
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', operations: broken });
+    try {
+      await assert.rejects(client.call('create_media_buy', {}, { idempotencyKey: 'replay-key-123456' }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'store');
+        assert.match(error.message, /idempotencyKey replay-key-123456/);
+        return true;
+      });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
