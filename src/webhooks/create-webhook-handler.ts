@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateWebhookSecret } from './hmac.js';
 import { toJwksSource } from './jwks.js';
+import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import { readNodeBody, readRequestBody } from './read-body.js';
 import { processDelivery, type DeliveryAnswer, type DeliveryContext } from './process-delivery.js';
@@ -107,7 +108,7 @@ function checkSignatureConfig(config: WebhookHandlerOptions['signature']): 'rfc9
     return 'hmac';
   }
   if (config.scheme === 'rfc9421') {
-    toJwksSource(config.jwks);
+    toJwksSource(config.jwks, remoteJwks); // validates the shape, and starts nothing yet
     return 'rfc9421';
   }
   throw new TypeError(`createWebhookHandler: unknown signature scheme ${String((config as { scheme?: unknown }).scheme)}`);

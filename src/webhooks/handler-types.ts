@@ -1,7 +1,7 @@
 import type { DedupStore, OperationFilter, OperationRecord, OperationStore } from '../store/types.js';
 import type { JsonObject, TaskStatus } from '../core/types.js';
 import type { HmacSecret } from './hmac.js';
-import type { Jwk, JwkSet, JwksSource } from './jwks.js';
+import type { JwksInput } from './jwks.js';
 import type { ReplayStore } from './replay-store.js';
 import type { RevocationSource } from './revocation.js';
 
@@ -12,8 +12,8 @@ export const UNSIGNED_WEBHOOKS = 'none-i-know-this-is-unsafe';
 export type WebhookSignatureConfig =
   | {
       scheme: 'rfc9421';
-      /** The seller's keys (from its brand.json `jwks_uri`): `{ keys }`, an array, or `remoteJwks(url)`. */
-      jwks: JwksSource | JwkSet | Jwk[];
+      /** The seller's keys: `{ keys }`, an array, a `JwksSource`, or its brand.json `jwks_uri` (fetched, cached, capped). */
+      jwks: JwksInput;
       /** Replay cache; default one in-memory cache for this handler (a fleet must share one). */
       replay?: ReplayStore;
       revocation?: RevocationSource;

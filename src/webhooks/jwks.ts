@@ -36,9 +36,35 @@ export function staticJwks(set: JwkSet | Jwk[]): JwksSource {
   return { get: (keyid) => byKid.get(keyid) };
 }
 
-/** Accepts a `JwksSource`, a `{ keys }` object or an array of JWKs. */
-export function toJwksSource(jwks: JwksSource | JwkSet | Jwk[]): JwksSource {
-  if (Array.isArray(jwks) || 'keys' in jwks) return staticJwks(jwks as JwkSet | Jwk[]);
+/** Anything a verifier accepts as the seller's keys. A string is the `jwks_uri` (see `remoteJwks`). */
+export type JwksInput = JwksSource | JwkSet | Jwk[] | string;
+
+const fromUrl = new Map<string, JwksSource>();
+const fromObject = new WeakMap<object, JwksSource>();
+
+/**
+ * Accepts a `JwksSource`, a `{ keys }` object, an array of JWKs, or a JWKS URL (one cached
+ * `remoteJwks` per URL). Conversions are memoised per object, so passing the same set on every
+ * call costs nothing.
+ */
+export function toJwksSource(jwks: JwksInput, remote?: (url: string) => JwksSource): JwksSource {
+  if (typeof jwks === 'string') {
+    let source = fromUrl.get(jwks);
+    if (source === undefined) {
+      if (remote === undefined) throw new TypeError('toJwksSource: a JWKS URL needs remoteJwks');
+      source = remote(jwks);
+      fromUrl.set(jwks, source);
+    }
+    return source;
+  }
+  if (jwks === null || typeof jwks !== 'object') throw new TypeError('jwks: pass a JwksSource, { keys }, an array or a URL');
+  const cached = fromObject.get(jwks);
+  if (cached !== undefined) return cached;
+  if (Array.isArray(jwks) || 'keys' in jwks) {
+    const source = staticJwks(jwks as JwkSet | Jwk[]);
+    fromObject.set(jwks, source);
+    return source;
+  }
   if (typeof (jwks as JwksSource).get !== 'function') throw new TypeError('jwks: pass a JwksSource, { keys } or an array');
   return jwks as JwksSource;
 }

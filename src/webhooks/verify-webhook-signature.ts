@@ -3,7 +3,8 @@ import { parseDictionary, type InnerList } from './structured-fields.js';
 import { decodeBase64UrlStrict } from './base64.js';
 import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
 import { contentDigestMatches } from './content-digest.js';
-import { importPublicJwk, toJwksSource, type Jwk, type JwkSet, type JwksSource } from './jwks.js';
+import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
+import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import type { RevocationSource } from './revocation.js';
 import {
@@ -26,8 +27,8 @@ export interface WebhookRequestParts {
 }
 
 export interface VerifyWebhookSignatureOptions {
-  /** The seller's keys: a `{ keys }` set, an array, or a `JwksSource` (e.g. `remoteJwks(url)`). */
-  jwks: JwksSource | JwkSet | Jwk[];
+  /** The seller's keys: a `{ keys }` set, an array, a `JwksSource`, or the `jwks_uri` (fetched, cached). */
+  jwks: JwksInput;
   /**
    * Current time: Unix seconds, or milliseconds (any value above 1e11 is read as ms), a `Date`, or
    * a function returning ms. Default `Date.now()`.
@@ -114,7 +115,7 @@ export async function verifyWebhookSignature(
   }
 
   // 7. Resolve the key, refetching once on a miss.
-  const source = toJwksSource(options.jwks);
+  const source = toJwksSource(options.jwks, remoteJwks);
   let jwk = await source.get(keyid);
   if (jwk === undefined && source.refresh !== undefined) {
     await source.refresh();
@@ -187,11 +188,12 @@ function readParams(input: InnerList): Params | 'incomplete' | 'malformed' {
   return { created: created.value, expires: expires.value, nonce, keyid, alg, tag };
 }
 
-function defaultReplayStore(jwks: object): ReplayStore {
-  let store = defaultReplayStores.get(jwks);
+function defaultReplayStore(jwks: JwksInput): ReplayStore {
+  const owner = typeof jwks === 'string' ? toJwksSource(jwks, remoteJwks) : jwks;
+  let store = defaultReplayStores.get(owner);
   if (store === undefined) {
     store = new MemoryReplayStore();
-    defaultReplayStores.set(jwks, store);
+    defaultReplayStores.set(owner, store);
   }
   return store;
 }

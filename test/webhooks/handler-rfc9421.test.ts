@@ -127,6 +127,34 @@ describe('createWebhookHandler (RFC 9421)', () => {
   });
 });
 
+describe('createWebhookHandler (RFC 9421, JWKS by URL)', () => {
+  it('fetches the seller JWKS from its URL once and verifies with it', async () => {
+    const { createServer } = await import('node:http');
+    const seller = makeKey('url-key');
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [seller.publicJwk] }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const jwksUri = `http://127.0.0.1:${(server.address() as { port: number }).port}/.well-known/jwks.json`;
+      const handler = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: jwksUri }, dedup: new MemoryDedupStore() });
+      const first = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
+      const second = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
+      assert.deepEqual([first.status, second.status, hits], [200, 200, 1]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('refuses a plain-http JWKS URL that is not loopback at creation', () => {
+    assert.throws(() => createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: 'http://seller.example/jwks.json' }, dedup: new MemoryDedupStore() }), TypeError);
+  });
+});
+
 describe('signWebhookRequest', () => {
   const keys = readVector<{ keys: Array<Jwk & { _private_d_for_test_only: string }> }>('webhook-signing', 'keys.json').keys;
   const vector = readVector<{ request: { url: string; body: string; headers: Record<string, string> }; reference_now: number }>('webhook-signing', 'positive', '001-basic-post.json');
