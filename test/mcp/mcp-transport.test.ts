@@ -268,3 +268,36 @@ describe('McpTransport abort listeners', () => {
     }
   });
 });
+
+describe('McpTransport with JSON-RPC errors from middleware', () => {
+  const codes = [
+    [-32029, 'RATE_LIMITED', 'retry'],
+    [-32028, 'AUTH_MISSING', 'surface_to_caller'],
+    [-32027, 'SERVICE_UNAVAILABLE', 'retry'],
+  ] as const;
+  for (const [rpcCode, adcpCode, action] of codes) {
+    it(`turns ${rpcCode} with data.adcp_error ${adcpCode} (HTTP 200) into a failed result`, async () => {
+      const server = await startMcpTestServer({
+        tools,
+        mode: 'json',
+        middleware: (message, _req, res) => {
+          if (message?.['method'] !== 'tools/call') return false;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: message['id'], error: { code: rpcCode, message: 'rejected before dispatch', data: { adcp_error: { code: adcpCode } } } }));
+          return true;
+        },
+      });
+      const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+      try {
+        const result = await transport.callTool('get_products', {}, { maxBytes: MAX });
+        assert.ok(result.status === 'failed');
+        assert.equal(result.error.code, adcpCode);
+        assert.equal(result.error.action, action);
+        assert.equal(result.data, undefined);
+      } finally {
+        await transport.close();
+        await server.close();
+      }
+    });
+  }
+});
