@@ -25,3 +25,4 @@ export { createMemoryTaskStore } from './memory-task-store.js';
 export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
 export { SqliteWriteBatcher, writeBatcherFor } from './sqlite-write-batcher.js';
+export { SqliteReplayStore, type SqliteReplayOutcome } from './sqlite-replay-store.js';

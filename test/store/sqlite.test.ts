@@ -8,6 +8,7 @@ import { SqliteDedupStore } from '../../src/store/sqlite-dedup-store.js';
 import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
 import { dedupStoreContract } from './dedup-contract.js';
 import { operationStoreContract } from './operation-contract.js';
+import type { ReplayStore } from '../../src/webhooks/replay-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adcp-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -107,5 +108,38 @@ describe('SqliteWriteBatcher (group commit)', () => {
     assert.deepEqual(settled.map((s) => s.status), ['fulfilled', 'rejected', 'fulfilled']);
     assert.deepEqual(db.prepare('SELECT v FROM t ORDER BY v').all(), [{ v: 1 }, { v: 3 }]);
     db.close();
+  });
+});
+
+describe('SqliteReplayStore', () => {
+  it('records a nonce once across two connections to the same file', async () => {
+    const { SqliteReplayStore } = await import('../../src/store/sqlite-replay-store.js');
+    const path = join(dir, 'replay.db');
+    const a = new SqliteReplayStore({ path });
+    const b = new SqliteReplayStore({ path });
+    const outcomes = await Promise.all([a.record('k', 'n', 2000, 1000), b.record('k', 'n', 2000, 1000)]);
+    assert.deepEqual(outcomes.sort(), ['recorded', 'replayed']);
+    assert.equal(await a.record('k', 'n', 3000, 2000), 'recorded', 'an expired entry no longer counts');
+    await a.close();
+    await b.close();
+  });
+
+  it('answers rate_abuse at the per-keyid cap and frees the cap as entries expire', async () => {
+    const { SqliteReplayStore } = await import('../../src/store/sqlite-replay-store.js');
+    const store = new SqliteReplayStore({ path: ':memory:', perKeyidCap: 2 });
+    await store.record('k', 'a', 1100, 1000);
+    await store.record('k', 'b', 1500, 1000);
+    assert.equal(await store.isAtCapacity('k', 1000), true);
+    assert.equal(await store.record('k', 'c', 1500, 1000), 'rate_abuse');
+    assert.equal(await store.record('other', 'c', 1500, 1000), 'recorded');
+    assert.equal(await store.isAtCapacity('k', 1100), false);
+    assert.equal(await store.record('k', 'c', 1500, 1100), 'recorded');
+    await store.close();
+  });
+
+  it('can back the RFC 9421 verifier as its ReplayStore', async () => {
+    const { SqliteReplayStore } = await import('../../src/store/sqlite-replay-store.js');
+    const store: ReplayStore = new SqliteReplayStore({ path: ':memory:' });
+    assert.equal(await store.record('k', 'n', 10, 1), 'recorded');
   });
 });
