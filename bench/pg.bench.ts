@@ -12,9 +12,10 @@ import { startForwarder } from '../test/pg/fleet/forwarder.js';
 import { spawnReceiver, type ReceiverProcess } from '../test/pg/fleet/spawn-receiver.js';
 import { deliverAll, makeEvents, percentile } from '../test/pg/fleet/deliveries.js';
 
-const OPERATIONS = Number(process.env.BENCH_PG_OPERATIONS ?? 750); // x4 events
-const WARMUP_OPERATIONS = 250; // x4: every receiver process warms its JIT before the clock starts
+const OPERATIONS = Number(process.env.BENCH_PG_OPERATIONS ?? 1250); // x4 events
+const WARMUP_OPERATIONS = 500; // x4: every receiver process warms its JIT before the clock starts
 const CONCURRENCY = 32;
+const CONNECTIONS = 9;
 const ROUNDS = 3;
 
 type Scenario = { name: string; store: 'sqlite' | 'postgres'; receivers: number };
@@ -68,7 +69,16 @@ try {
       const receivers: ReceiverProcess[] = [];
       for (let i = 0; i < scenario.receivers; i += 1) {
         // One at a time, so concurrent first migrations do not matter to the figures.
-        receivers.push(await spawnReceiver({ FLEET_STORE_URL: storeUrl, FLEET_SCHEMA: schema, FLEET_RECEIVER: `b${i}`, FLEET_HANDLER: 'noop' }));
+        // The fleet shares the same total of PostgreSQL connections as the single receiver.
+        receivers.push(
+          await spawnReceiver({
+            FLEET_STORE_URL: storeUrl,
+            FLEET_SCHEMA: schema,
+            FLEET_RECEIVER: `b${i}`,
+            FLEET_HANDLER: 'noop',
+            FLEET_MAX_CONNECTIONS: String(Math.ceil(CONNECTIONS / scenario.receivers)),
+          }),
+        );
       }
       const forwarder = await startForwarder(receivers.map((r) => r.port));
       const url = `${forwarder.url}/webhooks`;
@@ -120,19 +130,20 @@ const lines: string[] = [];
 lines.push('## PostgreSQL webhook receiving (bench/pg.bench.ts)', '');
 lines.push(
   `${OPERATIONS * 4} unique HMAC-signed deliveries per run (MCP envelopes, operations advanced), ${CONCURRENCY} in flight, ` +
-    `through a round-robin forwarder on loopback; median of ${ROUNDS} runs per row, scenario order alternated. ` +
+    `through a round-robin forwarder on loopback; PostgreSQL pools: ${CONNECTIONS} connections in total per scenario. ` +
+    `Median of ${ROUNDS} runs per row (all runs: deliveries/s), scenario order alternated. ` +
     `Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores, shared).`,
   '',
 );
-lines.push('| store, receivers | deliveries/s | p50 ms | p99 ms | CPU ms/delivery: sender+forwarder | receivers | PostgreSQL | vs SQLite |');
-lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+lines.push('| store, receivers | deliveries/s | p50 ms | p99 ms | CPU ms/delivery: sender+forwarder | receivers | PostgreSQL | vs SQLite | all runs |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const scenario of SCENARIOS) {
   const f = results.get(scenario.name) as Figures;
   const rate = median(f.perSecond);
   lines.push(
     `| ${scenario.name} | ${rate.toFixed(0)} | ${median(f.p50).toFixed(1)} | ${median(f.p99).toFixed(1)} | ` +
       `${mean(f.cpu.map((c) => c.sender)).toFixed(2)} | ${mean(f.cpu.map((c) => c.receivers)).toFixed(2)} | ` +
-      `${mean(f.cpu.map((c) => c.postgres)).toFixed(2)} | ${(rate / sqlite).toFixed(2)}x |`,
+      `${mean(f.cpu.map((c) => c.postgres)).toFixed(2)} | ${(rate / sqlite).toFixed(2)}x | ${f.perSecond.map((r) => r.toFixed(0)).join(', ')} |`,
   );
 }
 lines.push('');

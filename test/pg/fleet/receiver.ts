@@ -19,6 +19,7 @@ const schema = process.env.FLEET_SCHEMA || undefined;
 const name = process.env.FLEET_RECEIVER ?? `r${process.pid}`;
 const leaseMs = Number(process.env.FLEET_LEASE_MS ?? 3000);
 const mode = process.env.FLEET_HANDLER ?? 'noop';
+const maxConnections = Number(process.env.FLEET_MAX_CONNECTIONS ?? 8);
 
 let dedup: DedupStore;
 let operations: OperationStore;
@@ -26,7 +27,7 @@ let close: () => Promise<void>;
 let onEvent: Parameters<typeof createWebhookHandler>[0]['onEvent'];
 
 if (isPgUrl(url)) {
-  const db = await new PgDatabase({ url, maxConnections: 8, ...(schema ? { schema } : {}) }).connect();
+  const db = await new PgDatabase({ url, maxConnections, ...(schema ? { schema } : {}) }).connect();
   const pgDedup = new PgDedupStore({ database: db });
   dedup = pgDedup;
   operations = new PgOperationStore({ database: db });
