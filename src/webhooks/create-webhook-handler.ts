@@ -31,6 +31,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     publicOrigin = url.origin;
   }
   const signals = new OperationSignals();
+  const sweepMs = options.sweepIntervalMs ?? 600_000;
+  const sweeper = sweepMs > 0 ? setInterval(() => void options.dedup.sweep().catch(() => undefined), sweepMs) : undefined;
+  sweeper?.unref();
   const ctx: DeliveryContext = {
     options,
     dedup: options.dedup,
@@ -83,6 +86,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     getOperation: (operationId) => operationsOrThrow().get(operationId),
     listOperations: (filter) => operationsOrThrow().list(filter),
     waitForOperation: (operationId, waitOptions) => signals.wait(operationsOrThrow(), operationId, waitOptions),
+    close: () => clearInterval(sweeper),
   };
 }
 

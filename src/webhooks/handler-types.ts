@@ -53,6 +53,8 @@ export interface WebhookHandlerOptions {
    * process; the path and query come from the request. Default: the request's own URL.
    */
   publicOrigin?: string;
+  /** How often processed keys past their TTL are deleted (default 10 min; 0 disables). */
+  sweepIntervalMs?: number;
   /** Clock in ms (tests). */
   now?: () => number;
   /** Called for every refused delivery, with the status and typed reason (for logs/metrics). */
@@ -100,4 +102,6 @@ export interface WebhookHandler {
   listOperations(filter?: OperationFilter): Promise<OperationRecord[]>;
   /** Resolves with the operation once final; rejects (AdcpWireError `timeout`/`aborted`) otherwise. */
   waitForOperation(operationId: string, options?: { timeoutMs?: number; signal?: AbortSignal; pollMs?: number }): Promise<OperationRecord>;
+  /** Stops the periodic sweep; the stores stay open (they belong to the caller). */
+  close(): void;
 }

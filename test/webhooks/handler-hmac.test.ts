@@ -262,6 +262,23 @@ describe('createWebhookHandler (HMAC)', () => {
 });
 
 describe('createWebhookHandler (configuration)', () => {
+  it('sweeps expired dedup keys periodically until closed', async () => {
+    const dedup = new MemoryDedupStore();
+    let sweeps = 0;
+    const sweep = dedup.sweep.bind(dedup);
+    dedup.sweep = async (now?: number) => {
+      sweeps += 1;
+      return sweep(now);
+    };
+    const handler = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup, sweepIntervalMs: 5 });
+    for (let i = 0; i < 200 && sweeps < 2; i += 1) await new Promise((r) => setTimeout(r, 5));
+    handler.close();
+    const after = sweeps;
+    await new Promise((r) => setTimeout(r, 30));
+    assert.ok(after >= 2, `swept ${after} times`);
+    assert.equal(sweeps, after, 'no sweep after close');
+  });
+
   it('refuses to start without a signature scheme', () => {
     assert.throws(() => createWebhookHandler({ dedup: new MemoryDedupStore() } as never), TypeError);
   });
