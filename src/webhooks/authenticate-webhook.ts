@@ -41,6 +41,7 @@ export async function authenticateWebhook(
     now: context.nowMs,
     ...(context.replay !== undefined ? { replay: context.replay } : {}),
     ...(config.revocation !== undefined ? { revocation: config.revocation } : {}),
+    ...(config.admission !== undefined ? { admission: config.admission } : {}),
   });
   if (!result.ok) return { ok: false, status: 401, reason: result.reason, challenge: `Signature error="${result.reason}"` };
   return { ok: true, sender: { scheme: 'rfc9421', scope: context.agent ?? `kid:${result.keyid}`, keyid: result.keyid } };

@@ -4,6 +4,7 @@ import type { HmacSecret } from './hmac.js';
 import type { JwksInput } from './jwks.js';
 import type { ReplayStore } from './replay-store.js';
 import type { RevocationSource } from './revocation.js';
+import type { AdmissionMonitor } from './admission-monitor.js';
 
 /** The explicit, loud opt-out of signature verification. Never a default. */
 export const UNSIGNED_WEBHOOKS = 'none-i-know-this-is-unsafe';
@@ -17,6 +18,8 @@ export type WebhookSignatureConfig =
       /** Replay cache; default one in-memory cache for this handler (a fleet must share one). */
       replay?: ReplayStore;
       revocation?: RevocationSource;
+      /** New-keyid admission pressure tracking and alarms. */
+      admission?: AdmissionMonitor;
     }
   | {
       scheme: 'hmac';

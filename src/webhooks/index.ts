@@ -48,3 +48,4 @@ export {
 export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
 export { classifyResponse, backoffDelay, parseRetryAfter, type DeliveryFailure } from './delivery-policy.js';
 export { checkWebhookDestination } from './check-destination.js';
+export { AdmissionMonitor, type AdmissionAlarm, type AdmissionThresholds } from './admission-monitor.js';

@@ -7,6 +7,7 @@ import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.
 import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import type { RevocationSource } from './revocation.js';
+import type { AdmissionMonitor } from './admission-monitor.js';
 import {
   MAX_VALIDITY_SECONDS,
   REQUIRED_COMPONENTS,
@@ -43,6 +44,8 @@ export interface VerifyWebhookSignatureOptions {
   revocation?: RevocationSource;
   /** Signature label to process (default `sig1`); other labels are ignored. */
   label?: string;
+  /** New-keyid admission tracking (security.md MUST); told of every replay-cache admission. */
+  admission?: AdmissionMonitor;
 }
 
 export type WebhookSignatureResult =
@@ -170,6 +173,7 @@ export async function verifyWebhookSignature(
   const recorded = await replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
   if (recorded === 'replayed') return fail('webhook_signature_replayed');
   if (recorded === 'rate_abuse') return fail('webhook_signature_rate_abuse');
+  options.admission?.observe(keyid, nowSeconds);
   return { ok: true, keyid, jwk, created, expires, nonce };
 }
 

@@ -159,6 +159,16 @@ describe('verifyWebhookSignature: further profile checks', () => {
     assert.deepEqual(result, { ok: false, reason: 'webhook_signature_rate_abuse' });
   });
 
+  it('tells the admission monitor of an admitted keyid (and not of a refused one)', async () => {
+    const { AdmissionMonitor } = await import('../../src/webhooks/admission-monitor.js');
+    const alarms: unknown[] = [];
+    const admission = new AdmissionMonitor({ onAlarm: (a) => alarms.push(a), floor: 0, proportion: 0 });
+    await verify({ kid: 'test-response-purpose-2026' }, undefined, { admission });
+    assert.equal(alarms.length, 0);
+    await verify({}, undefined, { admission });
+    assert.deepEqual(alarms, [{ kind: 'admission_pressure', clause: 'd', newKeyids: 1, threshold: 0, windowStart: NOW - (NOW % 300) }]);
+  });
+
   it('reads now in milliseconds as well as seconds', async () => {
     const result = await verifyWebhookSignature(request(), { jwks: [key('test-ed25519-webhook-2026')], now: NOW * 1000, replay: new MemoryReplayStore() });
     assert.equal(result.ok, true);
