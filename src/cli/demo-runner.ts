@@ -27,16 +27,17 @@ export interface StepOutcome extends StepCheck {
 export async function runSteps(
   steps: readonly DemoStep[],
   hooks: { start(index: number, step: DemoStep): void; say(line: string): void; end(outcome: StepOutcome): void },
-  options: { stepTimeoutMs: number; now?: () => number },
+  options: { stepTimeoutMs: number; now?: () => number; signal?: AbortSignal },
 ): Promise<StepOutcome[]> {
   const now = options.now ?? Date.now;
   const outcomes: StepOutcome[] = [];
   for (const [index, step] of steps.entries()) {
+    if (options.signal?.aborted === true) break;
     hooks.start(index, step);
     const started = now();
     let check: StepCheck;
     try {
-      check = await withTimeout(step.run(hooks.say), options.stepTimeoutMs, step.title);
+      check = await withTimeout(step.run(hooks.say), options.stepTimeoutMs, step.title, options.signal);
     } catch (error) {
       check = { ok: false, got: `error: ${printable(error instanceof Error ? error.message : String(error))}` };
     }
@@ -47,14 +48,20 @@ export async function runSteps(
   return outcomes;
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number, title: string): Promise<T> {
+async function withTimeout<T>(work: Promise<T>, ms: number, title: string, signal?: AbortSignal): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${title} took longer than ${ms / 1000} s`)), ms);
+    onAbort = () => reject(new Error('interrupted'));
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
+  work.catch(() => undefined); // a step abandoned by a timeout or an interrupt may still fail later
   try {
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -10,6 +10,7 @@ import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
 import { createStyle, paintStatus } from './style.js';
 import { wantsColor } from './style.js';
+import { interruptSignal } from './until-stopped.js';
 import type { AdcpClient } from '../client/adcp-client.js';
 
 const HELP = `Usage: adcp demo [--json]
@@ -32,6 +33,7 @@ Exit codes:
   0  every step did what it should
   1  a step did not (the demo is also a check)
   3  the seller or the webhook receiver could not start
+  130  interrupted (Ctrl-C), after stopping everything and removing the folder
 `;
 
 const SPEC = { name: 'demo', help: HELP, positionals: [], options: { json: { type: 'boolean' } } } as const;
@@ -51,6 +53,7 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
   let env: DemoEnv | undefined;
   const clients: AdcpClient[] = [];
   let outcomes: StepOutcome[] = [];
+  const interrupt = interruptSignal(io);
   try {
     write(style.bold('adcp demo: a seller, a webhook receiver and a buyer, all on loopback'));
     env = await startDemoEnv((event) => say(`${style.cyan('webhook')} ${formatEvent(event, style).trimEnd()}`));
@@ -67,16 +70,22 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
         say,
         end: (o) => say(`${paintStatus(style, o.ok ? 'ok' : 'FAIL')}${o.ok ? '' : `: expected ${o.expect}, got ${o.got}`} ${style.dim(`(${(o.ms / 1000).toFixed(2)} s)`)}`),
       },
-      { stepTimeoutMs: STEP_TIMEOUT_MS },
+      { stepTimeoutMs: STEP_TIMEOUT_MS, signal: interrupt.signal },
     );
   } catch (error) {
     await stop(clients, env);
+    interrupt.release();
     const code = reportError(io, 'demo', error);
     return code === EXIT.failed ? EXIT.unreachable : code;
   }
   const dir = env.dir;
   await stop(clients, env);
+  interrupt.release();
   const removed = !existsSync(dir);
+  if (interrupt.signal.aborted) {
+    io.stderr.write(`adcp demo: interrupted; stopped the seller and the webhook receiver${removed ? ` and removed ${printable(dir)}` : ''}.\n`);
+    return EXIT.interrupted;
+  }
   const totalMs = Date.now() - started;
   if (json) {
     io.stdout.write(`${safeJson({ ...summaryToJson(outcomes, totalMs), state_dir: dir, state_removed: removed }, 2)}\n`);

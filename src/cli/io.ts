@@ -30,4 +30,6 @@ export const EXIT = {
   unreachable: 3,
   /** `--wait` ran out of time (or was interrupted) before the task reached a final status. */
   pending: 4,
+  /** Interrupted (Ctrl-C) after stopping what the command had started. */
+  interrupted: 130,
 } as const;

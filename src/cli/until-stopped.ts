@@ -22,3 +22,23 @@ export function untilStopped(io: CliIo): Promise<string> {
     process.once('SIGTERM', onTerm);
   });
 }
+
+/**
+ * For a command that finishes on its own but starts things (the demo): a signal aborted by
+ * `io.signal` (tests) or by the first SIGINT/SIGTERM of the real process, so the command can
+ * stop what it started before it exits. `release()` removes the process handlers.
+ */
+export function interruptSignal(io: CliIo): { signal: AbortSignal; release(): void } {
+  if (io.signal !== undefined) return { signal: io.signal, release: () => undefined };
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    release() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -21,4 +21,19 @@ describe('adcp demo (in-process)', () => {
     assert.equal(existsSync(dir), false, 'the temporary folder is removed');
     assert.match(out, /webhook .*completed +create_media_buy .*\[rfc9421\]/);
   });
+
+  it('stops everything, removes its folder and exits 130 when interrupted mid-way', async () => {
+    const controller = new AbortController();
+    const io = recordingIo();
+    io.signal = controller.signal;
+    const running = main(['demo'], io);
+    for (let i = 0; i < 400 && !io.out().includes('[2/6]'); i++) await new Promise((r) => setTimeout(r, 25));
+    controller.abort();
+    assert.equal(await running, 130);
+    const dir = /state +(\S+)/.exec(io.out())?.[1] ?? '';
+    assert.match(dir, /adcp-demo-/);
+    assert.equal(existsSync(dir), false);
+    assert.match(io.err(), /interrupted; stopped the seller and the webhook receiver and removed/);
+    assert.doesNotMatch(io.out(), /\[6\/6\]/);
+  });
 });
