@@ -136,3 +136,34 @@ describe('pollDelay', () => {
     assert.deepEqual([pollDelay(250), pollDelay(1), pollDelay(1e9), pollDelay(Number.NaN), pollDelay('5')], [250, 50, 60_000, 1000, 1000]);
   });
 });
+
+describe('followMcpTask', () => {
+  it('waits the server pollInterval between tasks/get polls', async () => {
+    const { McpSession } = await import('../../src/mcp/mcp-session.js');
+    const { followMcpTask } = await import('../../src/mcp/follow-mcp-task.js');
+    const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const server = await startMcpTestServer({ tools, tasks: true, pollInterval: 120 });
+    const session = new McpSession({ url: server.url, maxBytes: MAX });
+    try {
+      const { sendRequest } = await import('../../src/mcp/send-request.js');
+      const created = await sendRequest(session, { maxBytes: MAX, what: 'get_products', url: server.url }, (client, signal) =>
+        client.request({ method: 'tools/call', params: { name: 'get_products', arguments: {} } }, CreateTaskResultSchema, { signal, task: {} }),
+      );
+      const sleeps: number[] = [];
+      const outcome = await followMcpTask(created.task, {
+        session,
+        url: server.url,
+        maxBytes: MAX,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      });
+      assert.equal(outcome.task.status, 'completed');
+      assert.deepEqual(sleeps, [120, 120]);
+      assert.equal(outcome.result?.structuredContent?.['status'], 'completed');
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  });
+});
