@@ -6,9 +6,9 @@ import { main } from '../../src/cli/main.js';
 import { recordingIo } from './fake-io.js';
 
 export const CLI_DOC_PATH = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
-const COMMANDS = ['call', 'discover', 'tasks', 'webhooks listen', 'serve', 'demo', 'conformance'];
+export const COMMANDS = ['call', 'discover', 'tasks', 'webhooks listen', 'serve', 'demo', 'conformance'];
 
-async function help(argv: string[]): Promise<string> {
+export async function help(argv: string[]): Promise<string> {
   const io = recordingIo();
   await main([...argv, '--help'], io);
   return io.out().trimEnd();
