@@ -6,6 +6,8 @@ import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 
 /** Reads what an agent says about itself, as the discover report shows it. */
+const CARD_BYTES = 256 * 1024;
+
 export type OpenDiscovery = (connection: Connection) => Promise<DiscoveryView>;
 
 export const openDiscovery: OpenDiscovery = async (connection) => {
@@ -17,7 +19,9 @@ export const openDiscovery: OpenDiscovery = async (connection) => {
       const why = found.toolsProblem ?? found.capabilitiesProblem ?? found.card.problem ?? 'no answer';
       throw new AdcpWireError('network', `nothing answered at ${connection.url}: ${why}`, { url: connection.url });
     }
-    return toDiscoveryView(connection.url, found);
+    const view = toDiscoveryView(connection.url, found);
+    view.cards.push(await otherCard(connection, found.protocol));
+    return view;
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -26,15 +30,7 @@ export const openDiscovery: OpenDiscovery = async (connection) => {
 /** Maps the client's DiscoverResult to the report's rows (no sanitising here: the renderer does it). */
 export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryView {
   const card = found.card;
-  const body = card.card;
-  const entry: DiscoveryView['cards'][number] = { kind: found.protocol === 'mcp' ? 'MCP server card' : 'A2A agent card' };
-  if (card.url !== undefined) entry.url = card.url;
-  const name = text(body?.['title']) ?? text(body?.['name']);
-  if (name !== undefined) entry.name = name;
-  const version = text(body?.['version']);
-  if (version !== undefined) entry.version = version;
-  if (card.problem !== undefined) entry.problem = card.problem;
-  else if (body === undefined) entry.problem = 'none found';
+  const entry = cardRow(found.protocol === 'mcp' ? 'MCP server card' : 'A2A agent card', card.url, card.card, card.problem);
   const view: DiscoveryView = { url, protocol: found.protocol, cards: [entry], tools: [] };
   if (found.adcpMeta !== undefined) {
     view.cards.push({ kind: 'AdCP card block', name: summarise(found.adcpMeta) });
@@ -52,6 +48,36 @@ export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryVi
   });
   if (found.toolsProblem !== undefined && view.tools.length === 0) view.tools.push({ name: '(tools unavailable)', description: found.toolsProblem });
   return view;
+}
+
+/** The card of the other wire at the same agent (an MCP seller may also speak A2A, and back). */
+async function otherCard(connection: Connection, protocol: 'mcp' | 'a2a'): Promise<DiscoveryView['cards'][number]> {
+  const other = protocol === 'mcp' ? 'a2a' : 'mcp';
+  const kind = other === 'mcp' ? 'MCP server card' : 'A2A agent card';
+  const headers = { ...connection.headers };
+  if (connection.auth !== undefined) headers['authorization'] = `Bearer ${connection.auth}`;
+  const { createTransport } = await import('../client/create-transport.js');
+  const transport = await createTransport(other, { url: connection.url, headers, maxBytes: CARD_BYTES });
+  try {
+    const card = await transport.readCard({ maxBytes: CARD_BYTES, signal: AbortSignal.timeout(connection.timeoutMs) });
+    return cardRow(kind, card.url, card.card, card.problem);
+  } catch {
+    return { kind, problem: 'none found' };
+  } finally {
+    await transport.close().catch(() => undefined);
+  }
+}
+
+function cardRow(kind: string, url: string | undefined, body: JsonObject | undefined, problem: string | undefined): DiscoveryView['cards'][number] {
+  const entry: DiscoveryView['cards'][number] = { kind };
+  if (url !== undefined) entry.url = url;
+  const name = text(body?.['title']) ?? text(body?.['name']);
+  if (name !== undefined) entry.name = name;
+  const version = text(body?.['version']);
+  if (version !== undefined) entry.version = version;
+  if (problem !== undefined) entry.problem = problem;
+  else if (body === undefined) entry.problem = 'none found';
+  return entry;
 }
 
 function text(value: unknown): string | undefined {

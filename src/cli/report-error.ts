@@ -3,7 +3,7 @@ import { EXIT, type CliIo } from './io.js';
 import { isAdcpWireError } from '../core/wire-error.js';
 
 const NEXT_STEP: Record<string, string> = {
-  network: 'check the URL and that the agent is running (try `adcp discover <url>`).',
+  network: 'check the URL and that the agent is running.',
   timeout: 'the agent did not answer in time; raise --timeout or try again later.',
   aborted: 'the call was interrupted.',
   http_status: 'the agent answered with an HTTP error; check the URL path, --auth and --header.',

@@ -17,6 +17,7 @@ describe('adcp discover against the reference seller', () => {
     assert.equal(await main(['discover', seller.mcpUrl], io), 0);
     const out = io.out();
     assert.match(out, /MCP server card +adcp-wire reference seller/);
+    assert.match(out, /A2A agent card +adcp-wire reference seller .*\/\.well-known\/agent-card\.json/);
     assert.match(out, /supported_protocols +\["media_buy"\]/);
     assert.match(out, /^get_products +optional /m);
     assert.match(out, /^get_adcp_capabilities +forbidden /m);
@@ -27,6 +28,7 @@ describe('adcp discover against the reference seller', () => {
     const io = recordingIo();
     assert.equal(await main(['discover', seller.a2aUrl, '--protocol', 'a2a'], io), 0);
     assert.match(io.out(), /A2A agent card +adcp-wire reference seller/);
+    assert.match(io.out(), /MCP server card +adcp-wire reference seller .*\/\.well-known\/mcp\.json/);
     assert.match(io.out(), /^get_products /m);
   });
 
