@@ -49,3 +49,4 @@ export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-en
 export { classifyResponse, backoffDelay, parseRetryAfter, type DeliveryFailure } from './delivery-policy.js';
 export { checkWebhookDestination } from './check-destination.js';
 export { AdmissionMonitor, type AdmissionAlarm, type AdmissionThresholds } from './admission-monitor.js';
+export { remoteRevocationList, type RemoteRevocationListOptions } from './remote-revocation-list.js';
