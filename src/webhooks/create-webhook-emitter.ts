@@ -91,9 +91,10 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt - 1, reason: 'aborted' };
       let retryAfterMs: number | undefined;
+      const headers = headersFor(config, config.url, body); // signed afresh for every attempt
       try {
         const signal = sendOptions.signal === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([sendOptions.signal, AbortSignal.timeout(timeoutMs)]);
-        const response = await doFetch(config.url, { method: 'POST', headers: headersFor(config, config.url, body), body, redirect: 'manual', signal });
+        const response = await doFetch(config.url, { method: 'POST', headers, body, redirect: 'manual', signal });
         await response.body?.cancel().catch(() => undefined);
         lastStatus = response.status;
         lastError = undefined;
@@ -105,7 +106,6 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
           return { ok: false, idempotencyKey, attempts: attempt, reason: 'retries_exhausted', status: response.status, error: 'Retry-After beyond limit' };
         }
       } catch (error) {
-        if (error instanceof TypeError && /webhook emitter|sign/.test(error.message)) throw error;
         if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt, reason: 'aborted' };
         lastStatus = undefined;
         lastError = error instanceof Error ? error.message : String(error);

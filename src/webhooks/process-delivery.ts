@@ -115,7 +115,9 @@ async function buildEvent(
   if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined) {
     operationId = ctx.options.resolveA2AOperationId !== undefined ? await ctx.options.resolveA2AOperationId(delivery.a2aTaskId) : delivery.a2aTaskId;
   }
-  const statusAt = delivery.statusAt ?? nowMs;
+  // A payload timestamp far in the future would freeze the operation (every later event would
+  // look older), so it counts as "now" at most a minute ahead.
+  const statusAt = Math.min(delivery.statusAt ?? nowMs, nowMs + 60_000);
   let operation: OperationRecord | undefined;
   let stale = false;
   if (ctx.operations !== undefined && operationId !== undefined && delivery.status !== null) {

@@ -231,6 +231,13 @@ describe('createWebhookHandler (HMAC)', () => {
     assert.equal(events[0]?.stale, false);
   });
 
+  it('counts a far-future payload timestamp as now, so it cannot freeze the operation', async () => {
+    const operationId = 'op_future_case';
+    await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: operationId, status: 'working', timestamp: '2999-01-01T00:00:00Z' }))));
+    const record = await handler.getOperation(operationId);
+    assert.ok((record?.statusAt ?? Infinity) <= Date.now() + 60_000);
+  });
+
   it('refuses an RFC 9421-signed delivery on an HMAC endpoint with webhook_mode_mismatch', async () => {
     const { signing } = makeKey();
     const response = await handler.fetch(signedRequest(JSON.stringify(envelope()), signing));
