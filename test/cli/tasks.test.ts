@@ -28,6 +28,26 @@ describe('adcp tasks against the reference seller', () => {
     assert.match(out.data.media_buy_id ?? '', /^mb_/);
   });
 
+  it('reads an A2A task by its transport id with --transport-task', async () => {
+    const client = new AdcpClient({ url: seller.a2aUrl, protocol: 'a2a' });
+    const result = await client.call('get_products', { brief: 'pets' });
+    await client.close();
+    assert.equal(typeof result.transportTaskId, 'string');
+    const io = recordingIo();
+    const argv = ['tasks', 'get', seller.a2aUrl, result.transportTaskId ?? '', '--protocol', 'a2a', '--transport-task', '--json'];
+    assert.equal(await main(argv, io), 0, io.err());
+    const out = JSON.parse(io.out()) as { status: string; protocol: string; transport_task_id?: string };
+    assert.equal(out.status, 'completed');
+    assert.equal(out.protocol, 'a2a');
+    assert.equal(out.transport_task_id, result.transportTaskId);
+  });
+
+  it('gets an AdCP task over A2A', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['tasks', 'get', seller.a2aUrl, taskId, '--protocol', 'a2a', '--json'], io), 0, io.err());
+    assert.equal((JSON.parse(io.out()) as { status: string }).status, 'completed');
+  });
+
   it('exits 1 for a task the agent does not know', async () => {
     const io = recordingIo();
     assert.equal(await main(['tasks', 'get', seller.mcpUrl, 'no-such-task'], io), 1);
