@@ -73,7 +73,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     if (values.webhook !== undefined) args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
     else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
     client = await open(connection);
-    const progress = createProgressLine(io.stderr);
+    const progress = createProgressLine(io.stderr, { clock: values.wait === true });
     // Progress is for people: on a terminal, or when asked to wait; never mixed into --json.
     const quiet = values.json === true || (values.wait !== true && io.stderr.isTTY !== true);
     const onProgress = quiet ? undefined : (event: Parameters<typeof describeProgress>[0]) => progress.update(describeProgress(event));

@@ -39,6 +39,19 @@ describe('createProgressLine', () => {
   });
 });
 
+describe('createProgressLine with a clock', () => {
+  it('shows the seconds since the first update on a terminal', () => {
+    let written = '';
+    let t = 1000;
+    const line = createProgressLine({ write: (c: string) => (written += c), isTTY: true }, { clock: true, now: () => t });
+    line.update('working');
+    t = 4500;
+    line.update('working 50%');
+    line.done();
+    assert.equal(written, '\r\u001b[2Kworking  (0 s)\r\u001b[2Kworking 50%  (3 s)\r\u001b[2K');
+  });
+});
+
 describe('wantsColor', () => {
   it('colours only a terminal without NO_COLOR', () => {
     assert.equal(wantsColor(recordingIo({ tty: true })), true);
