@@ -15,7 +15,7 @@ export interface WebhookListenerOptions {
   cwd: string;
   /** Legacy HMAC-SHA256 shared secret; exactly one of `secret` and `jwksPath`. */
   secret?: string;
-  /** A JWKS file (RFC 9421 signatures). */
+  /** A JWKS file, or the seller's JWKS URL (https, or loopback http) (RFC 9421 signatures). */
   jwksPath?: string;
   /** Dedup/operations state: SQLite path, `postgres://...`, or in memory when absent. */
   storeUrl?: string;
@@ -101,7 +101,17 @@ function createHandler<O, H>(create: (options: O) => H, handlerOptions: O): H {
 }
 
 async function jwksSignature(options: WebhookListenerOptions) {
-  const path = resolve(options.cwd, options.jwksPath ?? '');
+  const where = options.jwksPath ?? '';
+  if (/^https?:\/\//i.test(where)) {
+    // The seller's jwks_uri: fetched, cached and refreshed by the webhooks library.
+    const { remoteJwks } = await import('../webhooks/index.js');
+    try {
+      return { scheme: 'rfc9421', jwks: remoteJwks(where) } as const;
+    } catch (error) {
+      throw new UsageError(`--jwks ${printable(where)}: ${error instanceof Error ? error.message.replace(/^remoteJwks: /, '') : 'refused'}`);
+    }
+  }
+  const path = resolve(options.cwd, where);
   let value: unknown;
   try {
     value = JSON.parse(await readFile(path, 'utf8'));

@@ -7,7 +7,7 @@ import { startWebhookListener, type ListenerEvent } from './webhook-listener.js'
 import { formatEvent, eventToJson } from './format-event.js';
 import { safeJson } from './safe-json.js';
 
-const HELP = `Usage: adcp webhooks listen --port N (--secret SECRET | --jwks FILE) [options]
+const HELP = `Usage: adcp webhooks listen --port N (--secret SECRET | --jwks FILE|URL) [options]
 
 Receives AdCP webhooks on loopback, verifies each one (legacy HMAC-SHA256 with --secret,
 RFC 9421 signatures with --jwks), drops duplicates by idempotency_key, and prints each
@@ -18,14 +18,16 @@ Options:
   --port N          port to listen on (default 4000; 0 picks a free one)
   --host HOST       address to bind (default 127.0.0.1)
   --secret SECRET   shared secret of the legacy HMAC-SHA256 scheme (or set ADCP_WEBHOOK_SECRET)
-  --jwks FILE       JSON Web Key Set of the sellers allowed to sign (RFC 9421)
+  --jwks FILE|URL   the seller's JSON Web Key Set (RFC 9421): a file, or its jwks_uri
+                    (https; http only on loopback), fetched and refreshed as keys rotate
   --store-url URL   de-duplication state: a SQLite file path, or postgres://... (default: memory)
   --json            one JSON object per event (NDJSON) on stdout
   -h, --help        show this help
 
 Exit codes: 0 stopped cleanly, 1 the listener failed, 2 usage error.
 
-Example:
+Examples:
+  adcp webhooks listen --port 4000 --jwks http://127.0.0.1:3000/.well-known/jwks.json
   adcp webhooks listen --port 4000 --secret "$SECRET"
   adcp call http://127.0.0.1:3000/mcp create_media_buy @buy.json \\
        --webhook http://127.0.0.1:4000/webhooks --webhook-secret "$SECRET"
@@ -63,7 +65,7 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
   try {
     const secret = values.secret ?? io.env['ADCP_WEBHOOK_SECRET'];
     if ((secret === undefined) === (values.jwks === undefined)) {
-      throw new UsageError('give exactly one of --secret SECRET (HMAC-SHA256) or --jwks FILE (RFC 9421).');
+      throw new UsageError('give exactly one of --secret SECRET (HMAC-SHA256) or --jwks FILE|URL (RFC 9421).');
     }
     const started = await startWebhookListener({
       port: parsePort(values.port, 4000),

@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { main } from '../../src/cli/main.js';
 import { signWebhookHmac } from '../../src/webhooks/index.js';
 import { recordingIo, type RecordingIo } from './fake-io.js';
+import { fastSeller } from './seller.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 
 const SECRET = randomBytes(32).toString('hex');
 
@@ -94,5 +96,47 @@ describe('adcp webhooks usage', () => {
     const io = recordingIo();
     assert.equal(await main(['webhooks', 'send'], io), 2);
     assert.match(io.err(), /the one subcommand is 'listen'/);
+  });
+});
+
+describe('adcp webhooks listen --jwks with adcp call --webhook (RFC 9421, end to end)', () => {
+  const controller = new AbortController();
+  const io = recordingIo();
+  let exit: Promise<number>;
+  let url = '';
+  let seller: ListeningAdcpServer;
+  before(async () => {
+    seller = await fastSeller();
+    io.signal = controller.signal;
+    exit = main(['webhooks', 'listen', '--port', '0', '--jwks', `${seller.url}/.well-known/jwks.json`, '--json'], io);
+    url = await listeningUrl(io, 'err');
+  });
+  after(async () => {
+    controller.abort();
+    await exit;
+    await seller.close();
+  });
+
+  it('prints the signed working and completed events of a media buy as JSON lines', async () => {
+    const buyer = recordingIo();
+    const argv = ['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--webhook', url];
+    assert.equal(await main(argv, buyer), 0, buyer.err());
+    const lines = () => io.out().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { status: string; scheme: string });
+    for (let i = 0; i < 200 && !lines().some((e) => e.status === 'completed'); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(lines().map((e) => [e.status, e.scheme]), [['working', 'rfc9421'], ['completed', 'rfc9421']]);
+  });
+});
+
+describe('adcp webhooks listen --jwks usage', () => {
+  it('exits 2 for a JWKS file that does not exist', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['webhooks', 'listen', '--port', '0', '--jwks', 'no-such-jwks.json'], io), 2);
+    assert.match(io.err(), /cannot read the JWKS file 'no-such-jwks.json' \(ENOENT\)/);
+  });
+
+  it('exits 2 for a plain-http JWKS URL off loopback', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['webhooks', 'listen', '--port', '0', '--jwks', 'http://192.0.2.1/jwks.json'], io), 2);
+    assert.match(io.err(), /must be https/);
   });
 });
