@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./tasks.js')).tasksCommand,
   },
   webhooks: {
-    summary: 'receive and verify webhooks: webhooks listen --port N --secret S',
+    summary: 'receive and verify webhooks: webhooks listen --port N (--secret S | --jwks K)',
     load: async () => (await import('./webhooks.js')).webhooksCommand,
   },
   serve: {
