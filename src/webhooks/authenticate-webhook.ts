@@ -6,7 +6,17 @@ import type { WebhookSignatureConfig, WebhookEvent } from './handler-types.js';
 
 export type Authentication =
   | { ok: true; sender: WebhookEvent['sender'] }
-  | { ok: false; status: 401; reason: string; challenge?: string };
+  | { ok: false; status: 401 | 429 | 503; reason: string; challenge?: string; retryAfter?: string };
+
+/**
+ * Failures on the receiver's side, not the sender's: answered with a retryable status so the
+ * sender's retry can succeed later (a 401 with a webhook_* code tells it to give up on the event).
+ */
+const RETRYABLE: Readonly<Record<string, { status: 429 | 503; retryAfter: string }>> = {
+  webhook_signature_jwks_unavailable: { status: 503, retryAfter: '30' },
+  webhook_signature_revocation_stale: { status: 503, retryAfter: '60' },
+  webhook_signature_rate_abuse: { status: 429, retryAfter: '60' },
+};
 
 /**
  * Runs the configured signature scheme over the raw bytes. A delivery signed under the other
@@ -43,7 +53,13 @@ export async function authenticateWebhook(
     ...(config.revocation !== undefined ? { revocation: config.revocation } : {}),
     ...(config.admission !== undefined ? { admission: config.admission } : {}),
   });
-  if (!result.ok) return { ok: false, status: 401, reason: result.reason, challenge: `Signature error="${result.reason}"` };
+  if (!result.ok) {
+    const retry = RETRYABLE[result.reason];
+    const challenge = `Signature error="${result.reason}"`;
+    return retry === undefined
+      ? { ok: false, status: 401, reason: result.reason, challenge }
+      : { ok: false, status: retry.status, reason: result.reason, challenge, retryAfter: retry.retryAfter };
+  }
   return { ok: true, sender: { scheme: 'rfc9421', scope: context.agent ?? `kid:${result.keyid}`, keyid: result.keyid } };
 }
 

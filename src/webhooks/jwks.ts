@@ -27,6 +27,14 @@ export interface JwksSource {
   refresh?(): Promise<void>;
 }
 
+/** The seller's JWKS could not be read (network, size, shape): retry later; not an unknown key. */
+export class JwksUnavailableError extends Error {
+  override readonly name = 'JwksUnavailableError';
+  constructor(readonly url: string) {
+    super(`JWKS ${url} is unavailable`);
+  }
+}
+
 /** A fixed key set (configured keys, or a test's subset of keys.json). */
 export function staticJwks(set: JwkSet | Jwk[]): JwksSource {
   const keys = Array.isArray(set) ? set : set.keys;

@@ -52,7 +52,12 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
     nowMs,
     replay: ctx.replay,
   });
-  if (!auth.ok) return { status: 401, reason: auth.reason, ...(auth.challenge ? { headers: { 'www-authenticate': auth.challenge } } : {}) };
+  if (!auth.ok) {
+    const headers: Record<string, string> = {};
+    if (auth.challenge !== undefined) headers['www-authenticate'] = auth.challenge;
+    if (auth.retryAfter !== undefined) headers['retry-after'] = auth.retryAfter;
+    return { status: auth.status, reason: auth.reason, headers };
+  }
 
   const read = readWebhookEvent(body, ctx.options.format);
   if (!read.ok) return { status: 400, reason: read.reason, ...(read.detail !== undefined ? { detail: read.detail } : {}) };

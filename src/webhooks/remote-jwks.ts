@@ -1,4 +1,4 @@
-import type { Jwk, JwksSource } from './jwks.js';
+import { JwksUnavailableError, type Jwk, type JwksSource } from './jwks.js';
 
 export interface RemoteJwksOptions {
   /** Injected fetch (tests, proxies). Default: global fetch. */
@@ -18,7 +18,8 @@ export interface RemoteJwksOptions {
 /**
  * A JWKS read from `url` (the seller's `jwks_uri`), cached, size-capped, refreshed at most once per
  * cooldown on an unknown `keyid`. No redirects are followed. A failed refresh keeps the last good
- * set, so a JWKS outage does not reject keys already known.
+ * set, so a JWKS outage does not reject keys already known; with no set at all, or a failed refetch
+ * on a miss, `get`/`refresh` throw `JwksUnavailableError` (a retryable condition, not a bad key).
  */
 export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSource & { readonly url: string } {
   const parsed = new URL(url);
@@ -35,6 +36,7 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSo
   let fetchedAt = -Infinity;
   let lastAttempt = -Infinity;
   let inflight: Promise<void> | undefined;
+  let lastFailed = false;
 
   async function load(): Promise<void> {
     lastAttempt = now();
@@ -59,7 +61,10 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSo
 
   function refreshOnce(): Promise<void> {
     inflight ??= load()
-      .catch(() => undefined)
+      .then(
+        () => void (lastFailed = false),
+        () => void (lastFailed = true),
+      )
       .finally(() => {
         inflight = undefined;
       });
@@ -69,12 +74,15 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSo
   return {
     url,
     async get(keyid) {
-      if (now() - fetchedAt > cacheMs) await refreshOnce();
+      if (now() - fetchedAt > cacheMs && now() - lastAttempt >= Math.min(cooldownMs, cacheMs)) await refreshOnce();
+      if (fetchedAt === -Infinity) throw new JwksUnavailableError(url);
       return keys.get(keyid);
     },
     async refresh() {
       if (now() - lastAttempt < cooldownMs) return;
       await refreshOnce();
+      // A miss after a failed refetch is not "unknown key": the set could not be read.
+      if (lastFailed) throw new JwksUnavailableError(url);
     },
   };
 }

@@ -16,6 +16,8 @@ export const WEBHOOK_SIGNATURE_ERRORS = [
   'webhook_signature_replayed',
   'webhook_signature_rate_abuse',
   'webhook_mode_mismatch',
+  // Not in the webhook table; named after request_signature_jwks_unavailable (retryable).
+  'webhook_signature_jwks_unavailable',
 ] as const;
 export type WebhookSignatureError = (typeof WEBHOOK_SIGNATURE_ERRORS)[number];
 

@@ -119,10 +119,15 @@ export async function verifyWebhookSignature(
 
   // 7. Resolve the key, refetching once on a miss.
   const source = toJwksSource(options.jwks, remoteJwks);
-  let jwk = await source.get(keyid);
-  if (jwk === undefined && source.refresh !== undefined) {
-    await source.refresh();
+  let jwk: Jwk | undefined;
+  try {
     jwk = await source.get(keyid);
+    if (jwk === undefined && source.refresh !== undefined) {
+      await source.refresh();
+      jwk = await source.get(keyid);
+    }
+  } catch (error) {
+    return fail('webhook_signature_jwks_unavailable', error instanceof Error ? error.message : undefined);
   }
   if (jwk === undefined) return fail('webhook_signature_key_unknown');
   // 8. Key purpose.

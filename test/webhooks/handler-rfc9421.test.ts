@@ -95,7 +95,19 @@ describe('createWebhookHandler (RFC 9421)', () => {
     assert.deepEqual(await json(revoked), { ok: false, reason: 'webhook_signature_key_revoked' });
     revocation.markStale();
     const stale = await handler.fetch(signedRequest(JSON.stringify(envelope()), ec.signing));
+    assert.equal(stale.status, 503, 'a stale list is the receiver\'s problem: the sender should retry');
+    assert.equal(stale.headers.get('retry-after'), '60');
     assert.deepEqual(await json(stale), { ok: false, reason: 'webhook_signature_revocation_stale' });
+  });
+
+  it('answers 429 with Retry-After when the keyid filled its replay-cache cap', async () => {
+    const { MemoryReplayStore } = await import('../../src/webhooks/replay-store.js');
+    const replay = new MemoryReplayStore({ perKeyidCap: 1 });
+    const capped = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: [ed.publicJwk], replay }, dedup: new MemoryDedupStore() });
+    assert.equal((await capped.fetch(signedRequest(JSON.stringify(envelope()), ed.signing))).status, 200);
+    const second = await capped.fetch(signedRequest(JSON.stringify(envelope()), ed.signing));
+    assert.deepEqual([second.status, second.headers.get('retry-after')], [429, '60']);
+    assert.deepEqual(await json(second), { ok: false, reason: 'webhook_signature_rate_abuse' });
   });
 
   it('refuses an unsigned delivery and an HMAC one (mode mismatch)', async () => {
@@ -144,6 +156,26 @@ describe('createWebhookHandler (RFC 9421, JWKS by URL)', () => {
       const first = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
       const second = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
       assert.deepEqual([first.status, second.status, hits], [200, 200, 1]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('answers 503 (retryable), not 401, while the seller JWKS cannot be read', async () => {
+    const { createServer } = await import('node:http');
+    const seller = makeKey('down-key');
+    const server = createServer((_req, res) => {
+      res.writeHead(500);
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const jwksUri = `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks-down.json`;
+      const handler = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: jwksUri }, dedup: new MemoryDedupStore() });
+      const response = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
+      assert.deepEqual([response.status, response.headers.get('retry-after')], [503, '30']);
+      assert.deepEqual(await json(response), { ok: false, reason: 'webhook_signature_jwks_unavailable' });
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
