@@ -78,7 +78,8 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     if (values.json !== true) io.stdout.write(`${reason}: closing the seller.\n`);
     return EXIT.ok;
   } catch (error) {
-    return reportError(io, 'serve', error);
+    const code = reportError(io, 'serve', error);
+    return code === EXIT.usage ? code : EXIT.failed; // a long-running command either starts or fails
   } finally {
     await seller?.close().catch(() => undefined);
   }

@@ -89,7 +89,8 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
     await untilStopped(io);
     return EXIT.ok;
   } catch (error) {
-    return reportError(io, 'webhooks listen', error);
+    const code = reportError(io, 'webhooks listen', error);
+    return code === EXIT.usage ? code : EXIT.failed; // a long-running command either starts or fails
   } finally {
     await listener?.close().catch(() => undefined);
   }

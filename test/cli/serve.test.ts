@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
 import { AdcpClient } from '../../src/client/index.js';
 import { recordingIo } from './fake-io.js';
+import { pgSkip, pgUrl } from '../pg/pg-test-env.js';
 
 describe('adcp serve', () => {
   it('serves the reference seller until stopped, then exits 0', async () => {
@@ -55,5 +56,33 @@ describe('adcp serve', () => {
   it('refuses a port out of range', async () => {
     const io = recordingIo();
     assert.equal(await main(['serve', '--port', '99999'], io), 2);
+  });
+});
+
+describe('adcp serve --store-url', () => {
+  it('exits 1 without echoing the password when PostgreSQL is unreachable', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['serve', '--port', '0', '--store-url', 'postgres://user:s3cret@127.0.0.1:1/adcp'], io), 1);
+    assert.match(io.err(), /^adcp serve: .*\[store\]/);
+    assert.doesNotMatch(io.err() + io.out(), /s3cret/);
+  });
+
+  it('keeps tasks in PostgreSQL and still completes a media buy', { skip: pgSkip }, async () => {
+    const controller = new AbortController();
+    const io = recordingIo();
+    io.signal = controller.signal;
+    const exit = main(['serve', '--port', '0', '--store-url', pgUrl ?? ''], io);
+    try {
+      for (let i = 0; i < 400 && !io.out().includes('state'); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.match(io.out(), /state  tasks: PostgreSQL 127\.0\.0\.1:\d+\/\w+; media buys: SQLite in memory/);
+      const mcp = /MCP  (\S+)/.exec(io.out())?.[1] ?? '';
+      const buyer = recordingIo();
+      const argv = ['call', mcp, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--wait', '--json'];
+      assert.equal(await main(argv, buyer), 0, buyer.err());
+      assert.equal((JSON.parse(buyer.out()) as { status: string }).status, 'completed');
+    } finally {
+      controller.abort();
+    }
+    assert.equal(await exit, 0);
   });
 });
