@@ -45,8 +45,21 @@ export async function* readCappedChunks(
   }
 }
 
-/** Reads the whole body as UTF-8 text, refusing more than `maxBytes` bytes while reading. */
+/**
+ * Reads the whole body as UTF-8 text, refusing more than `maxBytes` bytes while reading. A body
+ * whose uncompressed `content-length` is within the cap cannot grow past it (HTTP framing ends it
+ * there), so it is read in one go; any other body is counted chunk by chunk.
+ */
 export async function readCappedText(response: Response, maxBytes: number, ctx: WireContext): Promise<string> {
+  const length = response.headers.get('content-length');
+  const encoding = response.headers.get('content-encoding');
+  if (length !== null && /^\d{1,15}$/.test(length) && Number(length) <= maxBytes && (encoding === null || encoding === 'identity')) {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw fetchFailure(error, ctx.signal, ctx);
+    }
+  }
   const decoder = new TextDecoder('utf-8');
   let text = '';
   for await (const chunk of readCappedChunks(response, maxBytes, ctx)) {

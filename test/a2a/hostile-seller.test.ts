@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import type { ProgressEvent } from '../../src/client/transport.js';
@@ -37,6 +38,11 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
     res.end();
   },
   'not-json': (_req, res) => sendJson(res, '<html>oops</html>'),
+  'gzip-bomb': (req, res) => {
+    const body = gzipSync(JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ blob: 'a'.repeat(2_000_000) }) } }));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+    res.end(body);
+  },
   'duplicate-keys': (req, res) => sendJson(res, `{"jsonrpc":"2.0","id":${JSON.stringify(req.body?.id)},"result":{"task":{"id":"t","id":"u","status":{"state":"TASK_STATE_COMPLETED"}}}}`),
   unavailable: (_req, res) => sendJson(res, { error: 'down' }, 503),
   redirect: (_req, res) => {
@@ -110,6 +116,10 @@ describe('A2ATransport against hostile or broken sellers', () => {
 
   it('refuses an oversized JSON answer', async () => {
     await rejectsWith(transport('huge').callTool('get_products', {}, { maxBytes: MAX }), 'response_too_large');
+  });
+
+  it('counts decompressed bytes: a small gzip body that inflates past the cap is refused', async () => {
+    await rejectsWith(transport('gzip-bomb').callTool('get_products', {}, { maxBytes: MAX }), 'response_too_large');
   });
 
   it('refuses a nested stream envelope as a protocol error', async () => {
