@@ -30,7 +30,7 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
   },
   huge: (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: v1Task({ blob: 'y'.repeat(200 * 1024) }) }));
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: v1Task({ blob: 'y'.repeat(hugeSize) }) }));
   },
   nested: (req, res) => {
     const write = sse(res);
@@ -83,6 +83,7 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
     }),
 };
 let endlessWritten = '';
+let hugeSize = 200 * 1024;
 
 describe('A2ATransport against hostile or broken sellers', () => {
   let raw: RawServer;
@@ -120,6 +121,16 @@ describe('A2ATransport against hostile or broken sellers', () => {
 
   it('counts decompressed bytes: a small gzip body that inflates past the cap is refused', async () => {
     await rejectsWith(transport('gzip-bomb').callTool('get_products', {}, { maxBytes: MAX }), 'response_too_large');
+  });
+
+  it('refuses a DataPart over 1 MiB even under a larger response cap', async () => {
+    const t = new A2ATransport({ url: `${raw.base}/huge`, maxBytes: 8 * 1024 * 1024 });
+    hugeSize = 1_200_000;
+    try {
+      await rejectsWith(t.callTool('get_products', {}, { maxBytes: 8 * 1024 * 1024 }), 'response_too_large', /DataPart/);
+    } finally {
+      hugeSize = 200 * 1024;
+    }
   });
 
   it('refuses a nested stream envelope as a protocol error', async () => {
