@@ -43,6 +43,11 @@ describe('two agent instances sharing a PostgreSQL task store', { skip: pgSkip }
               }),
           },
           {
+            name: 'get_products',
+            description: 'Answers at once.',
+            handler: () => ({ products: [{ product_id: `p-from-agent-${i}` }] }),
+          },
+          {
             name: 'create_media_buy',
             description: 'Answers submitted; finishes when the test says so.',
             handler: (_args, context) =>
@@ -105,6 +110,20 @@ describe('two agent instances sharing a PostgreSQL task store', { skip: pgSkip }
     assert.equal(stateOf(cancelled), 'canceled');
     assert.equal(stateOf(await rpc(0, 'alice', 'tasks/get', { id })), 'canceled');
     assert.equal((await rpc(0, 'alice', 'tasks/cancel', { id })).error?.code, -32002, 'a second cancel is refused');
+  });
+
+  it('fetches through instance B the result of an A2A task that instance A ran to completion', async () => {
+    // A non-blocking send is a durable task; blocking sends are answered at once and kept in memory.
+    const started = await send(0, 'alice', 'get_products', { brief: 'coffee' }, false);
+    const id = started.result?.id as string;
+    let fetched: Rpc = started;
+    for (let i = 0; i < 100 && stateOf(fetched) !== 'completed'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      fetched = await rpc(1, 'alice', 'tasks/get', { id });
+    }
+    assert.equal(stateOf(fetched), 'completed', JSON.stringify(fetched));
+    assert.deepEqual(bodyOf(fetched).products, [{ product_id: 'p-from-agent-0' }]);
+    assert.equal((await rpc(1, 'bob', 'tasks/get', { id })).error?.code, -32001);
   });
 
   it('polls through instance B an AdCP async task submitted through instance A, until its result', async () => {
