@@ -28,7 +28,7 @@ describe('filePartsOf', () => {
     };
     assert.deepEqual(filePartsOf(task, ORIGINS), [
       { refused: 'host_not_allowed' },
-      { refused: 'malformed: both url and raw' },
+      { refused: 'ambiguous_part' },
       { refused: 'invalid_base64' },
       { url: 'https://seller.example/a.png', filename: 'a.png', mediaType: 'image/png' },
     ]);

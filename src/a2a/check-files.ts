@@ -1,6 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
-import { validateSellerUrl, checkFilePartRaw } from '../core/url-hygiene.js';
+import { validateSellerUrl } from '../core/url-hygiene.js';
+import { checkFilePart } from '../core/file-part.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 
@@ -18,9 +19,10 @@ export interface CheckedFile {
 }
 
 /**
- * The FileParts of `artifacts[0]` and of the status message, each checked before anything can
- * fetch or show it (a2a-response-extraction.md, "FilePart URI Validation"): URLs must be https,
- * without userinfo, on an origin of the agent card; `raw` is size-checked without decoding.
+ * The FileParts of `artifacts[0]` and of the status message, each checked by core's
+ * `checkFilePart` before anything can fetch or show it (a2a-response-extraction.md, "FilePart URI
+ * Validation"): URLs must be https, without userinfo, on an origin of the agent card; `raw` is
+ * size-checked without decoding; a part with both is refused.
  */
 export function filePartsOf(task: JsonObject, allowedOrigins: string[]): CheckedFile[] {
   const out: CheckedFile[] = [];
@@ -31,36 +33,26 @@ export function filePartsOf(task: JsonObject, allowedOrigins: string[]): Checked
   for (const parts of [isPlainObject(first) ? first['parts'] : undefined, message?.['parts']]) {
     if (!Array.isArray(parts)) continue;
     for (const part of parts) {
-      const file = checkFilePart(part, allowedOrigins);
+      const file = checkFile(part, allowedOrigins);
       if (file !== undefined) out.push(file);
     }
   }
   return out;
 }
 
-function checkFilePart(part: unknown, allowedOrigins: string[]): CheckedFile | undefined {
-  if (!isPlainObject(part)) return undefined;
-  // 1.0: { url } or { raw } with filename/mediaType; v0.3: { kind: 'file', file: { uri | bytes, name, mimeType } }.
-  const v03 = part['kind'] === 'file' && isPlainObject(part['file']) ? part['file'] : undefined;
-  const url = v03 !== undefined ? v03['uri'] : part['url'];
-  const raw = v03 !== undefined ? v03['bytes'] : part['raw'];
-  if (url === undefined && raw === undefined) return undefined;
+function checkFile(part: unknown, allowedOrigins: string[]): CheckedFile | undefined {
+  const check = checkFilePart(part, { allowedOrigins, maxRawBytes: MAX_FILE_RAW_BYTES });
+  if (!check.ok && check.reason === 'not_a_file_part') return undefined;
   const out: CheckedFile = {};
-  const filename = sanitizeSellerText(v03 !== undefined ? v03['name'] : part['filename'], { maxLength: 128 });
-  const mediaType = sanitizeSellerText(v03 !== undefined ? v03['mimeType'] : part['mediaType'], { maxLength: 128 });
+  const p = part as JsonObject;
+  const v03 = p['kind'] === 'file' && isPlainObject(p['file']) ? p['file'] : undefined;
+  const filename = sanitizeSellerText(v03 !== undefined ? v03['name'] : p['filename'], { maxLength: 128 });
+  const mediaType = sanitizeSellerText(check.ok ? check.mediaType : (v03?.['mimeType'] ?? p['mediaType']), { maxLength: 128 });
   if (filename !== undefined && filename !== '') out.filename = filename;
   if (mediaType !== undefined && mediaType !== '') out.mediaType = mediaType;
-  if (url !== undefined && raw !== undefined) {
-    out.refused = 'malformed: both url and raw';
-  } else if (url !== undefined) {
-    const check = validateSellerUrl(url, { allowedOrigins });
-    if (check.ok) out.url = check.url;
-    else out.refused = check.reason;
-  } else {
-    const check = checkFilePartRaw(raw, MAX_FILE_RAW_BYTES);
-    if (check.ok) out.rawBytes = check.bytes;
-    else out.refused = check.reason;
-  }
+  if (!check.ok) out.refused = check.reason;
+  else if (check.kind === 'url') out.url = check.url;
+  else out.rawBytes = check.bytes;
   return out;
 }
 
