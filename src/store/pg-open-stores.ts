@@ -2,7 +2,6 @@ import type { DedupStore, OperationStore } from './types.js';
 import type { TaskStore } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
 import type { PgConnectOptions } from './pg-database.js';
-import type { PgReplayStore } from './pg-replay-store.js';
 
 /** The three stores a process needs, opened on one backend, closed together. */
 export interface OpenedStores {
@@ -14,10 +13,18 @@ export interface OpenedStores {
   operations: OperationStore;
   tasks: TaskStore;
   /**
-   * The RFC 9421 replay cache a fleet must share (pass it as the handler's `signature.replay`);
-   * undefined for SQLite, where the handler's per-process cache is the right one.
+   * The RFC 9421 replay cache the processes on this state share (pass it as the handler's
+   * `signature.replay`): PostgreSQL, or the SQLite file; undefined for SQLite `:memory:`, where
+   * the handler's own per-process cache is the right one.
    */
-  replay: PgReplayStore | undefined;
+  replay: SharedReplayStore | undefined;
+  close(): Promise<void>;
+}
+
+/** Structurally the webhooks `ReplayStore` (the store layer does not import webhooks). */
+export interface SharedReplayStore {
+  isAtCapacity(keyid: string, nowSeconds: number): Promise<boolean>;
+  record(keyid: string, nonce: string, expiresAtSeconds: number, nowSeconds: number): Promise<'recorded' | 'replayed' | 'rate_abuse'>;
   close(): Promise<void>;
 }
 
@@ -51,10 +58,12 @@ export async function openStoresFromUrl(options: OpenStoresOptions = {}): Promis
   const env = options.env ?? process.env;
   const url = options.url ?? (env['ADCP_STORE_URL'] || undefined);
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
-  const opened = isPgUrl(url) ? await openPg(url, options, sweepIntervalMs) : await openSqlite(url, options, sweepIntervalMs);
+  const { sweepReplay, ...opened }: OpenedStores & { sweepReplay?: () => Promise<number> } = isPgUrl(url)
+    ? await openPg(url, options, sweepIntervalMs)
+    : await openSqlite(url, options, sweepIntervalMs);
   const sweep = async () => {
     await opened.dedup.sweep().catch(() => undefined);
-    await opened.replay?.sweep().catch(() => undefined);
+    await sweepReplay?.().catch(() => undefined);
   };
   const timer = sweepIntervalMs > 0 ? setInterval(() => void sweep(), sweepIntervalMs) : undefined;
   timer?.unref();
@@ -67,7 +76,11 @@ export async function openStoresFromUrl(options: OpenStoresOptions = {}): Promis
   };
 }
 
-async function openPg(url: string, options: OpenStoresOptions, sweepIntervalMs: number): Promise<OpenedStores> {
+async function openPg(
+  url: string,
+  options: OpenStoresOptions,
+  sweepIntervalMs: number,
+): Promise<OpenedStores & { sweepReplay: () => Promise<number> }> {
   const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }, { PgReplayStore }] = await Promise.all([
     import('./pg-database.js'),
     import('./pg-dedup-store.js'),
@@ -83,13 +96,15 @@ async function openPg(url: string, options: OpenStoresOptions, sweepIntervalMs: 
     throw error;
   }
   const tasks = createPgTaskStore({ database, sweepIntervalMs, ...(options.taskPolicy ? { policy: options.taskPolicy } : {}) });
+  const replay = new PgReplayStore({ database });
   return {
     kind: 'postgres',
     where: database.where,
     dedup: new PgDedupStore({ database }),
     operations: new PgOperationStore({ database }),
     tasks,
-    replay: new PgReplayStore({ database }),
+    replay,
+    sweepReplay: () => replay.sweep(),
     async close() {
       await tasks.close();
       await database.close();
@@ -100,23 +115,25 @@ async function openPg(url: string, options: OpenStoresOptions, sweepIntervalMs: 
 async function openSqlite(url: string | undefined, options: OpenStoresOptions, sweepIntervalMs: number): Promise<OpenedStores> {
   const path = url === undefined ? ':memory:' : url.replace(/^sqlite:(\/\/)?/i, '');
   if (path === '') throw new TypeError('store URL: give postgres://..., a SQLite file path, or :memory:');
-  const [{ SqliteDedupStore }, { SqliteOperationStore }, { createSqliteTaskStore }] = await Promise.all([
+  const [{ SqliteDedupStore }, { SqliteOperationStore }, { createSqliteTaskStore }, { SqliteReplayStore }] = await Promise.all([
     import('./sqlite-dedup-store.js'),
     import('./sqlite-operation-store.js'),
     import('./sqlite-task-store.js'),
+    import('./sqlite-replay-store.js'),
   ]);
   const dedup = new SqliteDedupStore({ path });
   const operations = new SqliteOperationStore({ path });
   const tasks = createSqliteTaskStore({ path, sweepIntervalMs, ...(options.taskPolicy ? { policy: options.taskPolicy } : {}) });
+  const replay = path === ':memory:' ? undefined : new SqliteReplayStore({ path });
   return {
     kind: 'sqlite',
     where: path,
     dedup,
     operations,
     tasks,
-    replay: undefined,
+    replay,
     async close() {
-      await Promise.all([dedup.close(), operations.close(), tasks.close()]);
+      await Promise.all([dedup.close(), operations.close(), tasks.close(), replay?.close()]);
     },
   };
 }

@@ -37,6 +37,7 @@ describe('openStoresFromUrl', () => {
     await first.close();
     const second = await openStoresFromUrl({ url: path, sweepIntervalMs: 0 });
     assert.equal(second.where, path);
+    assert.equal(await second.replay?.record('kid', 'nonce-1', 2_000_000_000, 1_800_000_000), 'recorded');
     assert.equal((await second.operations.get('op'))?.status, 'submitted');
     await second.close();
   });
