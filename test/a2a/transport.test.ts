@@ -7,14 +7,19 @@ import { startServer, type ServerKind, type TestServer } from './sdk-servers.js'
 import { sellerScript, gate, PRODUCTS } from './scripts.js';
 
 const MAX = 1024 * 1024;
-const KINDS: ServerKind[] = ['v0.3', 'v1', 'v1-compat'];
+const CONFIGS: [ServerKind, 'auto' | '0.3'][] = [
+  ['v0.3', 'auto'],
+  ['v1', 'auto'],
+  ['v1-compat', 'auto'],
+  ['v1-compat', '0.3'],
+];
 
-for (const kind of KINDS) {
-  describe(`A2ATransport against a ${kind} SDK server`, () => {
+for (const [kind, pin] of CONFIGS) {
+  describe(`A2ATransport against a ${kind} SDK server (wire ${pin})`, () => {
     let server: TestServer;
     const gates = new Map<string, { wait: Promise<void>; open(): void }>();
-    const transport = () => new A2ATransport({ url: server.base, maxBytes: MAX });
-    const expectedWire = kind === 'v0.3' ? '0.3' : '1.0';
+    const transport = () => new A2ATransport({ url: server.base, maxBytes: MAX, a2aWire: pin });
+    const expectedWire = kind === 'v0.3' || pin === '0.3' ? '0.3' : '1.0';
 
     before(async () => {
       server = await startServer(kind, sellerScript(gates));
