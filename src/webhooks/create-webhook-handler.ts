@@ -64,7 +64,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return {
     async fetch(request: Request): Promise<Response> {
       const url = publicOrigin === undefined ? request.url : publicOrigin + pathAndQuery(request.url);
-      const body = request.method === 'POST' ? await readRequestBody(request, maxBodyBytes) : Buffer.alloc(0);
+      const wanted = request.method === 'POST' && isJson(request.headers.get('content-type'));
+      const body = wanted ? await readRequestBody(request, maxBodyBytes) : Buffer.alloc(0);
       const result = await run({ method: request.method, url, headers: request.headers, body });
       return new Response(responseBody(result), { status: result.status, headers: responseHeaders(result) });
     },
@@ -72,7 +73,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const host = req.headers.host ?? 'localhost';
       const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
       const url = (publicOrigin ?? `${scheme}://${host}`) + (req.url ?? '/');
-      const body = req.method === 'POST' ? readNodeBody(req, maxBodyBytes) : Promise.resolve(Buffer.alloc(0));
+      const wanted = req.method === 'POST' && isJson(req.headers['content-type']);
+      const body = wanted ? readNodeBody(req, maxBodyBytes) : Promise.resolve(Buffer.alloc(0));
       body
         .then((bytes) => run({ method: req.method ?? 'GET', url, headers: req.headers, body: bytes }))
         .catch(() => ({ status: 400, reason: 'unreadable_body' }) as DeliveryAnswer)
@@ -120,6 +122,11 @@ function checkSignatureConfig(config: WebhookHandlerOptions['signature']): 'rfc9
 
 function replayStoreOf(config: WebhookHandlerOptions['signature']): ReplayStore {
   return typeof config === 'object' && config.scheme === 'rfc9421' && config.replay !== undefined ? config.replay : new MemoryReplayStore();
+}
+
+/** Whether the body is worth reading at all: anything else is refused (405/415) unread. */
+function isJson(contentType: string | null | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
 function pathAndQuery(url: string): string {
