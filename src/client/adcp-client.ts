@@ -34,7 +34,7 @@ export class AdcpClient {
 
   constructor(options: AdcpClientOptions) {
     if (options === null || typeof options !== 'object') throw new TypeError('AdcpClient: pass { url, protocol }');
-    if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
+    if (typeof options.url !== 'string' || !URL.canParse(options.url) || !/^https?:$/.test(new URL(options.url).protocol)) {
       throw new TypeError(`AdcpClient: url must be an absolute http(s) URL, got ${String(options.url)}`);
     }
     const protocol = options.protocol ?? 'auto';
@@ -47,6 +47,11 @@ export class AdcpClient {
     this.#options = options;
     this.#clock = createClock(options.clock);
     const headers: Record<string, string> = { ...options.headers };
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+        throw new TypeError(`AdcpClient: header ${JSON.stringify(name)} must be a valid name with a string value without line breaks`);
+      }
+    }
     if (options.auth !== undefined) {
       if (typeof options.auth !== 'string' || /[\r\n]/.test(options.auth) || options.auth === '') {
         throw new TypeError('AdcpClient: auth must be a non-empty bearer token without line breaks');

@@ -297,6 +297,14 @@ describe('AdcpClient options', () => {
     assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', auth: 'a\r\nx: y' }), TypeError);
   });
 
+  it('refuses a header value with a line break', () => {
+    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', headers: { 'x-a': 'b\nc' } }), TypeError);
+  });
+
+  it('refuses a url that is not http(s)', () => {
+    assert.throws(() => new AdcpClient({ url: 'file:///etc/passwd', protocol: 'mcp' }), TypeError);
+  });
+
   it('refuses a non-positive maxResponseBytes', () => {
     assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', maxResponseBytes: 0 }), RangeError);
   });
