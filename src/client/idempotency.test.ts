@@ -37,6 +37,10 @@ describe('prepareArgs', () => {
     assert.equal(prepareArgs('get_products', { context_id: 'c' }, { protocol: 'a2a' }).args['context_id'], 'c');
   });
 
+  it('refuses an idempotency_key argument that is not a string', () => {
+    assert.throws(() => prepareArgs('create_media_buy', { idempotency_key: 42 }, { protocol: 'mcp' }), TypeError);
+  });
+
   it('does not modify the caller object', () => {
     const args = { context_id: 'c' };
     prepareArgs('create_media_buy', args, { protocol: 'mcp', context: { a: 1 } });

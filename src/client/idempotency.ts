@@ -45,13 +45,18 @@ export interface PreparedArgs {
  * The arguments as sent: `idempotency_key` set for mutating tools (the caller's key as is, else
  * one already in `args`, else a new UUID v4) and reused on every retry by the caller of this
  * function; `context` set when given; `context_id` removed on MCP (mcp-guide, "Context
- * Management": callers MUST NOT send it for continuity).
+ * Management": callers MUST NOT send it for continuity). Throws `TypeError` for an
+ * `idempotency_key` argument that is not a non-empty string.
  */
 export function prepareArgs(
   tool: string,
   args: JsonObject,
   options: { idempotencyKey?: string | undefined; context?: JsonObject | undefined; protocol: 'mcp' | 'a2a' },
 ): PreparedArgs {
+  const given = args['idempotency_key'];
+  if (given !== undefined && (typeof given !== 'string' || given === '')) {
+    throw new TypeError(`${tool}: idempotency_key in the arguments must be a non-empty string (or pass the idempotencyKey option)`);
+  }
   const out: JsonObject = { ...args };
   if (options.protocol === 'mcp') delete out['context_id'];
   if (options.context !== undefined) out['context'] = options.context;
