@@ -13,8 +13,9 @@ export interface ReceiverProcess {
 
 const script = fileURLToPath(new URL('./receiver.ts', import.meta.url));
 
-export function spawnReceiver(env: Record<string, string>): Promise<ReceiverProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+/** `execArgv`: extra node flags (`--cpu-prof` for profiling a receiver). */
+export function spawnReceiver(env: Record<string, string>, execArgv: string[] = []): Promise<ReceiverProcess> {
+  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
