@@ -90,6 +90,7 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
     event = await buildEvent(ctx, delivery, auth.sender, { scope, key: delivery.dedupKey, token, ttlMs: ctx.dedupTtlMs }, nowMs);
   } catch (error) {
     await release();
+    if (error instanceof OperationMismatch) return { status: 409, reason: `operation_${error.field}_mismatch` };
     return { status: 503, reason: 'store_unavailable', headers: { 'retry-after': '5' }, detail: describe(error) };
   }
   if (ctx.options.onEvent !== undefined) {
@@ -133,6 +134,13 @@ async function buildEvent(
       ...(delivery.taskId !== undefined ? { taskId: delivery.taskId } : {}),
       ...(delivery.data !== null ? { result: delivery.data } : {}),
     };
+    const current = await ctx.operations.get(operationId);
+    // The payload names the operation, but only its own seller and task type may move it: a
+    // verified sender echoing another seller's operation_id, or another task's, is refused.
+    if (current !== undefined) {
+      if (ctx.options.agent !== undefined && current.agent !== ctx.options.agent) throw new OperationMismatch('agent');
+      if (delivery.taskType !== undefined && current.taskType !== delivery.taskType) throw new OperationMismatch('task_type');
+    }
     const createIfMissing =
       delivery.taskType !== undefined ? { createIfMissing: { agent: ctx.options.agent ?? sender.scope, taskType: delivery.taskType } } : {};
     const outcome = await ctx.operations.advance(operationId, { ...update, ...createIfMissing });
@@ -165,4 +173,10 @@ function readContentType(headers: HeaderSource): string | undefined {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+class OperationMismatch extends Error {
+  constructor(readonly field: 'agent' | 'task_type') {
+    super(`operation ${field} mismatch`);
+  }
 }

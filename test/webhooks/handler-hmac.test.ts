@@ -231,6 +231,21 @@ describe('createWebhookHandler (HMAC)', () => {
     assert.equal(events[0]?.stale, false);
   });
 
+  it('refuses (409) an event whose task_type differs from the operation it names', async () => {
+    await operations.create({ operationId: 'op_typed', agent: 'https://seller.example/mcp', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
+    const response = await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: 'op_typed', task_type: 'sync_creatives' }))));
+    assert.deepEqual([response.status, (await json(response)).reason], [409, 'operation_task_type_mismatch']);
+    assert.equal((await operations.get('op_typed'))?.status, 'submitted');
+    assert.equal(events.length, 0);
+  });
+
+  it('refuses (409) an event for an operation that belongs to another seller', async () => {
+    await operations.create({ operationId: 'op_other_seller', agent: 'https://other-seller.example/mcp', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
+    const response = await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: 'op_other_seller' }))));
+    assert.deepEqual([response.status, (await json(response)).reason], [409, 'operation_agent_mismatch']);
+    assert.equal((await operations.get('op_other_seller'))?.status, 'submitted');
+  });
+
   it('counts a far-future payload timestamp as now, so it cannot freeze the operation', async () => {
     const operationId = 'op_future_case';
     await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: operationId, status: 'working', timestamp: '2999-01-01T00:00:00Z' }))));
