@@ -57,6 +57,8 @@ if [ -f "$state" ]; then
     print_exports "$PG_PORT"
     exit 0
   fi
+  # A cluster recorded but no longer running (machine restarted, process killed): start afresh.
+  case "${PG_DATA:-}" in /tmp/adcp-pg.*) rm -rf "$PG_DATA" ;; esac
 fi
 
 data=$(mktemp -d /tmp/adcp-pg.XXXXXX)
