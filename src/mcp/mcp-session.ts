@@ -16,6 +16,9 @@ export interface McpSessionOptions {
   connectTimeoutMs?: number;
 }
 
+/** Longest wait for the session DELETE on close, ms. */
+const TERMINATE_TIMEOUT_MS = 2000;
+
 /** Which MCP HTTP transport the agent turned out to speak. */
 export type McpWire = 'streamable-http' | 'sse';
 
@@ -139,9 +142,15 @@ export class McpSession {
     if (connection === undefined) return;
     const open = await connection.catch(() => undefined);
     if (open === undefined) return;
-    await terminate(open);
-    await open.client.close().catch(() => undefined);
+    // Ending the session politely (DELETE) must not hold close() up when the server hangs.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, TERMINATE_TIMEOUT_MS);
+    });
+    await Promise.race([terminate(open), limit]);
+    clearTimeout(timer);
     this.#capped.abortAll();
+    await open.client.close().catch(() => undefined);
   }
 
   async #open(): Promise<Connection> {

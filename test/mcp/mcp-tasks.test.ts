@@ -113,6 +113,42 @@ describe('McpTransport with MCP Tasks', () => {
     await assert.rejects(promise, (error: unknown) => error instanceof AdcpWireError && error.code === 'aborted');
     assert.ok(server.received.some((m) => m['method'] === 'tasks/cancel'));
   });
+
+  it('reads a cancelled MCP Task back as canceled with getTask', async () => {
+    const controller = new AbortController();
+    let taskId = '';
+    const promise = transport.callTool('slow', {}, {
+      maxBytes: MAX,
+      task: {},
+      signal: controller.signal,
+      onProgress: (e) => {
+        taskId = e.taskId ?? taskId;
+        if (e.status === 'working') controller.abort();
+      },
+    });
+    await assert.rejects(promise);
+    const state = await transport.getTask?.(taskId, { maxBytes: MAX });
+    assert.equal(state?.status, 'canceled');
+    assert.equal(state?.transportTaskId, taskId);
+  });
+
+  it('cancels a running MCP Task with cancelTask', async () => {
+    let taskId = '';
+    const controller = new AbortController();
+    const running = transport.callTool('slow', {}, {
+      maxBytes: MAX,
+      task: {},
+      signal: controller.signal,
+      onProgress: (e) => {
+        taskId = e.taskId ?? taskId;
+      },
+    });
+    for (let i = 0; i < 200 && taskId === ''; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const canceled = await transport.cancelTask?.(taskId, { maxBytes: MAX });
+    assert.equal(canceled?.status, 'canceled');
+    const settled = await running;
+    assert.equal(settled.status, 'canceled');
+  });
 });
 
 describe('mapMcpTaskStatus', () => {
