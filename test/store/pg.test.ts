@@ -1,4 +1,5 @@
 import { describe, it, after } from 'node:test';
+import pg from 'pg';
 import assert from 'node:assert/strict';
 import { PgDatabase } from '../../src/store/pg-database.js';
 import { PgDedupStore } from '../../src/store/pg-dedup-store.js';
@@ -179,6 +180,25 @@ if (pgUrl === undefined) {
       assert.equal(await store.record('kid', 'd', now + 300, now), 'rate_abuse');
       assert.equal(await store.record('kid', 'a', now + 300, now + 1), 'replayed', 'live entries are kept');
       assert.equal(await store.record('kid', 'd', now + 600, now + 300), 'recorded');
+      await store.close();
+    });
+
+    it('sweeps around a row another transaction holds, without waiting for it', async () => {
+      const schema = testSchema('skip');
+      const store = new PgDedupStore({ url, schema, statementTimeoutMs: 2000 });
+      const now = 1_800_000_000_000;
+      for (const scope of ['locked', 'free']) {
+        const claim = await store.claim(scope, 'k', { leaseMs: 1000, now });
+        if (claim.kind === 'claimed') await store.complete(scope, 'k', claim.token, { ttlMs: 10, now });
+      }
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM ${schema}.adcp_webhook_dedup WHERE scope = 'locked' FOR UPDATE`);
+      assert.equal(await store.sweep(now + 100), 1, 'the free row only, at once');
+      await holder.query('COMMIT');
+      await holder.end();
+      assert.equal(await store.sweep(now + 100), 1, 'the other row once released');
       await store.close();
     });
 
