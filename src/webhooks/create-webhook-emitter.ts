@@ -32,6 +32,21 @@ export interface WebhookEmitterOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
+  /** Told of every attempt (for `webhook_activity` style diagnostics); its errors are ignored. */
+  onAttempt?: (attempt: DeliveryAttempt) => void;
+}
+
+/** One HTTP attempt of a delivery. */
+export interface DeliveryAttempt {
+  idempotencyKey: string;
+  url: string;
+  attempt: number;
+  /** HTTP status, when the receiver answered. */
+  status?: number;
+  /** Network or timeout error message, when it did not. */
+  error?: string;
+  /** Wait before the next attempt; absent when this attempt ended the delivery. */
+  nextDelayMs?: number;
 }
 
 /** The final outcome of one event's delivery. */
@@ -61,6 +76,13 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
   if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1)) throw new RangeError('createWebhookEmitter: maxAttempts must be an integer >= 1');
+  const report = (attempt: DeliveryAttempt): void => {
+    try {
+      options.onAttempt?.(attempt);
+    } catch {
+      // A diagnostics hook never changes the delivery.
+    }
+  };
 
   function headersFor(config: PushNotificationConfig, url: string, body: string): Record<string, string> {
     const auth = config.authentication;
@@ -99,6 +121,7 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
         lastStatus = response.status;
         lastError = undefined;
         const verdict = classifyResponse(response.status, response.headers, now());
+        if (verdict.kind !== 'retry') report({ idempotencyKey, url: config.url, attempt, status: response.status });
         if (verdict.kind === 'delivered') return { ok: true, idempotencyKey, attempts: attempt, status: response.status };
         if (verdict.kind === 'stop') return { ok: false, idempotencyKey, attempts: attempt, reason: verdict.reason, status: response.status };
         retryAfterMs = verdict.retryAfterMs;
@@ -110,7 +133,16 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
         lastStatus = undefined;
         lastError = error instanceof Error ? error.message : String(error);
       }
-      if (attempt < maxAttempts) await sleep(backoffDelay(attempt, backoff, random, retryAfterMs), sendOptions.signal);
+      const delay = attempt < maxAttempts ? backoffDelay(attempt, backoff, random, retryAfterMs) : undefined;
+      report({
+        idempotencyKey,
+        url: config.url,
+        attempt,
+        ...(lastStatus !== undefined ? { status: lastStatus } : {}),
+        ...(lastError !== undefined ? { error: lastError } : {}),
+        ...(delay !== undefined ? { nextDelayMs: delay } : {}),
+      });
+      if (delay !== undefined) await sleep(delay, sendOptions.signal);
     }
     return {
       ok: false,

@@ -44,6 +44,7 @@ export {
   type WebhookEmitterOptions,
   type PushNotificationConfig,
   type DeliveryOutcome,
+  type DeliveryAttempt,
 } from './create-webhook-emitter.js';
 export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
 export { classifyResponse, backoffDelay, parseRetryAfter, type DeliveryFailure } from './delivery-policy.js';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWebhookEmitter } from '../../src/webhooks/create-webhook-emitter.js';
+import { createWebhookEmitter, type DeliveryAttempt } from '../../src/webhooks/create-webhook-emitter.js';
 import { createWebhookHandler } from '../../src/webhooks/create-webhook-handler.js';
 import type { WebhookEvent } from '../../src/webhooks/handler-types.js';
 import { backoffDelay, parseRetryAfter } from '../../src/webhooks/delivery-policy.js';
@@ -128,10 +128,19 @@ describe('createWebhookEmitter (retry policy)', () => {
   it('honours Retry-After and keeps the body and idempotency key identical across retries', async () => {
     const target = await scripted([{ status: 503, headers: { 'retry-after': '7' } }, { status: 503 }, { status: 200 }]);
     const delays: number[] = [];
-    const emitter = createWebhookEmitter({ signingKey: seller.signing, allowInsecureUrls: true, baseDelayMs: 1000, random: () => 1, sleep: async (ms) => void delays.push(ms) });
+    const attempts: DeliveryAttempt[] = [];
+    const emitter = createWebhookEmitter({
+      signingKey: seller.signing,
+      allowInsecureUrls: true,
+      baseDelayMs: 1000,
+      random: () => 1,
+      sleep: async (ms) => void delays.push(ms),
+      onAttempt: (a) => attempts.push(a),
+    });
     const outcome = await emitter.send({ url: target.url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'completed' });
     assert.deepEqual(outcome, { ok: true, idempotencyKey: outcome.idempotencyKey, attempts: 3, status: 200 });
     assert.deepEqual(delays, [7000, 2000]);
+    assert.deepEqual(attempts.map((a) => [a.attempt, a.status, a.nextDelayMs]), [[1, 503, 7000], [2, 503, 2000], [3, 200, undefined]]);
     assert.equal(new Set(target.bodies).size, 1);
     assert.equal(new Set(target.signatures).size, 3, 'each attempt is signed afresh');
     assert.equal(JSON.parse(target.bodies[0] as string).idempotency_key, outcome.idempotencyKey);
