@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpTransport } from '../../src/mcp/index.js';
-import type { AdcpTransport } from '../../src/client/transport.js';
+import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { startMcpTestServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
 
@@ -48,6 +48,14 @@ const tools: TestTool[] = [
   {
     name: 'big',
     handler: (args) => ({ content: [{ type: 'text', text: 'x'.repeat(Number(args['size'] ?? 1000)) }] }),
+  },
+  {
+    name: 'with_progress',
+    handler: async (_args, context) => {
+      await context.progress(1, 4, 'reading\u0007 inventory');
+      await context.progress(2, 4);
+      return { content: [], structuredContent: { done: true } };
+    },
   },
   {
     name: 'echo_headers',
@@ -113,6 +121,17 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
         assert.equal(error.code, 'protocol');
         return true;
       });
+    });
+
+    // Only SSE answers can carry notifications before the result (the SDK's legacy server sends none either).
+    it('reports MCP progress notifications as percentages with sanitised messages', { skip: mode !== 'sse' }, async () => {
+      const events: ProgressEvent[] = [];
+      const result = await transport.callTool('with_progress', {}, { maxBytes: MAX, onProgress: (e) => events.push(e) });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(events, [
+        { status: 'working', percentage: 25, message: 'reading inventory' },
+        { status: 'working', percentage: 50 },
+      ]);
     });
 
     it('sends the configured headers on every request', async () => {

@@ -19,6 +19,8 @@ import {
 export interface ToolContext {
   /** Headers of the HTTP request that carried the call. */
   headers: Record<string, string | string[] | undefined>;
+  /** Sends `notifications/progress` when the caller asked for progress (a `progressToken`). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
 export interface TestTool {
@@ -160,7 +162,17 @@ export async function startMcpTestServer(options: TestServerOptions): Promise<Te
       const tool = options.tools.find((t) => t.name === request.params.name);
       if (tool === undefined) throw new McpError(-32602, `Unknown tool: ${request.params.name}`);
       const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-      const context: ToolContext = { headers: req.headers };
+      const token = request.params._meta?.progressToken;
+      const context: ToolContext = {
+        headers: req.headers,
+        async progress(progress, total, message) {
+          if (token === undefined) return;
+          const params: Record<string, unknown> = { progressToken: token, progress };
+          if (total !== undefined) params['total'] = total;
+          if (message !== undefined) params['message'] = message;
+          await extra.sendNotification({ method: 'notifications/progress', params } as never);
+        },
+      };
       const taskField = request.params.task;
       if (taskField === undefined || extra.taskStore === undefined) {
         if (tool.taskSupport === 'required') throw new McpError(-32600, 'this tool requires task augmentation');
