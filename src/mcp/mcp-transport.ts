@@ -19,6 +19,7 @@ import type {
   TransportCallOptions,
   TransportOptions,
 } from '../client/transport.js';
+import { abortError } from './call-context.js';
 import { cancelMcpTask, followMcpTask, getMcpTask, type McpTaskOutcome } from './follow-mcp-task.js';
 import { mapMcpTaskStatus } from './map-task-status.js';
 import { McpSession } from './mcp-session.js';
@@ -121,7 +122,7 @@ export class McpTransport implements AdcpTransport {
 
   /** The `ttl` to augment with, or `undefined` for a plain call (see the MCP guide, "Tool-Level Task Support"). */
   async #taskTtl(tool: string, options: TransportCallOptions): Promise<number | undefined | null> {
-    const connection = await this.#session.connect();
+    const connection = await untilAborted(this.#session.connect(), options.signal);
     const capabilities = connection.client.getServerCapabilities();
     if (capabilities?.tasks?.requests?.tools?.call === undefined) return undefined;
     if (options.task !== undefined) return options.task.ttl ?? null;
@@ -135,7 +136,7 @@ export class McpTransport implements AdcpTransport {
       const listing = this.listTools(options).then(
         (tools) => new Map(tools.map((t) => [t.name, t])),
         () => {
-          this.#noRequiredTools = true;
+          this.#tools = undefined; // read again next time
           return new Map<string, ToolInfo>();
         },
       );
@@ -221,6 +222,26 @@ export class McpTransport implements AdcpTransport {
     if (options.onProgress !== undefined) follow.onProgress = options.onProgress;
     return follow;
   }
+}
+
+/** `promise`, or the abort error as soon as `signal` fires (the work itself goes on for others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortError(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The TaskResult of an MCP Task that has no `CallToolResult` (input_required, cancelled, still working). */

@@ -284,6 +284,23 @@ describe('AdcpClient connection failures', () => {
   });
 });
 
+describe('AdcpClient against a server that never answers', () => {
+  it('times out while connecting and close() returns', async () => {
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as import('node:net').AddressInfo).port;
+    const client = new AdcpClient({ url: `http://127.0.0.1:${port}/mcp`, protocol: 'mcp', timeoutMs: 200 });
+    try {
+      await assert.rejects(client.call('get_products', {}), (error: unknown) => error instanceof AdcpWireError && error.code === 'timeout');
+    } finally {
+      await client.close();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});
+
 describe('AdcpClient options', () => {
   it('refuses a relative url', () => {
     assert.throws(() => new AdcpClient({ url: '/mcp', protocol: 'mcp' }), TypeError);
