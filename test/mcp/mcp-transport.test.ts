@@ -165,6 +165,25 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
   });
 }
 
+describe('McpTransport concurrent calls', () => {
+  it('applies each call its own byte cap when many share the session', async () => {
+    const server = await startMcpTestServer({ tools });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    try {
+      const calls = Array.from({ length: 12 }, (_, i) =>
+        transport
+          .callTool('big', { size: 20_000 }, { maxBytes: i % 2 === 0 ? 5_000 : MAX })
+          .then((r) => r.status, (e: unknown) => (e instanceof AdcpWireError ? e.code : 'other')),
+      );
+      const outcomes = await Promise.all(calls);
+      assert.deepEqual(outcomes, Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'response_too_large' : 'completed')));
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+});
+
 describe('McpTransport sessions', () => {
   it('reuses one MCP session for many calls', async () => {
     const server = await startMcpTestServer({ tools });
