@@ -95,8 +95,9 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
 
     it('returns a plain-text answer as completed with no data', async () => {
       const result = await transport.callTool('plain_text', {}, { maxBytes: MAX });
-      assert.equal(result.status, 'completed');
+      assert.ok(result.status === 'completed');
       assert.equal(result.data, undefined);
+      assert.equal(result.text, 'All good, nothing structured.');
     });
 
     it('turns isError with adcp_error into a failed result with its recovery', async () => {
