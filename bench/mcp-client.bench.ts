@@ -4,8 +4,9 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const CALLS = 500;
@@ -72,11 +73,11 @@ interface LatencyRow {
   bare: number[];
 }
 
-async function latency(mode: 'sse' | 'json', warnings: string[]): Promise<LatencyRow[]> {
+async function latency(mode: 'sse' | 'json', warnings: string[], compiled: string): Promise<LatencyRow[]> {
   const { url, worker } = await startServer(mode);
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  const { AdcpClient } = await import('../src/client/index.js');
+  const { AdcpClient } = (await import(pathToFileURL(join(compiled, 'client/index.js')).href)) as typeof import('../src/client/index.js');
   const bare = new Client({ name: 'bench', version: '1' });
   await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
   const ours = new AdcpClient({ url, protocol: 'mcp' });
@@ -123,9 +124,18 @@ async function main(): Promise<void> {
   console.log('## MCP client: per-call overhead and cold import\n');
   console.log(`Machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the start (the whole team shares it).\n`);
 
-  const rows = [...(await latency('sse', warnings)), ...(await latency('json', warnings))];
+  // Both measurements use adcp-wire compiled by tsc (as users run it from dist/), into
+  // node_modules/.cache so that node resolves the SDK the same way for both sides.
+  const out = join(root, 'node_modules/.cache/adcp-wire-bench');
+  rmSync(out, { recursive: true, force: true }); // never measure a stale build
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (!(await exists(join(out, 'client/index.js')))) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+  const rows = [...(await latency('sse', warnings, out)), ...(await latency('json', warnings, out))];
   console.log(
-    `Sequential calls over loopback to a real \`@modelcontextprotocol/sdk\` 1.32 server running in a worker thread: ${CALLS} timed calls per client after ${WARMUP} warm-up calls, the bare SDK \`Client.callTool\` and \`AdcpClient.call\` alternating call by call (so both see the same machine load), same server, same process, same run, same bytes on the wire (for \`create_media_buy\` the bare client sends a fresh \`idempotency_key\` too, as AdcpClient generates one). Target: ratio of medians at most 1.10x.\n`,
+    `Sequential calls over loopback to a real \`@modelcontextprotocol/sdk\` 1.32 server running in a worker thread: ${CALLS} timed calls per client after ${WARMUP} warm-up calls, the bare SDK \`Client.callTool\` and \`AdcpClient.call\` alternating call by call (so both see the same machine load), same server, same process, same run, same bytes on the wire (for \`create_media_buy\` the bare client sends a fresh \`idempotency_key\` too, as AdcpClient generates one). AdcpClient is the tsc-compiled JavaScript, as users run it; the SDK is its published JavaScript. Target: ratio of medians at most 1.10x.\n`,
   );
   console.log('| case | AdcpClient median (ms) | p90 (ms) | bare SDK median (ms) | p90 (ms) | ratio | target met |');
   console.log('|---|---|---|---|---|---|---|');
@@ -140,14 +150,6 @@ async function main(): Promise<void> {
   }
   console.log(`\nWarnings emitted during the ${rows.length * (CALLS + WARMUP) * 2} calls: ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
 
-  // Cold import: both sides as plain JavaScript under plain `node` (ours compiled by tsc into
-  // node_modules/.cache, so node resolves the SDK the same way for both; no tsx loader on either).
-  const out = join(root, 'node_modules/.cache/adcp-wire-bench');
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (!(await exists(join(out, 'client/index.js')))) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
   const sdk = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/types.js'];
   const client = [join(out, 'client/index.js')];
   const clientAndMcp = [...client, join(out, 'mcp/index.js')];
