@@ -167,7 +167,7 @@ export class AdcpClient {
     if (this.#transport === undefined) {
       const creating = createTransport(this.#options.protocol ?? 'auto', this.#transportOptions, signal);
       this.#transport = creating;
-      creating.catch(() => {
+      void creating.catch(() => {
         if (this.#transport === creating) this.#transport = undefined;
       });
     }
@@ -181,7 +181,7 @@ export class AdcpClient {
         t.listTools(signal === undefined ? { maxBytes: this.#transportOptions.maxBytes } : { signal, maxBytes: this.#transportOptions.maxBytes }),
       );
       this.#tools = listing;
-      listing.catch(() => {
+      void listing.catch(() => {
         if (this.#tools === listing) this.#tools = undefined;
       });
     }

@@ -32,7 +32,7 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
   const failed = new Promise<never>((_, rej) => {
     reject = rej;
   });
-  failed.catch(() => undefined);
+  void failed.catch(() => undefined);
   const onParentAbort = (): void => {
     const error = abortError(parent?.reason);
     controller.abort(error);

@@ -52,7 +52,7 @@ export function capBody(
     const error = onOverflow(bytes);
     onEnd();
     controller.error(error);
-    reader.cancel(error).catch(() => undefined);
+    void reader.cancel(error).catch(() => undefined);
   }
 }
 

@@ -77,7 +77,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
     const declared = Number(response.headers.get('content-length') ?? Number.NaN);
     if (declared > maxBytes) {
       done();
-      response.body?.cancel().catch(() => undefined);
+      void response.body?.cancel().catch(() => undefined);
       throw overflow(declared);
     }
     if (response.body === null) {

@@ -78,7 +78,7 @@ export class McpSession {
     if (this.#connection === undefined) {
       const attempt = this.#open();
       this.#connection = attempt;
-      attempt.then(
+      void attempt.then(
         (connection) => {
           if (this.#connection === attempt) this.#current = connection;
         },
@@ -128,7 +128,7 @@ export class McpSession {
   #drop(opening: Promise<Connection>, connection: Connection): void {
     if (this.#connection === opening) this.#connection = undefined;
     if (this.#current === connection) this.#current = undefined;
-    connection.client.close().catch(() => undefined);
+    void connection.client.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {

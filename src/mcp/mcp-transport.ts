@@ -231,7 +231,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(abortError(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
+    void promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
         resolve(value);
