@@ -13,9 +13,11 @@ import { spawnReceiver, type ReceiverProcess } from '../test/pg/fleet/spawn-rece
 import { deliverAll, makeEvents, percentile } from '../test/pg/fleet/deliveries.js';
 
 const OPERATIONS = Number(process.env.BENCH_PG_OPERATIONS ?? 1250); // x4 events
-const WARMUP_OPERATIONS = 500; // x4: every receiver process warms its JIT before the clock starts
+// x4 deliveries per receiver process: V8 needs thousands of requests to reach steady state, and
+// a fleet measured cold pays each process's JIT warm-up (it cost 3 receivers ~0.1 ms/delivery).
+const WARMUP_OPERATIONS_PER_RECEIVER = 1000;
 const CONCURRENCY = 32;
-const CONNECTIONS = 9;
+const CONNECTIONS = 24; // in total per scenario, so requests rarely queue for a connection at 32 in flight
 const ROUNDS = 3;
 
 type Scenario = { name: string; store: 'sqlite' | 'postgres'; receivers: number };
@@ -83,7 +85,7 @@ try {
       const forwarder = await startForwarder(receivers.map((r) => r.port));
       const url = `${forwarder.url}/webhooks`;
       try {
-        await deliverAll(makeEvents(WARMUP_OPERATIONS), { url, concurrency: CONCURRENCY, copies: 1 });
+        await deliverAll(makeEvents(WARMUP_OPERATIONS_PER_RECEIVER * scenario.receivers), { url, concurrency: CONCURRENCY, copies: 1 });
         const events = makeEvents(OPERATIONS);
         const cpuBefore = {
           sender: process.cpuUsage(),
@@ -130,6 +132,7 @@ const lines: string[] = [];
 lines.push('## PostgreSQL webhook receiving (bench/pg.bench.ts)', '');
 lines.push(
   `${OPERATIONS * 4} unique HMAC-signed deliveries per run (MCP envelopes, operations advanced), ${CONCURRENCY} in flight, ` +
+    `after ${WARMUP_OPERATIONS_PER_RECEIVER * 4} warm-up deliveries per receiver process, ` +
     `through a round-robin forwarder on loopback; PostgreSQL pools: ${CONNECTIONS} connections in total per scenario. ` +
     `Median of ${ROUNDS} runs per row (all runs: deliveries/s), scenario order alternated. ` +
     `Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores, shared).`,
