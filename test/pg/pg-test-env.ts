@@ -6,6 +6,11 @@ import pg from 'pg';
 
 export const pgUrl: string | undefined = process.env.ADCP_TEST_PG_URL || undefined;
 
+// .ci/run sets ADCP_REQUIRE_PG=1: there a missing database is a failure, never a skip.
+if (pgUrl === undefined && process.env.ADCP_REQUIRE_PG === '1') {
+  throw new Error('ADCP_REQUIRE_PG=1 but ADCP_TEST_PG_URL is not set: the PostgreSQL tests cannot run');
+}
+
 /** `false` when PostgreSQL is available; otherwise the reason given to `{ skip }`. */
 export const pgSkip: string | false =
   pgUrl === undefined ? 'ADCP_TEST_PG_URL is not set: run `eval "$(bash scripts/pg-start.sh)"` first' : false;
