@@ -1,0 +1,63 @@
+// `adcp webhooks listen --store-url postgres://...`: two listeners (as two hosts behind a load
+// balancer would run) share de-duplication through PostgreSQL.
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { main } from '../../src/cli/main.js';
+import { signWebhookHmac } from '../../src/webhooks/index.js';
+import { recordingIo, type RecordingIo } from '../cli/fake-io.js';
+import { pgSkip, pgUrl } from './pg-test-env.js';
+
+const SECRET = randomBytes(32).toString('hex');
+
+async function listeningUrl(io: RecordingIo): Promise<string> {
+  for (let i = 0; i < 400; i += 1) {
+    const found = /(http:\/\/127\.0\.0\.1:\d+\/webhooks)/.exec(io.out() + io.err());
+    if (found?.[1] !== undefined) return found[1];
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the listener never printed its URL: ${io.out()} ${io.err()}`);
+}
+
+describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
+  const controller = new AbortController();
+  const exits: Promise<number>[] = [];
+  after(async () => {
+    controller.abort();
+    assert.deepEqual(await Promise.all(exits), [0, 0]);
+  });
+
+  it('answers a delivery already handled by the other listener as a duplicate, and prints it once', async () => {
+    const ios = [recordingIo(), recordingIo()];
+    for (const io of ios) {
+      io.signal = controller.signal;
+      exits.push(main(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--store-url', pgUrl as string, '--json'], io));
+    }
+    const urls = await Promise.all(ios.map(listeningUrl));
+    const body = JSON.stringify({
+      idempotency_key: `whk_${randomUUID()}`,
+      operation_id: `op_${randomUUID()}`,
+      task_id: 'task_cli',
+      task_type: 'create_media_buy',
+      status: 'completed',
+      timestamp: new Date().toISOString(),
+      result: { media_buy_id: 'mb_cli' },
+    });
+    const answers: unknown[] = [];
+    for (const url of urls) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signWebhookHmac({ secret: SECRET, rawBody: body }).headers },
+        body,
+      });
+      assert.equal(response.status, 200);
+      answers.push(await response.json());
+    }
+    assert.deepEqual(answers, [
+      { ok: true, result: 'accepted' },
+      { ok: true, result: 'duplicate' },
+    ]);
+    const printed = ios.map((io) => io.out().split('\n').filter((line) => line.includes('mb_cli')).length);
+    assert.deepEqual(printed, [1, 0]);
+  });
+});
