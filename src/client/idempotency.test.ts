@@ -41,6 +41,18 @@ describe('prepareArgs', () => {
     assert.throws(() => prepareArgs('create_media_buy', { idempotency_key: 42 }, { protocol: 'mcp' }), TypeError);
   });
 
+  it('gives an MCP push_notification_config a UUID operation_id when it has none', () => {
+    const args = prepareArgs('create_media_buy', { push_notification_config: { url: 'https://b.example/h' } }, { protocol: 'mcp' }).args;
+    const push = args['push_notification_config'] as Record<string, unknown>;
+    assert.equal(push['url'], 'https://b.example/h');
+    assert.match(String(push['operation_id']), /^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps the caller operation_id', () => {
+    const args = prepareArgs('create_media_buy', { push_notification_config: { url: 'u', operation_id: 'op-1' } }, { protocol: 'mcp' }).args;
+    assert.equal((args['push_notification_config'] as Record<string, unknown>)['operation_id'], 'op-1');
+  });
+
   it('does not modify the caller object', () => {
     const args = { context_id: 'c' };
     prepareArgs('create_media_buy', args, { protocol: 'mcp', context: { a: 1 } });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
+import { isPlainObject } from '../core/plain-object.js';
 
 /**
  * AdCP tools that change nothing on the seller: they get no `idempotency_key`. Every tool not
@@ -45,7 +46,9 @@ export interface PreparedArgs {
  * The arguments as sent: `idempotency_key` set for mutating tools (the caller's key as is, else
  * one already in `args`, else a new UUID v4) and reused on every retry by the caller of this
  * function; `context` set when given; `context_id` removed on MCP (mcp-guide, "Context
- * Management": callers MUST NOT send it for continuity). Throws `TypeError` for an
+ * Management": callers MUST NOT send it for continuity); on MCP, a `push_notification_config`
+ * without `operation_id` gets a new UUID one, so webhooks and polling can name the same
+ * operation (webhooks.md, "Operation IDs"). Throws `TypeError` for an
  * `idempotency_key` argument that is not a non-empty string.
  */
 export function prepareArgs(
@@ -65,5 +68,10 @@ export function prepareArgs(
   else if (typeof out['idempotency_key'] === 'string') key = out['idempotency_key'];
   else if (!isReadOnlyTool(tool)) key = randomUUID();
   if (key !== undefined) out['idempotency_key'] = key;
+  const push = out['push_notification_config'];
+  if (options.protocol === 'mcp' && isPlainObject(push) && push['operation_id'] === undefined) {
+    // webhooks.md, "Operation IDs": buyers SHOULD supply one per task invocation (UUID recommended).
+    out['push_notification_config'] = { ...push, operation_id: randomUUID() };
+  }
   return { args: out, idempotencyKey: key };
 }

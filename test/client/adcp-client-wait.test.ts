@@ -111,6 +111,14 @@ describe('AdcpClient.waitFor with get_task_status', () => {
     assert.equal((await operations.get('op-42'))?.taskType, 'create_media_buy');
   });
 
+  it('generates the webhook operation_id when the call gave none and records under it', async () => {
+    const first = await client.call('create_media_buy', { push_notification_config: { url: 'https://buyer.example/hook' } });
+    const sent = server.received.filter((m) => (m['params'] as { name?: string } | undefined)?.name === 'create_media_buy').at(-1);
+    const push = (sent?.['params'] as { arguments: { push_notification_config: { operation_id: string } } }).arguments.push_notification_config;
+    assert.equal(client.operationIdOf(first), push.operation_id);
+    assert.equal((await operations.get(push.operation_id))?.status, 'submitted');
+  });
+
   it('returns input-required to the caller', async () => {
     const first = await client.call('ask_more', {});
     const next = await client.waitFor(first);
