@@ -56,3 +56,26 @@ describe('validateArgs', () => {
     assert.deepEqual(validateArgs(undefined, { a: 1 }), []);
   });
 });
+
+describe('validateArgs on arbitrary input', () => {
+  it('never throws and reports at most 20 problems', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.jsonValue({ maxDepth: 4 }), (schema, value) => {
+        const issues = validateArgs(schema, value);
+        assert.ok(Array.isArray(issues) && issues.length <= 20);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stops at a self-referencing depth without overflowing the stack', () => {
+    let schema: Record<string, unknown> = { type: 'object' };
+    let value: Record<string, unknown> = {};
+    for (let i = 0; i < 5000; i++) {
+      schema = { type: 'object', properties: { a: schema } };
+      value = { a: value };
+    }
+    assert.deepEqual(validateArgs(schema, value), []);
+  });
+});
