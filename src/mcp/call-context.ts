@@ -11,6 +11,8 @@ export interface CallContext {
   fail(error: Error): void;
   /** A JSON-RPC `error` object read from a non-2xx HTTP answer (rate-limit middleware...). */
   rpcError?: unknown;
+  /** Set once the request has its outcome. */
+  settled?: boolean;
 }
 
 /** One MCP request in flight: its context, a promise that rejects when it fails, and cleanup. */
@@ -52,6 +54,7 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
     context,
     failed,
     end() {
+      context.settled = true;
       parent?.removeEventListener('abort', onParentAbort);
     },
   };

@@ -1,17 +1,28 @@
+export interface CapOptions {
+  maxBytes: number;
+  /** Builds the error the stream fails with once past the cap (`seen`: bytes counted). */
+  onOverflow: (seen: number) => Error;
+  /**
+   * Count bytes per Server-Sent Event (reset at each blank line) instead of per body: for
+   * long-lived GET streams that carry many messages, where one message is the unit to cap.
+   */
+  perEvent?: boolean;
+  /** Called once when the body ends: cleanly, cancelled, over the cap, or with the read error. */
+  onEnd?: (readError?: unknown) => void;
+}
+
 /**
  * Wraps a response body so that it errors as soon as more than `maxBytes` bytes have arrived,
  * without reading (or buffering) the rest: the source is cancelled, which closes the connection.
- *
- * `perEvent` counts bytes per Server-Sent Event (reset at each blank line) instead of per body:
- * for long-lived GET streams that carry many messages, where one message is the unit to cap.
  */
-export function capBody(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-  onOverflow: (seen: number) => Error,
-  perEvent = false,
-  onEnd: () => void = () => undefined,
-): ReadableStream<Uint8Array> {
+export function capBody(body: ReadableStream<Uint8Array>, options: CapOptions): ReadableStream<Uint8Array> {
+  const { maxBytes, onOverflow, perEvent = false } = options;
+  let ended = false;
+  const onEnd = (readError?: unknown): void => {
+    if (ended) return;
+    ended = true;
+    options.onEnd?.(readError);
+  };
   const reader = body.getReader();
   let seen = 0;
   const events: EventCount = { seen: 0, previousLf: false };
@@ -22,7 +33,7 @@ export function capBody(
         try {
           chunk = await reader.read();
         } catch (error) {
-          onEnd();
+          onEnd(error);
           throw error;
         }
         const { done, value } = chunk;

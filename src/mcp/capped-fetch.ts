@@ -91,7 +91,15 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       return response;
     }
     const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
-    const body = capBody(response.body, maxBytes, overflow, perEvent, done);
+    const body = capBody(response.body, {
+      maxBytes,
+      onOverflow: overflow,
+      perEvent,
+      onEnd: (readError) => {
+        done();
+        if (readError !== undefined && context !== undefined) failIfUnanswered(context, readError, options.url);
+      },
+    });
     const capped = new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -108,6 +116,24 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       inFlight.clear();
     },
   };
+}
+
+/**
+ * The answer stream of a call broke (the server died mid-answer): the SDK would wait for an answer
+ * that cannot come until the call's deadline. Once the SDK has handled what did arrive, a call
+ * still unanswered fails as a dropped connection, which the client may resend under its
+ * idempotency key.
+ */
+function failIfUnanswered(context: CallContext, readError: unknown, url: string): void {
+  setTimeout(() => {
+    if (context.settled === true || context.signal.aborted) return;
+    context.fail(
+      new AdcpWireError('network', `the connection to the MCP server at ${url} broke before the answer arrived`, {
+        cause: readError,
+        url,
+      }),
+    );
+  }, 0);
 }
 
 function contextOf(body: unknown, contexts: ReadonlyMap<number, CallContext>): CallContext | undefined {

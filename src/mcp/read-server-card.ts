@@ -54,7 +54,7 @@ async function readCardBody(cardUrl: string, response: Response, maxBytes: numbe
   let text: string;
   try {
     const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-    const capped = capBody(body, maxBytes, (seen) => new RangeError(`over ${maxBytes} bytes (${seen} read)`));
+    const capped = capBody(body, { maxBytes, onOverflow: (seen) => new RangeError(`over ${maxBytes} bytes (${seen} read)`) });
     text = await new Response(capped).text();
   } catch (error) {
     return { url: cardUrl, problem: `the server card is unreadable: ${describe(error)}` };

@@ -166,6 +166,33 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
   });
 }
 
+describe('McpTransport when the server dies mid-answer', () => {
+  it('fails the call at once as a dropped connection instead of waiting for its deadline', async () => {
+    const server = await startMcpTestServer({
+      tools,
+      middleware: (message, _req, res) => {
+        if (message?.['method'] !== 'tools/call') return false;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': working on it\n\n');
+        setTimeout(() => res.socket?.destroy(), 20);
+        return true;
+      },
+    });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    try {
+      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX }), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'network');
+        assert.match(error.message, /broke before the answer/);
+        return true;
+      });
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+});
+
 describe('McpTransport concurrent calls', () => {
   it('applies each call its own byte cap when many share the session', async () => {
     const server = await startMcpTestServer({ tools });
