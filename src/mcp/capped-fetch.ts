@@ -26,6 +26,8 @@ export interface CappedFetchOptions {
   url: string;
   /** Called when a stream that belongs to no call (a GET stream) runs over the cap. */
   onStreamOverflow?: (error: AdcpWireError) => void;
+  /** Called when a GET stream (which belongs to no call) ends, cleanly or not. */
+  onStreamEnd?: (error: AdcpWireError) => void;
 }
 
 export interface CappedFetch {
@@ -97,7 +99,12 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       perEvent,
       onEnd: (readError) => {
         done();
-        if (readError !== undefined && context !== undefined) failIfUnanswered(context, readError, options.url);
+        if (context !== undefined) {
+          if (readError !== undefined) failIfUnanswered(context, readError, options.url);
+        } else if (perEvent) {
+          const how = readError === undefined ? 'ended' : 'broke';
+          options.onStreamEnd?.(new AdcpWireError('network', `the event stream from ${options.url} ${how}`, { cause: readError, url: options.url }));
+        }
       },
     });
     const capped = new Response(body, {

@@ -53,10 +53,8 @@ export class McpSession {
       contexts: this.#contexts,
       // On the legacy HTTP+SSE transport every answer arrives on the one GET stream: an event
       // over the cap breaks that stream, so every call waiting on it fails with the same error.
-      onStreamOverflow: (error) => {
-        if (this.#wire !== 'sse') return;
-        for (const context of new Set(this.#contexts.values())) context.fail(error);
-      },
+      onStreamOverflow: (error) => this.#loseLegacyStream(error),
+      onStreamEnd: (error) => this.#loseLegacyStream(error),
     };
     if (options.fetch !== undefined) capped.fetch = options.fetch;
     this.#capped = createCappedFetch(capped);
@@ -122,6 +120,21 @@ export class McpSession {
         for (const id of ids) this.#contexts.delete(id);
       }
     }
+  }
+
+  /**
+   * On the legacy HTTP+SSE transport every answer arrives on the one GET stream: when it ends,
+   * breaks or runs over the cap, the session is gone. Every call waiting on it fails, and the
+   * next call connects afresh. (A Streamable HTTP GET stream carries no answers: nothing to do.)
+   */
+  #loseLegacyStream(error: AdcpWireError): void {
+    if (this.#wire !== 'sse' || this.#closed) return;
+    for (const context of new Set(this.#contexts.values())) context.fail(error);
+    const current = this.#current;
+    if (current === undefined) return;
+    this.#connection = undefined;
+    this.#current = undefined;
+    void current.client.close().catch(() => undefined);
   }
 
   /** Drops the connection so that the next call connects afresh. */

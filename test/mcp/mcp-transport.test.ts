@@ -193,6 +193,30 @@ describe('McpTransport when the server dies mid-answer', () => {
   });
 });
 
+describe('McpTransport on the legacy transport when the shared stream ends', () => {
+  it('fails the waiting call and reconnects for the next one', async () => {
+    const server = await startMcpTestServer({
+      mode: 'legacy-sse',
+      tools: [...tools, { name: 'hang', handler: () => new Promise(() => undefined) }],
+    });
+    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
+    try {
+      await transport.callTool('get_products', {}, { maxBytes: MAX });
+      const waiting = transport.callTool('hang', {}, { maxBytes: MAX });
+      for (let i = 0; i < 100 && !server.received.some((m) => (m['params'] as { name?: string } | undefined)?.name === 'hang'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await server.dropStreams();
+      await assert.rejects(waiting, (error: unknown) => error instanceof AdcpWireError && error.code === 'network');
+      const next = await transport.callTool('get_products', {}, { maxBytes: MAX });
+      assert.equal(next.status, 'completed');
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+});
+
 describe('McpTransport concurrent calls', () => {
   it('applies each call its own byte cap when many share the session', async () => {
     const server = await startMcpTestServer({ tools });

@@ -60,6 +60,8 @@ export interface TestServer {
   received: Record<string, unknown>[];
   /** Headers of every MCP POST. */
   headers: Record<string, string | string[] | undefined>[];
+  /** Legacy mode: ends every open SSE stream (and so every session), keeping the server up. */
+  dropStreams(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -219,6 +221,10 @@ export async function startMcpTestServer(options: TestServerOptions): Promise<Te
     port,
     received,
     headers,
+    async dropStreams() {
+      for (const t of legacy.values()) await t.close().catch(() => undefined);
+      legacy.clear();
+    },
     async close() {
       for (const t of streamable.values()) await t.close().catch(() => undefined);
       for (const t of legacy.values()) await t.close().catch(() => undefined);
