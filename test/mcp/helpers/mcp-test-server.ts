@@ -226,6 +226,7 @@ export async function startMcpTestServer(options: TestServerOptions): Promise<Te
       legacy.clear();
     },
     async close() {
+      taskStore?.cleanup(); // its TTL timers would keep the process alive
       for (const t of streamable.values()) await t.close().catch(() => undefined);
       for (const t of legacy.values()) await t.close().catch(() => undefined);
       http.closeAllConnections();
