@@ -121,6 +121,7 @@ export class AdcpClient {
       clock: this.#clock,
       maxBytes: this.#transportOptions.maxBytes,
     };
+    if (ref !== undefined) context.taskType = ref.taskType;
     if (store !== undefined && ref !== undefined) {
       context.onPolled = (polled) => advanceOperation(store, ref, polled, this.#clock.now());
     }

@@ -24,6 +24,8 @@ export interface WaitContext {
   maxBytes: number;
   /** Called with every polled result (operations bookkeeping). */
   onPolled?(result: TaskResult): Promise<void>;
+  /** The tool that started the task, when known: a poll naming another `task_type` is refused. */
+  taskType?: string;
 }
 
 /**
@@ -88,7 +90,27 @@ async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Pro
 async function adcpPoller(context: WaitContext, taskId: string, signal: AbortSignal): Promise<Poll> {
   const names = await context.toolNames(signal).catch(() => undefined);
   const tool = names !== undefined && !names.has('get_task_status') && names.has('tasks/get') ? 'tasks/get' : 'get_task_status';
-  return async (s) => unwrapPolledResult(await context.callOnce(tool, { task_id: taskId, include_result: true }, s));
+  return async (s) => {
+    const polled = await context.callOnce(tool, { task_id: taskId, include_result: true }, s);
+    checkCorrelation(polled, taskId, context.taskType);
+    return unwrapPolledResult(polled);
+  };
+}
+
+/**
+ * task-lifecycle.md, "Typed task results in SDKs": a status answer about another task, or of
+ * another `task_type` than the tool that started it, is a task-correlation failure, not progress.
+ */
+function checkCorrelation(polled: TaskResult, taskId: string, taskType: string | undefined): void {
+  const envelope = polled.data;
+  if (envelope === undefined) return;
+  const gotId = envelope['task_id'];
+  const gotType = envelope['task_type'];
+  const wrongId = gotId !== undefined && gotId !== taskId;
+  const wrongType = taskType !== undefined && gotType !== undefined && gotType !== taskType;
+  if (wrongId || wrongType) {
+    throw new AdcpWireError('protocol', `task-correlation failure: polled ${taskId}${taskType ? ` (${taskType})` : ''} and got an answer about another task`);
+  }
 }
 
 async function transportPoller(context: WaitContext, transportTaskId: string): Promise<Poll> {

@@ -238,3 +238,30 @@ describe('AdcpClient with a failing operations store', () => {
     }
   });
 });
+
+describe('AdcpClient.waitFor task correlation', () => {
+  it('refuses a status answer about another task_type', async () => {
+    const server = await startMcpTestServer({
+      tools: [
+        { name: 'create_media_buy', handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'x-1' } }) },
+        {
+          name: 'get_task_status',
+          handler: () => ({ content: [], structuredContent: { task_id: 'x-1', task_type: 'sync_creatives', status: 'completed', result: {} } }),
+        },
+      ],
+    });
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
+    try {
+      const first = await client.call('create_media_buy', {});
+      await assert.rejects(client.waitFor(first), (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'protocol');
+        assert.match(error.message, /task-correlation failure/);
+        return true;
+      });
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
