@@ -110,6 +110,51 @@ async function latency(mode: 'sse' | 'json', warnings: string[], compiled: strin
   return rows;
 }
 
+/**
+ * Client-side cost alone: both clients talk to a canned in-process `fetch` (no socket, no
+ * server), so the time per call is what each client itself spends. Mean over `n` calls, best of 3.
+ */
+async function clientCost(compiled: string, n: number): Promise<{ ours: number; bare: number }> {
+  const body = { status: 'completed', message: 'Found 2 products', products: [{ product_id: 'p1' }, { product_id: 'p2' }] };
+  const canned = (async (_url: unknown, init: RequestInit = {}) => {
+    if ((init.method ?? 'GET') !== 'POST') return new Response(null, { status: init.method === 'DELETE' ? 200 : 405 });
+    const msg = JSON.parse(String(init.body)) as { id?: number; method: string };
+    if (msg.id === undefined) return new Response(null, { status: 202 });
+    const result =
+      msg.method === 'initialize'
+        ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'canned', version: '1' } }
+        : { content: [{ type: 'text', text: 'Found 2 products' }], structuredContent: body };
+    const text = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+    return new Response(text, {
+      headers: { 'content-type': 'application/json', 'mcp-session-id': 's1', 'content-length': String(Buffer.byteLength(text)) },
+    });
+  }) as typeof fetch;
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { AdcpClient } = (await import(pathToFileURL(join(compiled, 'client/index.js')).href)) as typeof import('../src/client/index.js');
+  const url = 'http://127.0.0.1:9/mcp';
+  const ours = new AdcpClient({ url, protocol: 'mcp', fetch: canned });
+  const bare = new Client({ name: 'bench', version: '1' });
+  await bare.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: canned }));
+  const args = { buying_mode: 'brief', brief: 'CTV for pet owners' };
+  const run = {
+    ours: () => ours.call('create_media_buy', args),
+    bare: () => bare.callTool({ name: 'create_media_buy', arguments: { ...args, idempotency_key: crypto.randomUUID() } }),
+  };
+  const best = { ours: Infinity, bare: Infinity };
+  for (let round = 0; round < 3; round++) {
+    for (const side of ['bare', 'ours'] as const) {
+      for (let i = 0; i < 1000; i++) await run[side]();
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await run[side]();
+      best[side] = Math.min(best[side], ((performance.now() - t0) / n) * 1000);
+    }
+  }
+  await ours.close();
+  await bare.close();
+  return best;
+}
+
 /** Median wall time of importing `specifiers` in a fresh `node` process, measured inside it (ms). */
 function coldImport(specifiers: string[]): number[] {
   const code = `const t0 = performance.now(); for (const s of ${JSON.stringify(specifiers)}) await import(s); console.log(performance.now() - t0);`;
@@ -148,7 +193,11 @@ async function main(): Promise<void> {
       `| ${row.label} | ${median(row.ours).toFixed(3)} | ${p90(row.ours).toFixed(3)} | ${median(row.bare).toFixed(3)} | ${p90(row.bare).toFixed(3)} | ${ratio.toFixed(3)}x | ${met ? 'yes' : 'no'} |`,
     );
   }
-  console.log(`\nWarnings emitted during the ${rows.length * (CALLS + WARMUP) * 2} calls: ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
+  const cost = await clientCost(out, 5000);
+  console.log(
+    `\nWhere the difference comes from: with a canned in-process \`fetch\` (no socket, no server) each client spends ${cost.ours.toFixed(1)} µs (AdcpClient: idempotency key, deadline, byte-capped fetch, retry wrapper, TaskResult) vs ${cost.bare.toFixed(1)} µs (bare SDK) per \`create_media_buy\` call (best of 3 means over 5,000 calls): ${(cost.ours - cost.bare).toFixed(1)} µs added per call.`,
+  );
+  console.log(`\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 48,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
 
   const sdk = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/types.js'];
   const client = [join(out, 'client/index.js')];
