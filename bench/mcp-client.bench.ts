@@ -197,7 +197,7 @@ async function main(): Promise<void> {
   console.log(
     `\nWhere the difference comes from: with a canned in-process \`fetch\` (no socket, no server) each client spends ${cost.ours.toFixed(1)} µs (AdcpClient: idempotency key, deadline, byte-capped fetch, retry wrapper, TaskResult) vs ${cost.bare.toFixed(1)} µs (bare SDK) per \`create_media_buy\` call (best of 3 means over 5,000 calls): ${(cost.ours - cost.bare).toFixed(1)} µs added per call.`,
   );
-  console.log(`\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 48,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
+  console.log(`\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 36,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
 
   const sdk = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/types.js'];
   const client = [join(out, 'client/index.js')];
