@@ -176,6 +176,16 @@ describe('AdcpClient.call over MCP', () => {
     });
   });
 
+  it('ends a call in flight when the client is closed', async () => {
+    const closing = new AdcpClient({ url: server.url, protocol: 'mcp' });
+    await closing.call('get_products', {});
+    const inFlight = assert.rejects(closing.call('slow', {}), (error: unknown) => error instanceof AdcpWireError && error.code === 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closing.close();
+    await inFlight;
+    await assert.rejects(closing.call('get_products', {}), TypeError);
+  });
+
   it('fails an answer over maxResponseBytes with response_too_large', async () => {
     await assert.rejects(client.call('big', { size: 100_000 }, { maxResponseBytes: 10_000 }), (error: unknown) => {
       assert.ok(error instanceof AdcpWireError);
