@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
+import { sanitizeSellerText } from '../core/sanitize.js';
 import type { CallContext } from './call-context.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 
@@ -234,8 +235,9 @@ function toConnectError(error: unknown, url: string): Error {
       url,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new AdcpWireError('protocol', `could not open an MCP session with ${url}: ${message.slice(0, 200)}`, {
+  // SDK messages can carry the server's own text (an HTTP error body): sanitise it.
+  const message = (error instanceof Error ? sanitizeSellerText(error.message, { maxLength: 200 }) : undefined) ?? 'unknown failure';
+  return new AdcpWireError('protocol', `could not open an MCP session with ${url}: ${message}`, {
     cause: error,
     url,
   });

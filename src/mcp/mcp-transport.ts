@@ -192,7 +192,9 @@ export class McpTransport implements AdcpTransport {
 
   #fromRpcError(error: unknown, what: string): TaskResult {
     if (!(error instanceof McpError)) throw error;
-    const result = resultFromJsonRpcError({ code: error.code, message: error.message, data: error.data }, this.#toResult(0));
+    // McpError prefixes the wire message with "MCP error <code>: "; the result wants the wire's own.
+    const wireMessage = error.message.replace(/^MCP error -?\d+: /, '');
+    const result = resultFromJsonRpcError({ code: error.code, message: wireMessage, data: error.data }, this.#toResult(0));
     if (result !== null) return result;
     const message = sanitizeSellerText(error.message) ?? '';
     throw new AdcpWireError('protocol', `${what} at ${this.#options.url}: JSON-RPC error ${error.code}: ${message}`, {

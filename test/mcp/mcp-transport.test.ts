@@ -384,6 +384,7 @@ describe('McpTransport with JSON-RPC errors from middleware', () => {
         assert.equal(result.error.code, adcpCode);
         assert.equal(result.error.action, action);
         assert.equal(result.data, undefined);
+        assert.equal(result.message, 'rejected before dispatch');
       } finally {
         await transport.close();
         await server.close();
