@@ -12,12 +12,11 @@ import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
 import { linkSignal } from './link-signal.js';
 
-/** Per-call options the A2A transport understands on top of the shared ones. */
+/**
+ * Per-call options the A2A transport understands on top of the shared ones (which include
+ * `returnImmediately` and `continueTask`).
+ */
 export interface A2ACallOptions extends TransportCallOptions {
-  /** Answer as soon as the agent has the task (1.0 `returnImmediately`, v0.3 `blocking: false`). */
-  returnImmediately?: boolean;
-  /** Continue this A2A task (the `transportTaskId` of an `input-required` result). */
-  transportTaskId?: string;
   /** Add a display-only TextPart `AdCP task: <tool>` before the DataPart (off by default). */
   advisoryText?: boolean;
 }
@@ -62,6 +61,10 @@ export class A2ATransport implements AdcpTransport {
   async callTool(tool: string, args: JsonObject, callerOptions: A2ACallOptions): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '') throw new TypeError('callTool: tool must be a non-empty string');
     if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new TypeError('callTool: args must be a JSON object');
+    const { continueTask } = callerOptions;
+    if (continueTask !== undefined && (typeof continueTask !== 'string' || continueTask === '')) {
+      throw new TypeError('callTool: continueTask must be the transportTaskId of an input-required result');
+    }
     return this.linked(callerOptions, (options) => this.invoke(tool, args, options));
   }
 
@@ -72,7 +75,7 @@ export class A2ATransport implements AdcpTransport {
       const params = invocationParams(endpoint.wire, tool, args, {
         messageId: globalThis.crypto.randomUUID(),
         contextId: options.contextId,
-        taskId: options.transportTaskId,
+        taskId: options.continueTask,
         returnImmediately: options.returnImmediately,
         advisoryText: options.advisoryText === true ? `AdCP task: ${tool}` : undefined,
       });

@@ -66,7 +66,9 @@ export class AdcpClient {
   /**
    * Calls `tool` with `args` and returns its TaskResult. Agent refusals are `failed`/`rejected`
    * results; only "could not talk or read" throws (`AdcpWireError`), and API misuse throws
-   * `TypeError`/`RangeError` (arguments that fail the tool's `inputSchema` with `validateArgs`).
+   * `TypeError`/`RangeError` (arguments that fail the tool's `inputSchema` with `validateArgs`,
+   * `continueTask` on MCP). On A2A, `returnImmediately` answers before the task ends and
+   * `continueTask` answers an `input-required` task.
    */
   async call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '') throw new TypeError('AdcpClient.call: tool must be a non-empty string');
@@ -74,12 +76,21 @@ export class AdcpClient {
     if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '')) {
       throw new TypeError(`AdcpClient.call(${tool}): idempotencyKey must be a non-empty string`);
     }
+    if (options.returnImmediately !== undefined && typeof options.returnImmediately !== 'boolean') {
+      throw new TypeError(`AdcpClient.call(${tool}): returnImmediately must be true or false`);
+    }
+    if (options.continueTask !== undefined && (typeof options.continueTask !== 'string' || options.continueTask === '')) {
+      throw new TypeError(`AdcpClient.call(${tool}): continueTask must be the transportTaskId of an input-required result`);
+    }
     checkPositive('maxResponseBytes', options.maxResponseBytes);
     checkPositive('timeoutMs', options.timeoutMs);
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = deadlineSignal(timeoutMs, options.signal, `${tool} at ${this.url}`);
     try {
       const transport = await this.#transportFor(deadline.signal);
+      if (options.continueTask !== undefined && transport.protocol !== 'a2a') {
+        throw new TypeError(`AdcpClient.call(${tool}): continueTask is A2A only, and ${this.url} speaks ${transport.protocol}`);
+      }
       const prepared = prepareArgs(tool, args, {
         idempotencyKey: options.idempotencyKey,
         context: options.context,
@@ -92,6 +103,8 @@ export class AdcpClient {
       };
       if (options.task !== undefined) callOptions.task = options.task;
       if (options.contextId !== undefined && transport.protocol === 'a2a') callOptions.contextId = options.contextId;
+      if (options.returnImmediately === true && transport.protocol === 'a2a') callOptions.returnImmediately = true;
+      if (options.continueTask !== undefined) callOptions.continueTask = options.continueTask;
       if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
       const retry: RetryOptions | false = options.retry ?? this.#options.retry ?? {};
       const result = await withRetry(() => transport.callTool(tool, prepared.args, callOptions), retry, this.#clock, deadline.signal);

@@ -60,6 +60,17 @@ export interface CallOptions {
   context?: JsonObject;
   /** A2A conversation continuity; never sent on MCP. */
   contextId?: string;
+  /**
+   * A2A only: return as soon as the agent has the task (`submitted`/`working`), then follow it
+   * with `waitFor`. A hint: the agent may still answer with the final state. Ignored on MCP,
+   * where a call waits for its answer (ask for MCP Tasks with `task`).
+   */
+  returnImmediately?: boolean;
+  /**
+   * A2A only: continue an `input-required` task; pass its result's `transportTaskId` here and
+   * its `contextId` as `contextId`. Refused with a TypeError on MCP.
+   */
+  continueTask?: string;
   maxResponseBytes?: number;
   onProgress?: (event: ProgressEvent) => void;
 }

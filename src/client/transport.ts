@@ -32,6 +32,18 @@ export interface TransportCallOptions {
   task?: { ttl?: number };
   /** A2A conversation continuity. */
   contextId?: string;
+  /**
+   * A2A only: answer as soon as the agent has the task, without waiting for it to end (1.0
+   * `returnImmediately`, v0.3 `blocking: false`); follow the `submitted`/`working` result with
+   * `getTask`. A hint: an agent may still answer with the final state. MCP has no non-blocking
+   * send and ignores it (its calls wait for the answer; MCP Tasks are asked for with `task`).
+   */
+  returnImmediately?: boolean;
+  /**
+   * A2A only: continue this task, the `transportTaskId` of an `input-required` result (sent as
+   * the message's `taskId`; pass the result's `contextId` too). MCP refuses it with a TypeError.
+   */
+  continueTask?: string;
   /** Streaming/progress events as they arrive (A2A streaming, MCP Tasks polling). */
   onProgress?: (event: ProgressEvent) => void;
 }

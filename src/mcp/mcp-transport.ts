@@ -55,7 +55,15 @@ export class McpTransport implements AdcpTransport {
     this.#session = new McpSession(session);
   }
 
+  /**
+   * Calls `tool`, task-augmented when asked or required. `returnImmediately` is ignored (an MCP
+   * call waits for its answer); `continueTask` is refused with a TypeError: MCP has no way to
+   * answer an `input-required` task with a new call.
+   */
   async callTool(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult> {
+    if (options.continueTask !== undefined) {
+      throw new TypeError(`callTool(${tool}): continueTask is A2A only; ${this.#options.url} is an MCP agent`);
+    }
     try {
       const ttl = this.#plainForSure(options) ? undefined : await this.#taskTtl(tool, options);
       if (ttl === undefined) return await this.#callPlain(tool, args, options);

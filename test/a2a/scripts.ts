@@ -52,6 +52,10 @@ export function sellerScript(gates: Map<string, { wait: Promise<void> }> = new M
         { artifact: { id: 'result', parts: [{ data: { status: 'completed', creative_id: 'cr_1' } }, { url: 'https://evil.example/x.mp4', filename: 'x.mp4', mediaType: 'video/mp4' }, { url: 'javascript:alert(1)' }] } },
         { state: 'completed' },
       ],
+      approved: () => [
+        { artifact: { id: 'result', parts: [{ data: { status: 'completed', media_buy_id: 'mb_2', task_id_seen: call.taskId } }] } },
+        { state: 'completed' },
+      ],
       'echo-context': () => [
         { artifact: { id: 'result', parts: [{ data: { status: 'completed', context_id_seen: call.contextId } }] } },
         { state: 'completed' },

@@ -70,7 +70,7 @@ for (const [kind, pin] of CONFIGS) {
       const g = gate();
       gates.set('poll', g);
       const t = transport();
-      const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'poll' }, { maxBytes: MAX, returnImmediately: true } as never);
+      const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'poll' }, { maxBytes: MAX, returnImmediately: true });
       assert.ok(first.status === 'submitted' || first.status === 'working', `got ${first.status}`);
       const id = first.transportTaskId!;
       let polled = await t.getTask(id, { maxBytes: MAX });
@@ -115,8 +115,8 @@ for (const [kind, pin] of CONFIGS) {
       const t = transport();
       const first = await t.callTool('create_media_buy', { scenario: 'input-required' }, { maxBytes: MAX });
       assert.equal(first.status, 'input-required');
-      const options = { maxBytes: MAX, contextId: first.contextId!, transportTaskId: first.transportTaskId! };
-      const second = await t.callTool('create_media_buy', { scenario: 'submitted' }, options as never);
+      const options = { maxBytes: MAX, contextId: first.contextId!, continueTask: first.transportTaskId! };
+      const second = await t.callTool('create_media_buy', { scenario: 'submitted' }, options);
       assert.equal(second.status, 'submitted');
       assert.equal(second.transportTaskId, first.transportTaskId);
       assert.equal(second.contextId, first.contextId);
@@ -164,7 +164,7 @@ for (const [kind, pin] of CONFIGS) {
       const g = gate();
       gates.set('cancel', g);
       const t = transport();
-      const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'cancel' }, { maxBytes: MAX, returnImmediately: true } as never);
+      const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'cancel' }, { maxBytes: MAX, returnImmediately: true });
       const result = await t.cancelTask(first.transportTaskId!, { maxBytes: MAX });
       assert.equal(result.status, 'canceled');
       g.open();

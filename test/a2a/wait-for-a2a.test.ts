@@ -26,7 +26,7 @@ for (const [kind, wire] of [['v1', '1.0'], ['v0.3', '0.3']] as const satisfies r
       const g = gate();
       gates.set('w', g);
       const transport = new A2ATransport({ url: server.base, maxBytes: MAX });
-      const started = await transport.callTool('create_media_buy', { scenario: 'gated', gate: 'w' }, { maxBytes: MAX, returnImmediately: true } as never);
+      const started = await transport.callTool('create_media_buy', { scenario: 'gated', gate: 'w' }, { maxBytes: MAX, returnImmediately: true });
       assert.equal(started.taskId, undefined);
       assert.equal(typeof started.transportTaskId, 'string');
       const client = new AdcpClient({ url: server.base, protocol: 'a2a', a2aWire: wire, retry: false });

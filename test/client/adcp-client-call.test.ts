@@ -144,6 +144,22 @@ describe('AdcpClient.call over MCP', () => {
     assert.equal('context_id' in lastArgs('get_products'), false);
   });
 
+  it('ignores returnImmediately on MCP: the call waits for the answer', async () => {
+    const result = await client.call('get_products', { brief: 'now' }, { returnImmediately: true });
+    assert.equal(result.status, 'completed');
+    assert.equal((result.data?.['echoed'] as Record<string, unknown>)['brief'], 'now');
+  });
+
+  it('refuses continueTask on MCP with a TypeError, sending nothing', async () => {
+    const before = server.received.filter((m) => m['method'] === 'tools/call').length;
+    await assert.rejects(client.call('create_media_buy', {}, { continueTask: 'task-1' }), (error: unknown) => {
+      assert.ok(error instanceof TypeError);
+      assert.match(error.message, /continueTask is A2A only/);
+      return true;
+    });
+    assert.equal(server.received.filter((m) => m['method'] === 'tools/call').length, before);
+  });
+
   it('sends the bearer token', async () => {
     await client.call('get_products', {});
     assert.equal(server.headers.at(-1)?.['authorization'], 'Bearer tok-1');
@@ -330,6 +346,17 @@ describe('AdcpClient options', () => {
 
   it('refuses a url that is not http(s)', () => {
     assert.throws(() => new AdcpClient({ url: 'file:///etc/passwd', protocol: 'mcp' }), TypeError);
+  });
+
+  it('refuses a returnImmediately that is not a boolean', async () => {
+    const client = new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp' });
+    await assert.rejects(client.call('get_products', {}, { returnImmediately: 'yes' as unknown as boolean }), /returnImmediately must be true or false/);
+  });
+
+  it('refuses an empty or non-string continueTask', async () => {
+    const client = new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp' });
+    await assert.rejects(client.call('get_products', {}, { continueTask: '' }), /continueTask must be the transportTaskId/);
+    await assert.rejects(client.call('get_products', {}, { continueTask: 7 as unknown as string }), /continueTask must be the transportTaskId/);
   });
 
   it('refuses a non-positive maxResponseBytes', () => {

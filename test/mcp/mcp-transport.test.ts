@@ -154,6 +154,16 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
       assert.equal(result.status, 'completed');
     });
 
+    it('refuses continueTask (A2A only) with a TypeError', async () => {
+      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX, continueTask: 't-1' }), TypeError);
+    });
+
+    it('ignores returnImmediately and answers with the result', async () => {
+      const result = await transport.callTool('get_products', {}, { maxBytes: MAX, returnImmediately: true });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(result.data?.['products'], [{ product_id: 'p1' }]);
+    });
+
     it('aborts a call when its signal fires', async () => {
       const controller = new AbortController();
       controller.abort();
