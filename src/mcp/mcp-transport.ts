@@ -7,6 +7,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { TaskResult } from '../core/task-result.js';
+import { taskResultFromMcp, type TaskResultFromMcpOptions } from '../core/task-result-from-mcp.js';
+import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
@@ -25,7 +27,6 @@ import { mapMcpTaskStatus } from './map-task-status.js';
 import { McpSession } from './mcp-session.js';
 import { readServerCard } from './read-server-card.js';
 import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
-import { resultFromCallTool, resultFromJsonRpcError, type ToResultOptions } from './to-task-result.js';
 
 /** Pages of `tools/list` read at most (a hostile server could paginate forever). */
 const MAX_TOOL_PAGES = 20;
@@ -161,7 +162,7 @@ export class McpTransport implements AdcpTransport {
       return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, request);
     });
     this.#checkLegacySize(raw, options.maxBytes, tool);
-    return resultFromCallTool(raw, this.#toResult(options.maxBytes));
+    return taskResultFromMcp(raw, this.#toResult(options.maxBytes));
   }
 
   /**
@@ -194,7 +195,7 @@ export class McpTransport implements AdcpTransport {
 
   #outcome(outcome: McpTaskOutcome, options: TransportCallOptions): TaskResult {
     const { task, result } = outcome;
-    if (result !== undefined) return resultFromCallTool(result, { ...this.#toResult(options.maxBytes), transportTaskId: task.taskId });
+    if (result !== undefined) return taskResultFromMcp(result, { ...this.#toResult(options.maxBytes), transportTaskId: task.taskId });
     return fromBareTask(task);
   }
 
@@ -202,7 +203,7 @@ export class McpTransport implements AdcpTransport {
     if (!(error instanceof McpError)) throw error;
     // McpError prefixes the wire message with "MCP error <code>: "; the result wants the wire's own.
     const wireMessage = error.message.replace(/^MCP error -?\d+: /, '');
-    const result = resultFromJsonRpcError({ code: error.code, message: wireMessage, data: error.data }, this.#toResult(0));
+    const result = taskResultFromJsonRpcError({ code: error.code, message: wireMessage, data: error.data }, { requestHadCredentials: this.#hasCredentials() });
     if (result !== null) return result;
     const message = sanitizeSellerText(error.message) ?? '';
     throw new AdcpWireError('protocol', `${what} at ${this.#options.url}: JSON-RPC error ${error.code}: ${message}`, {
@@ -212,10 +213,13 @@ export class McpTransport implements AdcpTransport {
     });
   }
 
-  #toResult(maxBytes: number): ToResultOptions {
-    const headers = this.#options.headers ?? {};
-    const requestHadCredentials = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-    return { maxBytes, requestHadCredentials };
+  #toResult(maxBytes: number): TaskResultFromMcpOptions {
+    return { maxBytes, requestHadCredentials: this.#hasCredentials() };
+  }
+
+  /** Whether requests carry credentials (`AUTH_REQUIRED` then means rejected, not missing). */
+  #hasCredentials(): boolean {
+    return Object.keys(this.#options.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
   }
 
   #send(options: TransportCallOptions): { url: string; maxBytes: number; signal?: AbortSignal } {
