@@ -6,7 +6,8 @@ import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcRequest } from
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
 import { METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
 import { TaskSnapshot, classifyEvent } from './task-snapshot.js';
-import { progressFromEvent, resultFromA2A, resultFromRpcError } from './to-task-result.js';
+import { progressFromEvent, resultFromA2A } from './to-task-result.js';
+import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
 import { canStream, legacyEndpoint, lookupCard, resolveTarget, type ResolveOptions, type Target } from './resolve-target.js';
 import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
@@ -192,8 +193,8 @@ export class A2ATransport implements AdcpTransport {
     for await (const reply of streamJsonRpc(request)) {
       if (!reply.ok) {
         if (count === 0) return { kind: 'rpc-error', error: reply.error, endpoint };
-        const failed = resultFromRpcError(reply.error);
-        if (failed !== undefined) return { kind: 'result', result: failed };
+        const failed = taskResultFromJsonRpcError(reply.error, { protocol: 'a2a' });
+        if (failed !== null) return { kind: 'result', result: failed };
         throw protocolError(request, `failed mid-stream with JSON-RPC error ${reply.error.code}`);
       }
       count++;

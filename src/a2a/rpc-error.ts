@@ -4,7 +4,7 @@ import { sanitizeSellerText } from '../core/sanitize.js';
 import type { RpcErrorObject } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
 import { TASK_NOT_FOUND, VERSION_NOT_SUPPORTED } from './wire-methods.js';
-import { resultFromRpcError } from './to-task-result.js';
+import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
 
 /**
  * What a JSON-RPC error means for the caller: a `failed` TaskResult when it carries an
@@ -12,8 +12,8 @@ import { resultFromRpcError } from './to-task-result.js';
  * `not_found` (-32001) or `protocol` (anything else; -32603 internal error is retryable).
  */
 export function rpcErrorToResult(error: RpcErrorObject, endpoint: A2AEndpoint, tool: string | undefined, pin: 'auto' | A2AWire): TaskResult {
-  const result = resultFromRpcError(error);
-  if (result !== undefined) return result;
+  const result = taskResultFromJsonRpcError(error, { protocol: 'a2a' });
+  if (result !== null) return result;
   const where = `${tool ?? 'A2A request'} at ${endpoint.url}`;
   const said = sanitizeSellerText(error.message, { maxLength: 200 });
   const detail = `JSON-RPC error ${error.code}${said === undefined || said === '' ? '' : ` "${said}"`}`;

@@ -4,7 +4,7 @@ import type { ProgressEvent } from '../client/transport.js';
 import { normalizeTaskState } from '../core/normalize-task-state.js';
 import { extractAdcpResponseFromA2A } from '../core/extract-a2a-response.js';
 import { taskResultFromA2A } from '../core/task-result-from-a2a.js';
-import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
+import { unwrapStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 import { progressOf, cleanText } from '../core/result-fields.js';
 import { isPlainObject } from '../core/plain-object.js';
 import type { A2AEvent, TaskSnapshot } from './task-snapshot.js';
@@ -29,17 +29,13 @@ export function resultFromA2A(input: unknown, ctx: ResultContext): A2ATaskResult
   if (result.status === 'auth-required' && result.data !== undefined && result.data['challenge_url'] !== undefined) {
     result.data = { ...result.data, challenge_url: checkAuthChallenge(result.data['challenge_url'], ctx.allowedOrigins) };
   }
-  const task = innerTask(input);
-  if (task !== undefined) {
+  // Core has already refused a nested envelope; what is left is a Task, bare or in `{ task }`.
+  const task = unwrapStreamEnvelope(input);
+  if (isPlainObject(task)) {
     const files = filePartsOf(task, ctx.allowedOrigins);
     if (files.length > 0) result.files = files;
   }
   return result;
-}
-
-/** A `failed` TaskResult for a JSON-RPC error that carries an `adcp_error`, else `undefined`. */
-export function resultFromRpcError(error: unknown): TaskResult | undefined {
-  return taskResultFromJsonRpcError(error, { protocol: 'a2a' }) ?? undefined;
 }
 
 /** The progress event of one stream event, with the status the task has reached so far. */
@@ -64,11 +60,4 @@ export function progressFromEvent(event: A2AEvent, snapshot: TaskSnapshot): Prog
   if (progress?.percentage !== undefined) out.percentage = progress.percentage;
   if (progress?.step !== undefined) out.step = progress.step;
   return out;
-}
-
-function innerTask(input: unknown): JsonObject | undefined {
-  if (!isPlainObject(input)) return undefined;
-  const keys = Object.keys(input);
-  if (keys.length === 1 && keys[0] === 'task' && isPlainObject(input['task'])) return input['task'];
-  return input;
 }
