@@ -1,7 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
 import { validateSellerUrl } from '../core/url-hygiene.js';
-import { checkFilePart } from '../core/file-part.js';
+import { checkFilePart, filePartFields } from '../core/file-part.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 
@@ -44,10 +44,9 @@ function checkFile(part: unknown, allowedOrigins: string[]): CheckedFile | undef
   const check = checkFilePart(part, { allowedOrigins, maxRawBytes: MAX_FILE_RAW_BYTES });
   if (!check.ok && check.reason === 'not_a_file_part') return undefined;
   const out: CheckedFile = {};
-  const p = part as JsonObject;
-  const v03 = p['kind'] === 'file' && isPlainObject(p['file']) ? p['file'] : undefined;
-  const filename = sanitizeSellerText(v03 !== undefined ? v03['name'] : p['filename'], { maxLength: 128 });
-  const mediaType = sanitizeSellerText(check.ok ? check.mediaType : (v03?.['mimeType'] ?? p['mediaType']), { maxLength: 128 });
+  const fields = filePartFields(part as JsonObject);
+  const filename = sanitizeSellerText(fields.filename, { maxLength: 128 });
+  const mediaType = sanitizeSellerText(fields.mediaType, { maxLength: 128 });
   if (filename !== undefined && filename !== '') out.filename = filename;
   if (mediaType !== undefined && mediaType !== '') out.mediaType = mediaType;
   if (!check.ok) out.refused = check.reason;

@@ -1,4 +1,5 @@
 import { isPlainObject } from './plain-object.js';
+import type { JsonObject } from './types.js';
 import { checkFilePartRaw, validateSellerUrl, type UrlAllowList, type UrlRejection } from './url-hygiene.js';
 
 /**
@@ -16,6 +17,25 @@ export interface FilePartOptions extends UrlAllowList {
   maxRawBytes?: number;
 }
 
+/** The members of an A2A FilePart on either wire, as sent (unchecked). */
+export interface FilePartFields {
+  /** 1.0 `url`, v0.3 `file.uri`. */
+  url: unknown;
+  /** 1.0 `raw`, v0.3 `file.bytes` (base64). */
+  raw: unknown;
+  /** 1.0 `mediaType`, v0.3 `file.mimeType`. */
+  mediaType: unknown;
+  /** 1.0 `filename`, v0.3 `file.name`. */
+  filename: unknown;
+}
+
+/** Reads a part's file members from the 1.0 shape, or from `file` of a v0.3 `kind: "file"` part. */
+export function filePartFields(part: JsonObject): FilePartFields {
+  const legacy = part['kind'] === 'file' && isPlainObject(part['file']) ? part['file'] : undefined;
+  if (legacy !== undefined) return { url: legacy['uri'], raw: legacy['bytes'], mediaType: legacy['mimeType'], filename: legacy['name'] };
+  return { url: part['url'], raw: part['raw'], mediaType: part['mediaType'], filename: part['filename'] };
+}
+
 /**
  * Checks one A2A FilePart: a URL must pass `validateSellerUrl` (https, no userinfo, allowed host,
  * redirect parameters dropped); inline bytes must be base64 no larger than `maxRawBytes` once
@@ -24,10 +44,7 @@ export interface FilePartOptions extends UrlAllowList {
  */
 export function checkFilePart(part: unknown, options: FilePartOptions): FilePartCheck {
   if (!isPlainObject(part)) return { ok: false, reason: 'not_a_file_part' };
-  const legacy = part['kind'] === 'file' && isPlainObject(part['file']) ? part['file'] : undefined;
-  const url = legacy !== undefined ? legacy['uri'] : part['url'];
-  const raw = legacy !== undefined ? legacy['bytes'] : part['raw'];
-  const media = legacy !== undefined ? legacy['mimeType'] : part['mediaType'];
+  const { url, raw, mediaType: media } = filePartFields(part);
   const mediaType = typeof media === 'string' ? media : undefined;
   const hasUrl = url !== undefined && url !== null;
   const hasRaw = raw !== undefined && raw !== null;
