@@ -39,6 +39,16 @@ export function payloadStatus(data: JsonObject | undefined): TaskStatus | undefi
   return undefined;
 }
 
+/**
+ * The status of a payload that a finished call delivered (an A2A `completed` task, an MCP answer
+ * without `isError`): the payload's own AdCP `status` (see `payloadStatus`), else `failed` when it
+ * carries an `adcp_error`, else `completed`.
+ */
+export function deliveredStatus(data: JsonObject | undefined): TaskStatus {
+  const adcpError = data?.['adcp_error'];
+  return payloadStatus(data) ?? (adcpError !== undefined && adcpError !== null ? 'failed' : 'completed');
+}
+
 /** The validated `adcp_error` of a payload, or `null`. */
 export function payloadAdcpError(data: JsonObject | undefined): AdcpError | null {
   const raw = data?.['adcp_error'];
@@ -62,6 +72,24 @@ export function resultErrorFor(
   const fallback: AdcpError = { code: status === 'rejected' ? 'REJECTED' : 'TASK_FAILED' };
   if (message !== undefined) fallback.message = message;
   return { ...toResultError(fallback, options), action: 'generic_error' };
+}
+
+/**
+ * The `error` a result of `status` carries: `failed`/`rejected` always one (see `resultErrorFor`);
+ * `canceled` the transport's `adcp_error`, else the payload's, when there is one; other statuses
+ * none. `transportError` is read only for those three statuses.
+ */
+export function errorForStatus(
+  status: TaskStatus,
+  data: JsonObject | undefined,
+  message: string | undefined,
+  options: RecoveryActionOptions,
+  transportError: () => AdcpError | null,
+): ResultError | undefined {
+  if (status === 'failed' || status === 'rejected') return resultErrorFor(status, transportError(), data, message, options);
+  if (status !== 'canceled') return undefined;
+  const found = transportError() ?? payloadAdcpError(data);
+  return found === null ? undefined : toResultError(found, options);
 }
 
 /** Progress an interim payload reports: `percentage` (0..100) and `current_step`/`step` (sanitised). */
@@ -89,6 +117,25 @@ export function payloadFields(data: JsonObject | undefined): { taskId?: string; 
   const context = data?.['context'];
   if (isPlainObject(context)) out.context = context;
   return out;
+}
+
+/** The fields every result starts from: the wire, the raw answer, and the transport's task id when known. */
+export function baseFields(protocol: 'mcp' | 'a2a', raw: unknown, transportTaskId: string | undefined): JsonObject {
+  const fields: JsonObject = { protocol, raw };
+  if (transportTaskId !== undefined) fields['transportTaskId'] = transportTaskId;
+  return fields;
+}
+
+/** The TaskResult of a payload: `fields` plus the payload's `taskId`/`context` and the `message`, assembled. */
+export function payloadResult(
+  status: TaskStatus,
+  fields: JsonObject,
+  data: JsonObject | undefined,
+  message: string | undefined,
+  error: ResultError | undefined,
+): TaskResult {
+  Object.assign(fields, payloadFields(data), message === undefined ? {} : { message });
+  return assembleResult(status, fields, data, error);
 }
 
 /** Assembles a TaskResult of `status` from its parts, leaving out absent optional fields. */

@@ -1,18 +1,17 @@
 import { extractAdcpErrorFromA2A } from './extract-error.js';
 import { locateA2AData, type A2AExtractOptions } from './locate-a2a-data.js';
 import { isPlainObject } from './plain-object.js';
-import { toResultError } from './recovery.js';
 import {
   assembleResult,
+  baseFields,
   cleanText,
+  deliveredStatus,
+  errorForStatus,
   MAX_RESULT_TEXT_LENGTH,
-  payloadAdcpError,
-  payloadFields,
-  payloadStatus,
-  resultErrorFor,
+  payloadResult,
   type TaskResultOptions,
 } from './result-fields.js';
-import type { ResultError, TaskResult } from './task-result.js';
+import type { TaskResult } from './task-result.js';
 import type { JsonObject, TaskStatus } from './types.js';
 import { AdcpWireError } from './wire-error.js';
 
@@ -53,9 +52,7 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
   }
   const task = loc.task;
   if (task === undefined) throw new AdcpWireError('protocol', 'A2A response is not an object');
-  const fields: JsonObject = { protocol: 'a2a', raw: input };
-  const transportTaskId = stringField(task, 'id') ?? stringField(task, 'taskId') ?? options.transportTaskId;
-  if (transportTaskId !== undefined) fields['transportTaskId'] = transportTaskId;
+  const fields = baseFields('a2a', input, stringField(task, 'id') ?? stringField(task, 'taskId') ?? options.transportTaskId);
   const contextId = stringField(task, 'contextId');
   if (contextId !== undefined) fields['contextId'] = contextId;
 
@@ -74,22 +71,11 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
   }
 
   const data = loc.data;
-  let status: TaskStatus = loc.state;
-  if (status === 'completed') {
-    const hasError = data?.['adcp_error'] !== undefined && data?.['adcp_error'] !== null;
-    status = payloadStatus(data) ?? (hasError ? 'failed' : 'completed');
-  }
+  const status: TaskStatus = loc.state === 'completed' ? deliveredStatus(data) : loc.state;
   const final = loc.state === 'completed' || loc.state === 'failed' || loc.state === 'canceled' || loc.state === 'rejected';
   const message = cleanText(data?.['message']) ?? cleanText(statusText(task, final));
-  Object.assign(fields, payloadFields(data), message === undefined ? {} : { message });
-  let error: ResultError | undefined;
-  if (status === 'failed' || status === 'rejected') {
-    error = resultErrorFor(status, extractAdcpErrorFromA2A(task), data, message, options);
-  } else if (status === 'canceled') {
-    const found = extractAdcpErrorFromA2A(task) ?? payloadAdcpError(data);
-    if (found !== null) error = toResultError(found, options);
-  }
-  return assembleResult(status, fields, data, error);
+  const error = errorForStatus(status, data, message, options, () => extractAdcpErrorFromA2A(task));
+  return payloadResult(status, fields, data, message, error);
 }
 
 function stringField(obj: JsonObject, key: string): string | undefined {

@@ -1,5 +1,5 @@
 import { extractAdcpErrorFromJsonRpc } from './extract-error.js';
-import { assembleResult, cleanText, resultErrorFor, type TaskResultOptions } from './result-fields.js';
+import { assembleResult, baseFields, cleanText, resultErrorFor, type TaskResultOptions } from './result-fields.js';
 import type { TaskResult } from './task-result.js';
 import type { JsonObject } from './types.js';
 
@@ -18,8 +18,7 @@ export interface TaskResultFromJsonRpcOptions extends TaskResultOptions {
 export function taskResultFromJsonRpcError(errorOrResponse: unknown, options: TaskResultFromJsonRpcOptions = {}): TaskResult | null {
   const adcpError = extractAdcpErrorFromJsonRpc(errorOrResponse);
   if (adcpError === null) return null;
-  const fields: JsonObject = { protocol: options.protocol ?? 'mcp', raw: errorOrResponse };
-  if (options.transportTaskId !== undefined) fields['transportTaskId'] = options.transportTaskId;
+  const fields = baseFields(options.protocol ?? 'mcp', errorOrResponse, options.transportTaskId);
   // An McpError instance is not a plain object, but carries `message` the same way.
   const outer = isObject(errorOrResponse) ? errorOrResponse : {};
   const rpcError = isObject(outer['error']) ? outer['error'] : outer;

@@ -1,19 +1,20 @@
 import { extractAdcpErrorFromMcp } from './extract-error.js';
 import { extractAdcpResponseFromMcp, mayBeJsonObject, type McpExtractOptions, DEFAULT_MCP_MAX_BYTES } from './extract-mcp-response.js';
 import { isAdcpErrorOnly, isPlainObject } from './plain-object.js';
-import { toResultError } from './recovery.js';
 import {
   assembleResult,
+  baseFields,
   cleanText,
+  deliveredStatus,
+  errorForStatus,
   MAX_RESULT_TEXT_LENGTH,
   payloadAdcpError,
-  payloadFields,
-  payloadStatus,
+  payloadResult,
   resultErrorFor,
   type TaskResultOptions,
 } from './result-fields.js';
 import type { TaskResult } from './task-result.js';
-import type { JsonObject, TaskStatus } from './types.js';
+import type { JsonObject } from './types.js';
 import { utf8LengthExceeds } from './utf8-limit.js';
 import { AdcpWireError } from './wire-error.js';
 
@@ -35,8 +36,7 @@ export interface TaskResultFromMcpOptions extends TaskResultOptions, McpExtractO
  */
 export function taskResultFromMcp(result: unknown, options: TaskResultFromMcpOptions = {}): TaskResult {
   if (!isPlainObject(result)) throw new AdcpWireError('protocol', 'MCP tool result is not an object');
-  const fields: JsonObject = { protocol: 'mcp', raw: result };
-  if (options.transportTaskId !== undefined) fields['transportTaskId'] = options.transportTaskId;
+  const fields = baseFields('mcp', result, options.transportTaskId);
   const structured = isPlainObject(result['structuredContent']) ? result['structuredContent'] : undefined;
 
   const data = result['isError'] ? null : extractAdcpResponseFromMcp(result, options);
@@ -46,9 +46,9 @@ export function taskResultFromMcp(result: unknown, options: TaskResultFromMcpOpt
     const text = plainText(result);
     if (result['isError'] || adcpError !== null || (structured !== undefined && isAdcpErrorOnly(structured))) {
       const message = cleanText(adcpError?.message) ?? cleanText(text);
-      Object.assign(fields, payloadFields(structured), message === undefined ? {} : { message });
+      // `body` is `structured`, or a stand-in without `task_id`/`context`: its fields are those of `structured`.
       const body = structured ?? (adcpError === null ? undefined : { adcp_error: adcpError });
-      return assembleResult('failed', fields, body, resultErrorFor('failed', adcpError, structured, message, options));
+      return payloadResult('failed', fields, body, message, resultErrorFor('failed', adcpError, structured, message, options));
     }
     if (hasOversizedJsonText(result, options.maxBytes ?? DEFAULT_MCP_MAX_BYTES)) {
       throw new AdcpWireError('response_too_large', 'MCP text content is over the response-size limit and was not parsed');
@@ -58,15 +58,10 @@ export function taskResultFromMcp(result: unknown, options: TaskResultFromMcpOpt
     return assembleResult('completed', fields, undefined, undefined);
   }
 
-  const adcpError = payloadAdcpError(data);
-  const hasError = data['adcp_error'] !== undefined && data['adcp_error'] !== null;
-  const status: TaskStatus = payloadStatus(data) ?? (hasError ? 'failed' : 'completed');
-  const message = cleanText(data['message']) ?? (hasError ? cleanText(adcpError?.message) : undefined);
-  Object.assign(fields, payloadFields(data), message === undefined ? {} : { message });
-  let error;
-  if (status === 'failed' || status === 'rejected') error = resultErrorFor(status, null, data, message, options);
-  else if (status === 'canceled' && adcpError !== null) error = toResultError(adcpError, options);
-  return assembleResult(status, fields, data, error);
+  const status = deliveredStatus(data);
+  const message = cleanText(data['message']) ?? cleanText(payloadAdcpError(data)?.message);
+  const error = errorForStatus(status, data, message, options, () => null);
+  return payloadResult(status, fields, data, message, error);
 }
 
 /** The text items of `content[]`, joined by newlines, read no further than needed for display. */
