@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonSizeExceeds } from './json-size.js';
+import { jsonSizeExceeds, jsonSizeUpperBound } from './json-size.js';
 
 const bytesOf = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
 
@@ -18,6 +18,28 @@ describe('jsonSizeExceeds', () => {
       assert.equal(jsonSizeExceeds(v, n), false, JSON.stringify(v).slice(0, 40));
       assert.equal(jsonSizeExceeds(v, n - 1), true, JSON.stringify(v).slice(0, 40));
     }
+  });
+  it('counts the longest numbers JSON.stringify writes (25 characters)', () => {
+    const longest = -0.0000012345678901234567;
+    assert.equal(JSON.stringify(longest).length, 25);
+    const v = [longest, longest, longest];
+    assert.equal(jsonSizeExceeds(v, bytesOf(v) - 1), true);
+    assert.equal(jsonSizeExceeds(v, bytesOf(v)), false);
+    assert.ok(jsonSizeUpperBound(v) >= bytesOf(v));
+  });
+  it('answers from the upper bound alone far under the limit, exactly near it', () => {
+    const v = { products: [{ id: 'p1', name: 'Zürich — CTV', rate: 12.5, live: true, note: null }] };
+    const n = bytesOf(v);
+    assert.ok(jsonSizeUpperBound(v) >= n);
+    assert.ok(jsonSizeUpperBound(v) <= 6 * n + 100);
+    for (const limit of [n - 1, n, n + 1, jsonSizeUpperBound(v) - 1, jsonSizeUpperBound(v), 1024 * 1024]) {
+      assert.equal(jsonSizeExceeds(v, limit), n > limit, `limit ${limit}`);
+    }
+  });
+  it('stops the upper-bound walk at the cap', () => {
+    assert.equal(jsonSizeUpperBound({ a: 'x'.repeat(100) }, 50), Infinity);
+    assert.equal(jsonSizeUpperBound([1n]), Infinity);
+    assert.equal(jsonSizeUpperBound(undefined), 0);
   });
   it('skips undefined members the way JSON.stringify does', () => {
     const v = { a: 1, b: undefined };

@@ -1,22 +1,85 @@
 import { utf8LengthExceeds } from './utf8-limit.js';
 
-// Longest number JSON.stringify writes, e.g. "-2.2250738585072014e-308".
-const MAX_NUMBER_CHARS = 24;
+// Longest number JSON.stringify writes: "-0.0000012345678901234567" (sign, "0.", five zeros and
+// seventeen digits) is 25 characters; the exponent forms stop at 24 ("-2.2250738585072014e-308").
+const MAX_NUMBER_CHARS = 25;
 
 /**
- * True when `JSON.stringify(value)` would be more than `maxBytes` UTF-8 bytes. A walk over the
- * value bounds the size from below (each string unit is at least one byte) and from above (at most
- * six, as a `\uXXXX` escape) and stops as soon as the lower bound passes the limit; only a value
- * whose bounds straddle the limit is serialised and counted exactly. Unserialisable values count
- * as over the limit. Meant for JSON data (no getters, no `toJSON`).
+ * True when `JSON.stringify(value)` would be more than `maxBytes` UTF-8 bytes. A first walk adds up
+ * an upper bound only (each string unit at most six bytes, as a `\uXXXX` escape) and settles the
+ * usual case, a value far under the limit. Otherwise a second walk bounds the size from below too
+ * (each string unit at least one byte) and stops as soon as the lower bound passes the limit; only a
+ * value whose bounds straddle the limit is serialised and counted exactly. Unserialisable values
+ * count as over the limit. Meant for JSON data (no getters, no `toJSON`).
  */
 export function jsonSizeExceeds(value: unknown, maxBytes: number): boolean {
+  if (jsonSizeUpperBound(value, maxBytes) <= maxBytes) return false;
   low = 0;
   high = 0;
   limit = maxBytes;
   tooDeep = false;
   if (walk(value, 0)) return tooDeep ? boundsExceed(value, maxBytes) : true;
   return high > maxBytes && exactExceeds(value, maxBytes);
+}
+
+/**
+ * An upper bound on the UTF-8 size of `JSON.stringify(value)`, or `Infinity` once the bound passes
+ * `cap` (the walk stops there) or the value is a BigInt or nested deeper than the recursion allows.
+ * One running sum and one call per nested container: the fast path of `jsonSizeExceeds`.
+ */
+export function jsonSizeUpperBound(value: unknown, cap = Infinity): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length * 6 + 2;
+    case 'bigint':
+      return Infinity;
+    case 'object':
+      if (value === null) return 4;
+      upper = 0;
+      upperCap = cap;
+      return upperWalk(value, 0) ? Infinity : upper;
+    case 'number':
+    case 'boolean':
+      return MAX_NUMBER_CHARS;
+    default:
+      return 0; // undefined, functions, symbols: JSON.stringify writes nothing
+  }
+}
+
+// Running sum of the upper-bound walk (module state: the walk is synchronous and calls nothing).
+let upper = 0;
+let upperCap = 0;
+
+/** Adds a container to `upper`; true to stop (over the cap, a BigInt, or too deep). */
+function upperWalk(v: object, depth: number): boolean {
+  if (depth > MAX_RECURSION) return true;
+  if (Array.isArray(v)) {
+    const n = v.length;
+    upper += n + 2; // brackets, and at most n commas
+    for (let i = 0; i < n; i++) {
+      const item: unknown = v[i];
+      if (typeof item === 'string') upper += item.length * 6 + 2;
+      else if (typeof item === 'object' && item !== null) {
+        if (upperWalk(item, depth + 1)) return true;
+      } else if (typeof item === 'bigint') return true;
+      else upper += MAX_NUMBER_CHARS; // numbers, booleans, null; holes and undefined as `null`
+      if (upper > upperCap) return true;
+    }
+    return false;
+  }
+  upper += 2;
+  for (const key in v) {
+    const item = (v as Record<string, unknown>)[key];
+    // Each member: its key at most six bytes a unit, two quotes, a colon, a comma.
+    if (typeof item === 'string') upper += (key.length + item.length) * 6 + 6;
+    else if (typeof item === 'object' && item !== null) {
+      upper += key.length * 6 + 4;
+      if (upperWalk(item, depth + 1)) return true;
+    } else if (typeof item === 'bigint') return true;
+    else upper += key.length * 6 + 4 + MAX_NUMBER_CHARS; // undefined members are left out: still a bound
+    if (upper > upperCap) return true;
+  }
+  return false;
 }
 
 // Running bounds of the recursive walk (module state: the walk is synchronous and calls nothing).
