@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
-import { startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
+import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
 
 const tools: TestTool[] = [
   {
@@ -11,6 +11,8 @@ const tools: TestTool[] = [
   },
   { name: 'create_media_buy', taskSupport: 'optional', handler: () => ({ content: [], structuredContent: {} }) },
 ];
+
+const mcpClient = (server: TestServer) => new AdcpClient({ url: server.url, protocol: 'mcp' });
 
 const card = JSON.stringify({
   name: 'io.adcontextprotocol/media-buy-agent',
@@ -22,7 +24,7 @@ describe('AdcpClient.discover over MCP', () => {
   let client: AdcpClient;
   before(async () => {
     server = await startMcpTestServer({ tools, tasks: true, card: { path: '/.well-known/server.json', body: card } });
-    client = new AdcpClient({ url: server.url, protocol: 'mcp' });
+    client = mcpClient(server);
   });
   after(async () => {
     await client.close();
@@ -54,44 +56,30 @@ describe('AdcpClient.discover over MCP', () => {
   });
 
   it('reports a missing card as no card, not a problem', async () => {
-    const bare = await startMcpTestServer({ tools });
-    const other = new AdcpClient({ url: bare.url, protocol: 'mcp' });
-    try {
+    await withMcpServer({ tools }, mcpClient, async (other) => {
       const found = await other.discover();
       assert.deepEqual(found.card, {});
       assert.equal(found.capabilities?.status, 'completed');
-    } finally {
-      await other.close();
-      await bare.close();
-    }
+    });
   });
 
   it('reports a malformed card and still returns the rest', async () => {
-    const broken = await startMcpTestServer({ tools, card: { path: '/.well-known/mcp.json', body: '{oops' } });
-    const other = new AdcpClient({ url: broken.url, protocol: 'mcp' });
-    try {
+    await withMcpServer({ tools, card: { path: '/.well-known/mcp.json', body: '{oops' } }, mcpClient, async (other) => {
       const found = await other.discover();
       assert.match(found.card.problem ?? '', /not valid JSON/);
       assert.equal(found.tools?.length, 2);
-    } finally {
-      await other.close();
-      await broken.close();
-    }
+    });
   });
 });
 
 describe('AdcpClient protocol auto', () => {
   it('speaks MCP to an agent that has no A2A agent card', async () => {
-    const server = await startMcpTestServer({ tools });
-    const client = new AdcpClient({ url: server.url, protocol: 'auto' });
-    try {
+    const open = (server: TestServer) => new AdcpClient({ url: server.url, protocol: 'auto' });
+    await withMcpServer({ tools }, open, async (client) => {
       const result = await client.call('get_adcp_capabilities', {});
       assert.equal(result.protocol, 'mcp');
       assert.equal(result.status, 'completed');
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 });
 

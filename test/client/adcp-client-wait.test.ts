@@ -4,8 +4,10 @@ import { AdcpClient } from '../../src/client/index.js';
 import type { ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
-import { startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
+import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
+
+const fakeClockClient = (server: TestServer) => new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
 
 /** An agent whose media buy stays `submitted` until polled `polls` times; the count survives restarts. */
 function approvalAgent(state: { polls: number; seen: number }, statusTool = 'get_task_status'): TestTool[] {
@@ -153,18 +155,13 @@ describe('AdcpClient.waitFor with get_task_status', () => {
 describe('AdcpClient.waitFor with the legacy tasks/get tool', () => {
   it('polls tasks/get when the agent does not list get_task_status', async () => {
     const state = { polls: 2, seen: 0 };
-    const server = await startMcpTestServer({ tools: approvalAgent(state, 'tasks/get') });
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
-    try {
+    await withMcpServer({ tools: approvalAgent(state, 'tasks/get') }, fakeClockClient, async (client, server) => {
       const final = await client.waitFor(await client.call('create_media_buy', {}));
       assert.equal(final.status, 'completed');
       const names = server.received.map((m) => (m['params'] as { name?: string } | undefined)?.name);
       assert.ok(names.includes('tasks/get'));
       assert.ok(!names.includes('get_task_status'));
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 });
 
@@ -200,9 +197,7 @@ describe('AdcpClient with MCP Tasks', () => {
   it('calls task-augmented when asked and then follows the AdCP submitted payload inside', async () => {
     const state = { polls: 2, seen: 0 };
     const tools = approvalAgent(state).map((tool) => (tool.name === 'create_media_buy' ? { ...tool, taskSupport: 'optional' as const, taskPolls: 1 } : tool));
-    const server = await startMcpTestServer({ tools, tasks: true, pollInterval: 50 });
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
-    try {
+    await withMcpServer({ tools, tasks: true, pollInterval: 50 }, fakeClockClient, async (client, server) => {
       const first = await client.call('create_media_buy', {}, { task: { ttl: 60_000 } });
       assert.equal(first.status, 'submitted');
       assert.equal(first.taskId, 'mb-task-1');
@@ -210,48 +205,38 @@ describe('AdcpClient with MCP Tasks', () => {
       const final = await client.waitFor(first);
       assert.equal(final.status, 'completed');
       assert.ok(server.received.some((m) => m['method'] === 'tasks/result'));
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('AdcpClient with a failing operations store', () => {
   it('throws a store error that names the idempotency key to replay with', async () => {
-    const server = await startMcpTestServer({ tools: approvalAgent({ polls: 2, seen: 0 }) });
     const broken = new MemoryOperationStore();
     broken.create = async () => {
       throw new Error('disk full');
     };
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', operations: broken });
-    try {
+    const open = (server: TestServer) => new AdcpClient({ url: server.url, protocol: 'mcp', operations: broken });
+    await withMcpServer({ tools: approvalAgent({ polls: 2, seen: 0 }) }, open, async (client) => {
       await assert.rejects(client.call('create_media_buy', {}, { idempotencyKey: 'replay-key-123456' }), (error: unknown) => {
         assert.ok(error instanceof AdcpWireError);
         assert.equal(error.code, 'store');
         assert.match(error.message, /idempotencyKey replay-key-123456/);
         return true;
       });
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('AdcpClient.waitFor task correlation', () => {
   it('refuses a status answer about another task_type', async () => {
-    const server = await startMcpTestServer({
-      tools: [
-        { name: 'create_media_buy', handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'x-1' } }) },
-        {
-          name: 'get_task_status',
-          handler: () => ({ content: [], structuredContent: { task_id: 'x-1', task_type: 'sync_creatives', status: 'completed', result: {} } }),
-        },
-      ],
-    });
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
-    try {
+    const tools: TestTool[] = [
+      { name: 'create_media_buy', handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'x-1' } }) },
+      {
+        name: 'get_task_status',
+        handler: () => ({ content: [], structuredContent: { task_id: 'x-1', task_type: 'sync_creatives', status: 'completed', result: {} } }),
+      },
+    ];
+    await withMcpServer({ tools }, fakeClockClient, async (client) => {
       const first = await client.call('create_media_buy', {});
       await assert.rejects(client.waitFor(first), (error: unknown) => {
         assert.ok(error instanceof AdcpWireError);
@@ -259,9 +244,6 @@ describe('AdcpClient.waitFor task correlation', () => {
         assert.match(error.message, /task-correlation failure/);
         return true;
       });
-    } finally {
-      await client.close();
-      await server.close();
-    }
+    });
   });
 });

@@ -5,7 +5,7 @@ import { mapMcpTaskStatus, isTerminalMcpTaskStatus } from '../../src/mcp/map-tas
 import { pollDelay } from '../../src/mcp/follow-mcp-task.js';
 import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { startMcpTestServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
+import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
 
 const MAX = 4 * 1024 * 1024;
 
@@ -178,10 +178,9 @@ describe('followMcpTask', () => {
     const { McpSession } = await import('../../src/mcp/mcp-session.js');
     const { followMcpTask } = await import('../../src/mcp/follow-mcp-task.js');
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    const server = await startMcpTestServer({ tools, tasks: true, pollInterval: 120 });
-    const session = new McpSession({ url: server.url, maxBytes: MAX });
-    try {
-      const { sendRequest } = await import('../../src/mcp/send-request.js');
+    const { sendRequest } = await import('../../src/mcp/send-request.js');
+    const open = (server: TestServer) => new McpSession({ url: server.url, maxBytes: MAX });
+    await withMcpServer({ tools, tasks: true, pollInterval: 120 }, open, async (session, server) => {
       const created = await sendRequest(session, { maxBytes: MAX, what: 'get_products', url: server.url }, (client, signal) =>
         client.request({ method: 'tools/call', params: { name: 'get_products', arguments: {} } }, CreateTaskResultSchema, { signal, task: {} }),
       );
@@ -197,9 +196,6 @@ describe('followMcpTask', () => {
       assert.equal(outcome.task.status, 'completed');
       assert.deepEqual(sleeps, [120, 120]);
       assert.equal(outcome.result?.structuredContent?.['status'], 'completed');
-    } finally {
-      await session.close();
-      await server.close();
-    }
+    });
   });
 });

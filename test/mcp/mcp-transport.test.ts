@@ -4,9 +4,10 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpTransport } from '../../src/mcp/index.js';
 import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { startMcpTestServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
+import { startMcpTestServer, withMcpServer, type TestServer, type TestServerOptions, type TestTool } from './helpers/mcp-test-server.js';
 
 const MAX = 4 * 1024 * 1024;
+const openTransport = (server: TestServer) => createMcpTransport({ url: server.url, maxBytes: MAX });
 
 const tools: TestTool[] = [
   {
@@ -178,39 +179,28 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
 
 describe('McpTransport when the server dies mid-answer', () => {
   it('fails the call at once as a dropped connection instead of waiting for its deadline', async () => {
-    const server = await startMcpTestServer({
-      tools,
-      middleware: (message, _req, res) => {
-        if (message?.['method'] !== 'tools/call') return false;
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(': working on it\n\n');
-        setTimeout(() => res.socket?.destroy(), 20);
-        return true;
-      },
-    });
-    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
-    try {
+    const middleware: TestServerOptions['middleware'] = (message, _req, res) => {
+      if (message?.['method'] !== 'tools/call') return false;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': working on it\n\n');
+      setTimeout(() => res.socket?.destroy(), 20);
+      return true;
+    };
+    await withMcpServer({ tools, middleware }, openTransport, async (transport) => {
       await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX }), (error: unknown) => {
         assert.ok(error instanceof AdcpWireError);
         assert.equal(error.code, 'network');
         assert.match(error.message, /broke before the answer/);
         return true;
       });
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('McpTransport on the legacy transport when the shared stream ends', () => {
   it('fails the waiting call and reconnects for the next one', async () => {
-    const server = await startMcpTestServer({
-      mode: 'legacy-sse',
-      tools: [...tools, { name: 'hang', handler: () => new Promise(() => undefined) }],
-    });
-    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
-    try {
+    const hang: TestTool = { name: 'hang', handler: () => new Promise(() => undefined) };
+    await withMcpServer({ mode: 'legacy-sse', tools: [...tools, hang] }, openTransport, async (transport, server) => {
       await transport.callTool('get_products', {}, { maxBytes: MAX });
       const waiting = transport.callTool('hang', {}, { maxBytes: MAX });
       for (let i = 0; i < 100 && !server.received.some((m) => (m['params'] as { name?: string } | undefined)?.name === 'hang'); i++) {
@@ -220,18 +210,13 @@ describe('McpTransport on the legacy transport when the shared stream ends', () 
       await assert.rejects(waiting, (error: unknown) => error instanceof AdcpWireError && error.code === 'network');
       const next = await transport.callTool('get_products', {}, { maxBytes: MAX });
       assert.equal(next.status, 'completed');
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('McpTransport concurrent calls', () => {
   it('applies each call its own byte cap when many share the session', async () => {
-    const server = await startMcpTestServer({ tools });
-    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
-    try {
+    await withMcpServer({ tools }, openTransport, async (transport) => {
       const calls = Array.from({ length: 12 }, (_, i) =>
         transport
           .callTool('big', { size: 20_000 }, { maxBytes: i % 2 === 0 ? 5_000 : MAX })
@@ -239,25 +224,17 @@ describe('McpTransport concurrent calls', () => {
       );
       const outcomes = await Promise.all(calls);
       assert.deepEqual(outcomes, Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'response_too_large' : 'completed')));
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('McpTransport sessions', () => {
   it('reuses one MCP session for many calls', async () => {
-    const server = await startMcpTestServer({ tools });
-    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
-    try {
+    await withMcpServer({ tools }, openTransport, async (transport, server) => {
       for (let i = 0; i < 3; i++) await transport.callTool('get_products', {}, { maxBytes: MAX });
       const initializes = server.received.filter((m) => m['method'] === 'initialize');
       assert.equal(initializes.length, 1);
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 
   it('gives two transports two sessions, each with its own credentials', async () => {
@@ -279,25 +256,18 @@ describe('McpTransport sessions', () => {
 
   it('opens a new session and resends when the server answers 404 for the session', async () => {
     let forgotten = false;
-    const server = await startMcpTestServer({
-      tools,
-      middleware: (message, _req, res) => {
-        if (forgotten || message?.['method'] !== 'tools/call') return false;
-        forgotten = true;
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-        return true;
-      },
-    });
-    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
-    try {
+    const middleware: TestServerOptions['middleware'] = (message, _req, res) => {
+      if (forgotten || message?.['method'] !== 'tools/call') return false;
+      forgotten = true;
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+      return true;
+    };
+    await withMcpServer({ tools, middleware }, openTransport, async (transport, server) => {
       const result = await transport.callTool('get_products', {}, { maxBytes: MAX });
       assert.equal(result.status, 'completed');
       assert.equal(server.received.filter((m) => m['method'] === 'initialize').length, 2);
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 
   it('throws a retryable network error when nothing listens', async () => {
@@ -329,43 +299,37 @@ describe('McpTransport sessions', () => {
 
 describe('McpTransport byte cap on the legacy HTTP+SSE stream', () => {
   it('fails the waiting call when an event on the shared stream is over the transport cap', async () => {
-    const server = await startMcpTestServer({ tools, mode: 'legacy-sse' });
-    const transport = createMcpTransport({ url: server.url, maxBytes: 50_000 });
-    try {
+    const open = (server: TestServer) => createMcpTransport({ url: server.url, maxBytes: 50_000 });
+    await withMcpServer({ tools, mode: 'legacy-sse' }, open, async (transport) => {
       await assert.rejects(transport.callTool('big', { size: 200_000 }, { maxBytes: 50_000 }), (error: unknown) => {
         assert.ok(error instanceof AdcpWireError);
         assert.equal(error.code, 'response_too_large');
         return true;
       });
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 });
 
 describe('McpTransport abort listeners', () => {
   it('adds no lasting listener per call to the caller signal or any shared one (1,600 calls)', async () => {
-    const server = await startMcpTestServer({ tools, mode: 'json' });
-    const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
     const warnings: string[] = [];
     const onWarning = (warning: Error): void => {
       warnings.push(warning.name);
     };
-    process.on('warning', onWarning);
     const shared = new AbortController();
-    try {
-      for (let i = 0; i < 1600; i++) {
-        server.received.length = 0;
-        await transport.callTool('plain_text', {}, { maxBytes: MAX, signal: shared.signal });
+    await withMcpServer({ tools, mode: 'json' }, openTransport, async (transport, server) => {
+      process.on('warning', onWarning);
+      try {
+        for (let i = 0; i < 1600; i++) {
+          server.received.length = 0;
+          await transport.callTool('plain_text', {}, { maxBytes: MAX, signal: shared.signal });
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.deepEqual(warnings, []);
+      } finally {
+        process.off('warning', onWarning);
       }
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.deepEqual(warnings, []);
-    } finally {
-      process.off('warning', onWarning);
-      await transport.close();
-      await server.close();
-    }
+    });
   });
 });
 
@@ -377,28 +341,20 @@ describe('McpTransport with JSON-RPC errors from middleware', () => {
   ] as const;
   for (const [rpcCode, adcpCode, action] of codes) {
     it(`turns ${rpcCode} with data.adcp_error ${adcpCode} (HTTP 200) into a failed result`, async () => {
-      const server = await startMcpTestServer({
-        tools,
-        mode: 'json',
-        middleware: (message, _req, res) => {
-          if (message?.['method'] !== 'tools/call') return false;
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ jsonrpc: '2.0', id: message['id'], error: { code: rpcCode, message: 'rejected before dispatch', data: { adcp_error: { code: adcpCode } } } }));
-          return true;
-        },
-      });
-      const transport = createMcpTransport({ url: server.url, maxBytes: MAX });
-      try {
+      const middleware: TestServerOptions['middleware'] = (message, _req, res) => {
+        if (message?.['method'] !== 'tools/call') return false;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message['id'], error: { code: rpcCode, message: 'rejected before dispatch', data: { adcp_error: { code: adcpCode } } } }));
+        return true;
+      };
+      await withMcpServer({ tools, mode: 'json', middleware }, openTransport, async (transport) => {
         const result = await transport.callTool('get_products', {}, { maxBytes: MAX });
         assert.ok(result.status === 'failed');
         assert.equal(result.error.code, adcpCode);
         assert.equal(result.error.action, action);
         assert.equal(result.data, undefined);
         assert.equal(result.message, 'rejected before dispatch');
-      } finally {
-        await transport.close();
-        await server.close();
-      }
+      });
     });
   }
 });

@@ -245,3 +245,33 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
     return undefined;
   }
 }
+
+/** Runs `run` against a fresh server, then closes the server whether `run` passed or threw. */
+export async function withMcpServer(options: TestServerOptions, run: (server: TestServer) => Promise<void>): Promise<void>;
+/**
+ * Runs `run` against a fresh server and what `open` makes for it (a transport, a client), then
+ * closes both, that first, whether `run` passed or threw.
+ */
+export async function withMcpServer<T extends { close(): Promise<void> }>(
+  options: TestServerOptions,
+  open: (server: TestServer) => T,
+  run: (opened: T, server: TestServer) => Promise<void>,
+): Promise<void>;
+export async function withMcpServer<T extends { close(): Promise<void> }>(
+  options: TestServerOptions,
+  first: ((server: TestServer) => Promise<void>) | ((server: TestServer) => T),
+  run?: (opened: T, server: TestServer) => Promise<void>,
+): Promise<void> {
+  const server = await startMcpTestServer(options);
+  try {
+    if (run === undefined) return await (first as (server: TestServer) => Promise<void>)(server);
+    const opened = (first as (server: TestServer) => T)(server);
+    try {
+      await run(opened, server);
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await server.close();
+  }
+}
