@@ -1,11 +1,11 @@
 // AdcpClient.call's A2A-only options end to end against the SDK servers of both majors:
 // `returnImmediately` (non-blocking send, then waitFor) and `continueTask` (answer an
 // input-required task).
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
-import { startServer, type ServerKind, type TestServer } from './sdk-servers.js';
-import { sellerScript, gate } from './scripts.js';
+import type { ServerKind } from './sdk-servers.js';
+import { useScriptServer } from './server-hooks.js';
 
 const WIRES = [
   ['v1', '1.0'],
@@ -14,29 +14,20 @@ const WIRES = [
 
 for (const [kind, wire] of WIRES) {
   describe(`AdcpClient.call A2A options (${kind} SDK server)`, () => {
-    let server: TestServer;
-    const gates = new Map<string, { wait: Promise<void>; open(): void }>();
+    const seller = useScriptServer(kind);
     const send = wire === '1.0' ? 'SendMessage' : 'message/send';
-    const newClient = () => new AdcpClient({ url: server.base, protocol: 'a2a', a2aWire: wire, retry: false, timeoutMs: 10_000 });
-    before(async () => {
-      server = await startServer(kind, sellerScript(gates));
-    });
-    after(async () => {
-      for (const g of gates.values()) g.open();
-      await server.close();
-    });
+    const newClient = () => new AdcpClient({ url: seller.server.base, protocol: 'a2a', a2aWire: wire, retry: false, timeoutMs: 10_000 });
 
     it('returns at once with returnImmediately, and waitFor follows the task to completed', async () => {
-      const g = gate();
-      gates.set('ri', g);
+      const g = seller.gate('ri');
       const client = newClient();
       try {
-        const before = server.calls.length;
+        const before = seller.server.calls.length;
         // The task cannot end before the gate opens: an answer here was sent while it runs.
         const started = await client.call('create_media_buy', { scenario: 'gated', gate: 'ri' }, { returnImmediately: true });
         assert.ok(started.status === 'submitted' || started.status === 'working', `got ${started.status}`);
         assert.equal(typeof started.transportTaskId, 'string');
-        assert.deepEqual(server.calls.slice(before), [send]);
+        assert.deepEqual(seller.server.calls.slice(before), [send]);
         g.open();
         const done = await client.waitFor(started, { pollIntervalMs: 10, maxPollIntervalMs: 20, timeoutMs: 10_000 });
         assert.equal(done.status, 'completed');
@@ -48,14 +39,13 @@ for (const [kind, wire] of WIRES) {
     });
 
     it('sends a non-blocking send instead of a stream when onProgress is given too', async () => {
-      const g = gate();
-      gates.set('ri-progress', g);
+      const g = seller.gate('ri-progress');
       const client = newClient();
       try {
-        const before = server.calls.length;
+        const before = seller.server.calls.length;
         const started = await client.call('create_media_buy', { scenario: 'gated', gate: 'ri-progress' }, { returnImmediately: true, onProgress: () => {} });
         assert.ok(started.status === 'submitted' || started.status === 'working', `got ${started.status}`);
-        assert.deepEqual(server.calls.slice(before), [send]);
+        assert.deepEqual(seller.server.calls.slice(before), [send]);
       } finally {
         g.open();
         await client.close();
@@ -95,9 +85,9 @@ for (const [kind, wire] of WIRES) {
     it('refuses an empty continueTask before sending', async () => {
       const client = newClient();
       try {
-        const before = server.calls.length;
+        const before = seller.server.calls.length;
         await assert.rejects(client.call('create_media_buy', {}, { continueTask: '' }), TypeError);
-        assert.equal(server.calls.length, before);
+        assert.equal(seller.server.calls.length, before);
       } finally {
         await client.close();
       }

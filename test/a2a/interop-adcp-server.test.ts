@@ -1,46 +1,23 @@
 // The A2A transport against this repository's own AdCP server (src/server), both wires.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { A2ATransport } from '../../src/a2a/index.js';
-import { createAdcpServer, type AdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
+import { useGatedAdcpServer } from './server-hooks.js';
 
 const MAX = 1024 * 1024;
 
 describe('A2ATransport against createAdcpServer', () => {
-  let server: AdcpServer;
-  let listening: ListeningAdcpServer;
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-
-  before(async () => {
-    server = createAdcpServer({
-      tools: [
-        {
-          name: 'get_products',
-          description: 'Products',
-          handler: (args) => ({ products: [{ product_id: 'p1' }], brief_seen: args['brief'] ?? null }),
-        },
-        {
-          name: 'create_media_buy',
-          description: 'Buy',
-          handler: (_args, ctx) =>
-            ctx.submit(async () => {
-              await released;
-              return { media_buy_id: 'mb_9' };
-            }),
-        },
-      ],
-    });
-    listening = await server.listen();
-  });
-  after(async () => {
-    release();
-    await server.close();
-  });
+  const agent = useGatedAdcpServer({ media_buy_id: 'mb_9' }, [
+    {
+      name: 'get_products',
+      description: 'Products',
+      handler: (args) => ({ products: [{ product_id: 'p1' }], brief_seen: args['brief'] ?? null }),
+    },
+  ]);
 
   for (const wire of ['1.0', '0.3'] as const) {
     it(`calls a tool over A2A ${wire}`, async () => {
-      const t = new A2ATransport({ url: listening.a2aUrl, maxBytes: MAX, a2aWire: wire });
+      const t = new A2ATransport({ url: agent.listening.a2aUrl, maxBytes: MAX, a2aWire: wire });
       assert.equal((await t.currentEndpoint({ maxBytes: MAX })).wire, wire);
       const result = await t.callTool('get_products', { brief: 'ctv' }, { maxBytes: MAX });
       assert.equal(result.status, 'completed');
@@ -50,11 +27,11 @@ describe('A2ATransport against createAdcpServer', () => {
   }
 
   it('follows an AdCP submitted task with the get_task_status skill', async () => {
-    const t = new A2ATransport({ url: listening.a2aUrl, maxBytes: MAX });
+    const t = new A2ATransport({ url: agent.listening.a2aUrl, maxBytes: MAX });
     const first = await t.callTool('create_media_buy', {}, { maxBytes: MAX });
     assert.equal(first.status, 'submitted');
     assert.equal(typeof first.taskId, 'string');
-    release();
+    agent.release();
     let polled = await t.callTool('get_task_status', { task_id: first.taskId!, include_result: true }, { maxBytes: MAX });
     for (let i = 0; i < 200 && polled.status !== 'completed'; i++) {
       await new Promise((r) => setTimeout(r, 10));
@@ -65,7 +42,7 @@ describe('A2ATransport against createAdcpServer', () => {
   });
 
   it('lists the server skills', async () => {
-    const names = (await new A2ATransport({ url: listening.a2aUrl, maxBytes: MAX }).listTools({ maxBytes: MAX })).map((s) => s.name);
+    const names = (await new A2ATransport({ url: agent.listening.a2aUrl, maxBytes: MAX }).listTools({ maxBytes: MAX })).map((s) => s.name);
     assert.ok(names.includes('get_products') && names.includes('create_media_buy'), names.join(','));
   });
 });

@@ -1,10 +1,11 @@
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createA2ATransport, A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import type { ProgressEvent } from '../../src/client/transport.js';
-import { startServer, type ServerKind, type TestServer } from './sdk-servers.js';
-import { sellerScript, gate, PRODUCTS } from './scripts.js';
+import type { ServerKind } from './sdk-servers.js';
+import { PRODUCTS } from './scripts.js';
+import { useScriptServer } from './server-hooks.js';
 
 const MAX = 1024 * 1024;
 const CONFIGS: [ServerKind, 'auto' | '0.3'][] = [
@@ -16,18 +17,9 @@ const CONFIGS: [ServerKind, 'auto' | '0.3'][] = [
 
 for (const [kind, pin] of CONFIGS) {
   describe(`A2ATransport against a ${kind} SDK server (wire ${pin})`, () => {
-    let server: TestServer;
-    const gates = new Map<string, { wait: Promise<void>; open(): void }>();
-    const transport = () => new A2ATransport({ url: server.base, maxBytes: MAX, a2aWire: pin });
+    const seller = useScriptServer(kind);
+    const transport = () => new A2ATransport({ url: seller.server.base, maxBytes: MAX, a2aWire: pin });
     const expectedWire = kind === 'v0.3' || pin === '0.3' ? '0.3' : '1.0';
-
-    before(async () => {
-      server = await startServer(kind, sellerScript(gates));
-    });
-    after(async () => {
-      for (const g of gates.values()) g.open();
-      await server.close();
-    });
 
     it(`chooses the ${expectedWire} wire from the card`, async () => {
       const t = transport();
@@ -46,10 +38,10 @@ for (const [kind, pin] of CONFIGS) {
     });
 
     it('sends one DataPart { skill, input } on the chosen wire', async () => {
-      const before = server.calls.length;
+      const before = seller.server.calls.length;
       await transport().callTool('get_products', { brief: 'x' }, { maxBytes: MAX });
-      assert.deepEqual(server.calls.slice(before), [expectedWire === '1.0' ? 'SendMessage' : 'message/send']);
-      assert.equal(server.versions.at(-1), expectedWire === '1.0' ? '1.0' : undefined);
+      assert.deepEqual(seller.server.calls.slice(before), [expectedWire === '1.0' ? 'SendMessage' : 'message/send']);
+      assert.equal(seller.server.versions.at(-1), expectedWire === '1.0' ? '1.0' : undefined);
     });
 
     it('reports working then completed over streaming, and the final state becomes the result', async () => {
@@ -63,12 +55,11 @@ for (const [kind, pin] of CONFIGS) {
       assert.deepEqual(working.data, { percentage: 40, current_step: 'searching' });
       assert.equal(result.status, 'completed');
       assert.deepEqual(result.data, { ...PRODUCTS, context: {} });
-      assert.equal(server.calls.at(-1), expectedWire === '1.0' ? 'SendStreamingMessage' : 'message/stream');
+      assert.equal(seller.server.calls.at(-1), expectedWire === '1.0' ? 'SendStreamingMessage' : 'message/stream');
     });
 
     it('reports working then completed over polling after a non-blocking send', async () => {
-      const g = gate();
-      gates.set('poll', g);
+      const g = seller.gate('poll');
       const t = transport();
       const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'poll' }, { maxBytes: MAX, returnImmediately: true });
       assert.ok(first.status === 'submitted' || first.status === 'working', `got ${first.status}`);
@@ -161,8 +152,7 @@ for (const [kind, pin] of CONFIGS) {
     });
 
     it('cancels a running task', async () => {
-      const g = gate();
-      gates.set('cancel', g);
+      const g = seller.gate('cancel');
       const t = transport();
       const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'cancel' }, { maxBytes: MAX, returnImmediately: true });
       const result = await t.cancelTask(first.transportTaskId!, { maxBytes: MAX });

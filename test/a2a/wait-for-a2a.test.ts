@@ -1,30 +1,21 @@
 // AdcpClient.waitFor over A2A: by the A2A task (GetTask / tasks/get) and by the AdCP task_id
 // (the get_task_status skill).
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
 import { A2ATransport } from '../../src/a2a/index.js';
-import { createAdcpServer, type AdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
-import { startServer, type ServerKind, type TestServer } from './sdk-servers.js';
-import { sellerScript, gate } from './scripts.js';
+import type { ServerKind } from './sdk-servers.js';
+import { useGatedAdcpServer, useScriptServer } from './server-hooks.js';
 
 const MAX = 1024 * 1024;
 
 for (const [kind, wire] of [['v1', '1.0'], ['v0.3', '0.3']] as const satisfies readonly (readonly [ServerKind, '1.0' | '0.3'])[]) {
   describe(`AdcpClient.waitFor by A2A task id (${kind} SDK server)`, () => {
-    let server: TestServer;
-    const gates = new Map<string, { wait: Promise<void>; open(): void }>();
-    before(async () => {
-      server = await startServer(kind, sellerScript(gates));
-    });
-    after(async () => {
-      for (const g of gates.values()) g.open();
-      await server.close();
-    });
+    const seller = useScriptServer(kind);
 
     it('polls the A2A task until it completes', async () => {
-      const g = gate();
-      gates.set('w', g);
+      const server = seller.server;
+      const g = seller.gate('w');
       const transport = new A2ATransport({ url: server.base, maxBytes: MAX });
       const started = await transport.callTool('create_media_buy', { scenario: 'gated', gate: 'w' }, { maxBytes: MAX, returnImmediately: true });
       assert.equal(started.taskId, undefined);
@@ -46,39 +37,16 @@ for (const [kind, wire] of [['v1', '1.0'], ['v0.3', '0.3']] as const satisfies r
 }
 
 describe('AdcpClient.waitFor by AdCP task_id over A2A (createAdcpServer)', () => {
-  let server: AdcpServer;
-  let listening: ListeningAdcpServer;
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  before(async () => {
-    server = createAdcpServer({
-      tools: [
-        {
-          name: 'create_media_buy',
-          description: 'Buy',
-          handler: (_args, ctx) =>
-            ctx.submit(async () => {
-              await released;
-              return { media_buy_id: 'mb_42', packages: [] };
-            }),
-        },
-      ],
-    });
-    listening = await server.listen();
-  });
-  after(async () => {
-    release();
-    await server.close();
-  });
+  const agent = useGatedAdcpServer({ media_buy_id: 'mb_42', packages: [] });
 
   for (const wire of ['1.0', '0.3'] as const) {
     it(`follows a submitted media buy with get_task_status over A2A ${wire}`, async () => {
-      const client = new AdcpClient({ url: listening.a2aUrl, protocol: 'a2a', a2aWire: wire, retry: false });
+      const client = new AdcpClient({ url: agent.listening.a2aUrl, protocol: 'a2a', a2aWire: wire, retry: false });
       try {
         const submitted = await client.call('create_media_buy', { total_budget: 1000 });
         assert.equal(submitted.status, 'submitted');
         assert.equal(typeof submitted.taskId, 'string');
-        setTimeout(release, 30);
+        setTimeout(agent.release, 30);
         const done = await client.waitFor(submitted, { pollIntervalMs: 10, maxPollIntervalMs: 20, timeoutMs: 10_000 });
         assert.equal(done.status, 'completed');
         assert.equal(done.data?.['media_buy_id'], 'mb_42');
