@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { AdcpClient } from '../../src/client/index.js';
+import { AdcpClient, type RetryOptions } from '../../src/client/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
+import { adcpErrorAnswer, startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -15,30 +15,9 @@ function echo(args: Record<string, unknown>) {
 const tools: TestTool[] = [
   { name: 'get_products', handler: echo },
   { name: 'create_media_buy', handler: echo },
-  {
-    name: 'always_limited',
-    handler: () => ({
-      isError: true,
-      content: [],
-      structuredContent: { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient', retry_after: 2 } },
-    }),
-  },
-  {
-    name: 'long_wait',
-    handler: () => ({
-      isError: true,
-      content: [],
-      structuredContent: { adcp_error: { code: 'SERVICE_UNAVAILABLE', recovery: 'transient', retry_after: 200 } },
-    }),
-  },
-  {
-    name: 'correctable',
-    handler: () => ({
-      isError: true,
-      content: [],
-      structuredContent: { adcp_error: { code: 'BUDGET_TOO_LOW', recovery: 'correctable' } },
-    }),
-  },
+  { name: 'always_limited', handler: () => adcpErrorAnswer({ code: 'RATE_LIMITED', recovery: 'transient', retry_after: 2 }) },
+  { name: 'long_wait', handler: () => adcpErrorAnswer({ code: 'SERVICE_UNAVAILABLE', recovery: 'transient', retry_after: 200 }) },
+  { name: 'correctable', handler: () => adcpErrorAnswer({ code: 'BUDGET_TOO_LOW', recovery: 'correctable' }) },
   {
     name: 'no_delay_transient',
     handler: () => {
@@ -224,55 +203,50 @@ describe('AdcpClient retry ceilings', () => {
     return server.received.slice(from).filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool).length;
   }
 
-  it('stops after maxAttempts and returns the last transient failure', async () => {
+  /** Runs `run` with a client on a fake clock (its sleeps recorded), closed afterwards. */
+  async function withClient(retry: RetryOptions | undefined, run: (client: AdcpClient, clock: ReturnType<typeof fakeClock>) => Promise<void>): Promise<void> {
     const clock = fakeClock();
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock, ...(retry === undefined ? {} : { retry }) });
     try {
+      await run(client, clock);
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('stops after maxAttempts and returns the last transient failure', async () => {
+    await withClient(undefined, async (client, clock) => {
       const from = server.received.length;
       const result = await client.call('always_limited', {});
       assert.ok(result.status === 'failed');
       assert.equal(result.error.code, 'RATE_LIMITED');
       assert.equal(count('always_limited', from), 3);
       assert.deepEqual(clock.sleeps, [2000, 2000]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('does not take a wait that would pass maxTotalSeconds', async () => {
-    const clock = fakeClock();
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
-    try {
+    await withClient(undefined, async (client, clock) => {
       const from = server.received.length;
       await client.call('long_wait', {});
       assert.equal(count('long_wait', from), 2);
       assert.deepEqual(clock.sleeps, [200_000]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('backs off exponentially with jitter when the agent gives no retry_after', async () => {
-    const clock = fakeClock();
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock, retry: { maxAttempts: 4, initialDelayMs: 1000 } });
-    try {
+    await withClient({ maxAttempts: 4, initialDelayMs: 1000 }, async (client, clock) => {
       await client.call('no_delay_transient', {});
       assert.deepEqual(clock.sleeps, [750, 1500, 3000]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 
   it('does not retry at all with retry: false', async () => {
-    const clock = fakeClock();
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
-    try {
+    await withClient(undefined, async (client) => {
       const from = server.received.length;
       await client.call('always_limited', {}, { retry: false });
       assert.equal(count('always_limited', from), 1);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
 

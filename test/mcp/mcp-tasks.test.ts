@@ -5,7 +5,7 @@ import { mapMcpTaskStatus, isTerminalMcpTaskStatus } from '../../src/mcp/map-tas
 import { pollDelay } from '../../src/mcp/follow-mcp-task.js';
 import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
+import { adcpErrorAnswer, startMcpTestServer, withMcpServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
 
 const MAX = 4 * 1024 * 1024;
 
@@ -30,11 +30,7 @@ const tools: TestTool[] = [
   {
     name: 'failing',
     taskSupport: 'optional',
-    handler: () => ({
-      isError: true,
-      content: [],
-      structuredContent: { adcp_error: { code: 'BUDGET_TOO_LOW', recovery: 'correctable' } },
-    }),
+    handler: () => adcpErrorAnswer({ code: 'BUDGET_TOO_LOW', recovery: 'correctable' }),
   },
   {
     name: 'slow',

@@ -65,6 +65,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The `isError` CallToolResult of an AdCP error: `adcp_error` in `structuredContent`, no text. */
+export function adcpErrorAnswer(adcpError: Record<string, unknown>): CallToolResult {
+  return { isError: true, content: [], structuredContent: { adcp_error: adcpError } };
+}
+
 /** Starts a server; `url` is the MCP endpoint (`/mcp`, or `/sse` in legacy mode). */
 export async function startMcpTestServer(options: TestServerOptions): Promise<TestServer> {
   const received: Record<string, unknown>[] = [];
