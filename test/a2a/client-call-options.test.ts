@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
+import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
 import type { ServerKind } from './sdk-servers.js';
 import { useScriptServer } from './server-hooks.js';
 
@@ -33,6 +34,26 @@ for (const [kind, wire] of WIRES) {
         assert.equal(done.status, 'completed');
         assert.deepEqual(done.data, { status: 'completed', media_buy_id: 'mb_1' });
         assert.equal(done.transportTaskId, started.transportTaskId);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('records a non-blocking send as an operation, and waitFor advances it to completed', async () => {
+      const g = seller.gate('ri-store');
+      const operations = new MemoryOperationStore();
+      const client = new AdcpClient({ url: seller.server.base, protocol: 'a2a', a2aWire: wire, retry: false, timeoutMs: 10_000, operations });
+      try {
+        const started = await client.call('create_media_buy', { scenario: 'gated', gate: 'ri-store' }, { returnImmediately: true });
+        const operationId = client.operationIdOf(started);
+        assert.equal(typeof operationId, 'string');
+        assert.equal((await operations.get(operationId!))?.status, started.status);
+        g.open();
+        const done = await client.waitFor(started, { pollIntervalMs: 10, maxPollIntervalMs: 20, timeoutMs: 10_000 });
+        assert.equal(done.status, 'completed');
+        const record = await operations.get(operationId!);
+        assert.equal(record?.status, 'completed');
+        assert.equal((record?.result as Record<string, unknown>)['media_buy_id'], 'mb_1');
       } finally {
         await client.close();
       }
