@@ -123,20 +123,29 @@ function hotPaths(): Array<{ name: string; ours: { med: number; min: number }; b
   ];
 }
 
+interface ColdSample {
+  ms: number;
+  cpu: number;
+  wall: number;
+  mods: string[];
+}
 interface ColdImport {
-  ours: number;
-  oursMin: number;
-  empty: number;
-  emptyMin: number;
-  cpuOurs: number;
-  cpuEmpty: number;
-  wallOurs: number;
-  wallNode: number;
+  /** Per target: import() wall time, its CPU time, and the whole process's wall time. */
+  linked: ColdSample[];
+  modules: ColdSample[];
+  empty: ColdSample[];
+  nodeWall: number[];
   extra: string[];
   bare: string[];
-  modules: number;
+  moduleCount: number;
+  linkedFiles: number;
 }
 
+/**
+ * Builds the root's graph with tsc into a temporary dist/, keeps tsc's entry as
+ * `index-modules.js`, links `index.js` as `npm run build` does (scripts/link-root.mjs), and times
+ * `await import()` of each in fresh processes, interleaved with an empty ES module.
+ */
 function coldImport(): ColdImport {
   const out = mkdtempSync(path.join(tmpdir(), 'adcp-core-bench-'));
   try {
@@ -147,15 +156,18 @@ function coldImport(): ColdImport {
     if (build.status !== 0) throw new Error(`core build failed: ${build.stdout}${build.stderr}`);
     writeFileSync(path.join(out, 'package.json'), '{"type":"module"}');
     writeFileSync(path.join(out, 'empty.js'), 'export {};\n');
+    writeFileSync(path.join(out, 'index-modules.js'), readFileSync(path.join(out, 'index.js')));
+    const link = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'link-root.mjs'), out], { encoding: 'utf8' });
+    if (link.status !== 0) throw new Error(`link failed: ${link.stderr}`);
     // Every import specifier in the built core must be relative: no SDK, no dependency, no node: module.
     const bare: string[] = [];
-    let modules = 0;
+    let moduleCount = 0;
     const walk = (dir: string) => {
       for (const f of readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, f.name);
         if (f.isDirectory()) walk(p);
-        else if (f.name.endsWith('.js') && f.name !== 'empty.js') {
-          modules++;
+        else if (f.name.endsWith('.js') && f.name !== 'empty.js' && f.name !== 'probe.js') {
+          if (f.name !== 'index-modules.js' && f.name !== 'index.js') moduleCount++;
           for (const m of readFileSync(p, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
             if (!m[1]!.startsWith('.')) bare.push(`${f.name}: ${m[1]}`);
           }
@@ -163,14 +175,17 @@ function coldImport(): ColdImport {
       }
     };
     walk(out);
-    const probe = (file: string) =>
-      `const c0 = process.cpuUsage(); const t0 = performance.now();` +
-      `await import(${JSON.stringify(pathToFileURL(path.join(out, file)).href)});` +
-      `const ms = performance.now() - t0; const c = process.cpuUsage(c0);` +
-      `console.log(JSON.stringify({ ms, cpu: (c.user + c.system) / 1000, mods: process.moduleLoadList }));`;
-    const run = (file: string) => {
+    moduleCount += 1; // the entry
+    const linkedFiles = 1 + [...readFileSync(path.join(out, 'index.js'), 'utf8').matchAll(/^import .* from '\.[^']+';$/gm)].length;
+    // The probe is itself an ES module file, as an application importing the package would be.
+    writeFileSync(path.join(out, 'probe.js'),
+      'const c0 = process.cpuUsage(); const t0 = performance.now();\n' +
+      'await import(process.argv[2]);\n' +
+      'const ms = performance.now() - t0; const c = process.cpuUsage(c0);\n' +
+      'console.log(JSON.stringify({ ms, cpu: (c.user + c.system) / 1000, mods: process.moduleLoadList }));\n');
+    const run = (file: string): ColdSample => {
       const t0 = now();
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe(file)], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [path.join(out, 'probe.js'), pathToFileURL(path.join(out, file)).href], { encoding: 'utf8' });
       const wall = now() - t0;
       return { wall, ...(JSON.parse(r.stdout) as { ms: number; cpu: number; mods: string[] }) };
     };
@@ -180,25 +195,21 @@ function coldImport(): ColdImport {
       return now() - t0;
     };
     run('index.js');
-    const ours: number[] = [], empty: number[] = [], wallOurs: number[] = [], wallNode: number[] = [];
-    const cpuOurs: number[] = [], cpuEmpty: number[] = [];
-    let extra: string[] = [];
-    for (let i = 0; i < 21; i++) {
-      const a = run('index.js');
-      const b = run('empty.js');
-      ours.push(a.ms);
-      empty.push(b.ms);
-      cpuOurs.push(a.cpu);
-      cpuEmpty.push(b.cpu);
-      wallOurs.push(a.wall);
-      wallNode.push(nodeWall());
-      extra = a.mods.filter((m) => !b.mods.includes(m));
+    run('index-modules.js');
+    const res: ColdImport = { linked: [], modules: [], empty: [], nodeWall: [], extra: [], bare, moduleCount, linkedFiles };
+    for (let i = 0; i < 41; i++) {
+      // Rotate the order so that no target always runs right after another.
+      const turn: Array<() => void> = [
+        () => res.linked.push(run('index.js')),
+        () => res.modules.push(run('index-modules.js')),
+        () => res.empty.push(run('empty.js')),
+        () => res.nodeWall.push(nodeWall()),
+      ];
+      for (let k = 0; k < turn.length; k++) turn[(i + k) % turn.length]!();
     }
-    return {
-      ours: median(ours), oursMin: min(ours), empty: median(empty), emptyMin: min(empty),
-      cpuOurs: median(cpuOurs), cpuEmpty: median(cpuEmpty),
-      wallOurs: median(wallOurs), wallNode: median(wallNode), extra, bare, modules,
-    };
+    const emptyMods = res.empty[0]!.mods;
+    res.extra = [...new Set([...res.linked, ...res.modules].flatMap((s) => s.mods.filter((m) => !emptyMods.includes(m))))];
+    return res;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -224,15 +235,25 @@ for (const h of hotPaths()) {
 }
 lines.push('', 'The spec reference does no DataPart size check, no oneof check and no nested-envelope check; ours walks the ' +
   'authoritative DataPart to bound its JSON size (1 MiB default).', '');
+lines.push(`Load average after the per-call runs: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (2 cores).`, '');
+const load0 = loadavg()[0]!;
 const c = coldImport();
-lines.push(`Load average when the run ended: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (2 cores).`, '');
+const pick = (xs: ColdSample[], k: 'ms' | 'cpu' | 'wall') => xs.map((x) => x[k]);
+const row = (label: string, k: 'ms' | 'cpu' | 'wall', target: boolean) => {
+  const l = pick(c.linked, k), m = pick(c.modules, k), e = k === 'wall' ? c.nodeWall : pick(c.empty, k);
+  const base = k === 'wall' ? '`node -e 0`' : 'empty ES module';
+  const met = target ? (median(l) < 20 ? 'yes' : 'no') : '';
+  return `| ${label} | ${fmt(median(l))} (${fmt(min(l))}) ms | ${fmt(median(m))} (${fmt(min(m))}) ms | ${fmt(median(e))} (${fmt(min(e))}) ms (${base}) | ` +
+    `${fmt(median(l) / median(m))}x | ${met} |`;
+};
 lines.push('', '### Cold import of the package root (target < 20 ms, no SDK)', '');
-lines.push('| measure | package root | baseline | ratio | met |', '|---|---|---|---|---|');
-lines.push(`| \`await import()\` in a fresh process, median of 21 (min) | ${fmt(c.ours)} (${fmt(c.oursMin)}) ms | ${fmt(c.empty)} (${fmt(c.emptyMin)}) ms (empty ES module) | ${fmt(c.ours / c.empty)}x | ${c.ours < 20 ? 'yes' : 'no'} |`);
-lines.push(`| CPU time of the \`import()\` (user + system, median) | ${fmt(c.cpuOurs)} ms | ${fmt(c.cpuEmpty)} ms (empty ES module) | ${fmt(c.cpuOurs / c.cpuEmpty)}x | ${c.cpuOurs < 20 ? 'yes' : 'no'} |`);
-lines.push(`| whole process wall time | ${fmt(c.wallOurs)} ms | ${fmt(c.wallNode)} ms (\`node -e 0\`) | ${fmt(c.wallOurs / c.wallNode)}x | |`);
-lines.push('', `The package root is ${c.modules} ES modules (one concept per file); under CPU contention each module's ` +
-  'asynchronous load steps wait for the scheduler, so wall time swings with the load while CPU time stays put.');
+lines.push(`41 fresh processes per target, interleaved; median (min). Load average at the start: ${fmt(load0, 1)}.`, '');
+lines.push('| measure | linked root (`npm run build`) | tsc\'s module graph | baseline | linked / graph | met |', '|---|---|---|---|---|---|');
+lines.push(row('`await import()` of the root, wall time', 'ms', true));
+lines.push(row('CPU time of the `import()` (user + system)', 'cpu', true));
+lines.push(row('whole process wall time', 'wall', false));
+lines.push('', `tsc emits the root as ${c.moduleCount} ES modules (one concept per file); \`npm run build\` links them into ` +
+  `${c.linkedFiles} file(s) (scripts/link-root.mjs keeps a module that exports a class separate, for \`instanceof\` across subpaths).`);
 lines.push('', `Node built-in modules loaded beyond the empty-module baseline: ${c.extra.length === 0 ? 'none' : c.extra.join(', ')}. ` +
   `Non-relative imports in the built core: ${c.bare.length === 0 ? 'none (no SDK, no dependency, no `node:` module)' : c.bare.join(', ')}.`, '');
 console.log(lines.join('\n'));
