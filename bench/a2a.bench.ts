@@ -34,9 +34,9 @@ async function main(): Promise<void> {
   const worker = new Worker(`import('tsx/esm/api').then((m) => { m.register(); return import(${entry}); })`, { eval: true });
   const bases = await new Promise<{ v1: string; v03: string }>((resolve) => worker.once('message', resolve));
   const { A2ATransport } = await import('../src/a2a/index.js');
-  const V1Client = await import('a2a-sdk-v1/client');
-  const { Role } = await import('a2a-sdk-v1');
-  const V03Client = await import('@a2a-js/sdk/client');
+  const V1Client = await import('@a2a-js/sdk/client');
+  const { Role } = await import('@a2a-js/sdk');
+  const V03Client = await import('a2a-sdk-v03/client');
 
   const input = { brief: 'CTV inventory for sports fans', idempotency_key: '550e8400-e29b-41d4-a716-446655440000' };
   const ours = (url: string, wire: '1.0' | '0.3') => {

@@ -2,8 +2,8 @@ import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from './json-object.js';
 
 /**
- * The two A2A wires (WIRE-NOTES, "A2A, both wires"). Tasks are built in the v0.3 shape
- * (`kind` discriminators, lowercase states) and converted to 1.0 on the way out.
+ * The two A2A wires (WIRE-NOTES, "A2A, both wires"). The SDK's transports write each wire's
+ * shapes; the endpoint only needs to know which wire a method belongs to.
  */
 export type A2AWire = '0.3' | '1.0';
 
@@ -18,46 +18,6 @@ export const A2A_METHODS: Readonly<Record<string, readonly [A2AWire, 'send' | 's
   GetTask: ['1.0', 'get'],
   CancelTask: ['1.0', 'cancel'],
 };
-
-/** A v0.3 state as the 1.0 ProtoJSON enum name (`input-required` -> `TASK_STATE_INPUT_REQUIRED`). */
-export function toV1State(state: string): string {
-  return `TASK_STATE_${state.toUpperCase().replace(/-/g, '_')}`;
-}
-
-function toV1Part(part: JsonObject): JsonObject {
-  const { kind: _kind, ...rest } = part;
-  return rest;
-}
-
-function toV1Message(message: JsonObject): JsonObject {
-  const { kind: _kind, ...rest } = message;
-  const out: JsonObject = { ...rest, role: message.role === 'user' ? 'ROLE_USER' : 'ROLE_AGENT' };
-  if (Array.isArray(message.parts)) out.parts = message.parts.filter(isJsonObject).map(toV1Part);
-  return out;
-}
-
-/** A v0.3 Task as a 1.0 Task (no `kind`, ProtoJSON states and roles, kind-less parts). */
-export function toV1Task(task: JsonObject): JsonObject {
-  const { kind: _kind, ...rest } = task;
-  const out: JsonObject = { ...rest };
-  if (isJsonObject(task.status)) {
-    const status: JsonObject = { ...task.status, state: toV1State(String(task.status.state)) };
-    if (isJsonObject(task.status.message)) status.message = toV1Message(task.status.message);
-    out.status = status;
-  }
-  if (Array.isArray(task.artifacts)) {
-    out.artifacts = task.artifacts.filter(isJsonObject).map((artifact) => ({
-      ...artifact,
-      parts: Array.isArray(artifact.parts) ? artifact.parts.filter(isJsonObject).map(toV1Part) : [],
-    }));
-  }
-  return out;
-}
-
-/** The task as the given wire shows it. */
-export function taskForWire(task: JsonObject, wire: A2AWire): JsonObject {
-  return wire === '1.0' ? toV1Task(task) : task;
-}
 
 export type InvocationParse =
   | { ok: true; skill: string; input: JsonObject; contextId?: string }

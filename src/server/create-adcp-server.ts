@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
-import { createA2AEndpoint } from './a2a-endpoint.js';
+import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
 import { checkHostAndOrigin, isLoopbackAddress, LOOPBACK_HOSTS, readBody } from './http-guard.js';

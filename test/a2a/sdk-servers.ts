@@ -1,12 +1,12 @@
-// Real A2A servers for the tests: @a2a-js/sdk 0.3.x and the 1.x SDK (npm alias a2a-sdk-v1),
+// Real A2A servers for the tests: @a2a-js/sdk 0.3.x (npm alias a2a-sdk-v03) and the 1.x SDK,
 // with and without its legacy-compat mode, on 127.0.0.1:0, playing a Script.
 import express from 'express';
 import type { Server } from 'node:http';
-import * as V03Server from '@a2a-js/sdk/server';
-import { A2AExpressApp } from '@a2a-js/sdk/server/express';
-import * as V1Server from 'a2a-sdk-v1/server';
-import { jsonRpcHandler, agentCardHandler, UserBuilder } from 'a2a-sdk-v1/server/express';
-import { TaskState, Role } from 'a2a-sdk-v1';
+import * as V03Server from 'a2a-sdk-v03/server';
+import { A2AExpressApp } from 'a2a-sdk-v03/server/express';
+import * as V1Server from '@a2a-js/sdk/server';
+import { jsonRpcHandler, agentCardHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import { TaskState, Role } from '@a2a-js/sdk';
 import { FINAL_STATES, invocationOf, type Script, type ScriptPart, type ScriptState } from './scenario.js';
 
 export interface TestServer {

@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { ClientFactory as ClientFactoryV03 } from '@a2a-js/sdk/client';
-import { ClientFactory as ClientFactoryV1 } from 'a2a-sdk-v1/client';
+import { ClientFactory as ClientFactoryV03 } from 'a2a-sdk-v03/client';
+import { ClientFactory as ClientFactoryV1 } from '@a2a-js/sdk/client';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';

@@ -1,0 +1,171 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS, TaskState } from '@a2a-js/sdk';
+import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import type { JsonObject } from '../core/types.js';
+import type { TaskStore } from '../store/task-store.js';
+import type { AdcpTaskRunner } from './adcp-tasks.js';
+import { createAdcpExecutor } from './a2a-sdk-executor.js';
+import { A2A_STATE, createSdkTaskStore } from './a2a-sdk-task-store.js';
+import { A2A_METHODS, parseInvocation } from './a2a-wire.js';
+import { isJsonObject } from './json-object.js';
+import type { AdcpToolDefinition } from './types.js';
+
+export interface A2AEndpointOptions {
+  tools: Map<string, AdcpToolDefinition>;
+  store: TaskStore;
+  runner: AdcpTaskRunner;
+  adcpVersion: string;
+  requestTimeoutMs: number;
+}
+
+export interface A2AEndpoint {
+  /** Serves one JSON-RPC request (body already read and parsed). */
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown, principal: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+type RpcId = string | number | null;
+
+/**
+ * The card the SDK's request handler checks requests against (never served: `cards.ts` builds
+ * the served one). It declares streaming, and the AdCP extension as not `required`: the SDK
+ * refuses every message from a client that does not list a required extension in its
+ * `A2A-Extensions` header, which AdCP buyers do not send.
+ */
+const HANDLER_CARD = AgentCard.fromJSON({
+  name: 'adcp',
+  description: 'AdCP agent',
+  version: '1',
+  supportedInterfaces: [
+    { url: 'http://localhost/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    { url: 'http://localhost/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+  ],
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ['application/json'],
+  defaultOutputModes: ['application/json'],
+  skills: [],
+});
+
+const user = (principal: string) => ({ isAuthenticated: true, userName: principal });
+
+/**
+ * A2A JSON-RPC for both wires on the official SDK (`@a2a-js/sdk` 1.x): its request handler
+ * and JSON-RPC transports (1.0, and the v0.3 compat layer) over our executor and our
+ * owner-scoped task store. The wire is chosen by method name (`SendMessage` vs `message/send`),
+ * not by the `A2A-Version` header, so a 1.0 request without the header is still answered.
+ * Pre-task failures (no `{ skill, input }` DataPart, unknown skill, task-creation rate limit)
+ * are answered here with `data.adcp_error`, which the SDK's error envelopes cannot carry.
+ */
+export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
+  const executor = createAdcpExecutor(options);
+  const tasks = createSdkTaskStore(options.store);
+  const handler = new DefaultRequestHandler(HANDLER_CARD, tasks, executor);
+  const v1 = new JsonRpcTransportHandler(handler);
+  const v03 = new LegacyJsonRpcTransportHandler(handler);
+
+  const writeJson = (res: ServerResponse, payload: unknown) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(payload));
+  };
+  const rpcError = (id: RpcId, code: number, message: string, data?: JsonObject) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  });
+  const rateLimited = (id: RpcId, retryAfterMs: number) =>
+    rpcError(id, -32029, 'Rate limit exceeded', {
+      adcp_error: { code: 'RATE_LIMITED', message: 'Too many requests.', recovery: 'transient', retry_after: Math.ceil(retryAfterMs / 1000) },
+    });
+
+  return {
+    async handle(req, res, body, principal) {
+      if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
+        writeJson(res, rpcError(null, -32600, 'Invalid JSON-RPC request'));
+        return;
+      }
+      const id: RpcId = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
+      const route = A2A_METHODS[body.method];
+      if (route === undefined) {
+        writeJson(res, rpcError(id, -32601, 'Method not found'));
+        return;
+      }
+      const [wire, op] = route;
+      let request: JsonObject = body;
+      const state = new Map<string, unknown>([
+        ['headers', req.headers],
+        [A2A_STATE.principal, principal],
+      ]);
+      if (op === 'send' || op === 'stream') {
+        const params = isJsonObject(body.params) ? body.params : {};
+        const parsed = parseInvocation(params.message);
+        if (!parsed.ok) {
+          const adcpError = { code: 'INVALID_REQUEST', message: parsed.message, recovery: 'correctable' };
+          writeJson(res, rpcError(id, -32602, `Invalid AdCP invocation: ${parsed.message}`, { adcp_error: adcpError }));
+          return;
+        }
+        if (!options.tools.has(parsed.skill)) {
+          const adcpError = { code: 'INVALID_REQUEST', message: 'Unknown skill.', recovery: 'correctable', field: 'skill' };
+          writeJson(res, rpcError(id, -32602, 'Unknown skill', { adcp_error: adcpError }));
+          return;
+        }
+        // AdCP tools are single-turn: every message starts a new task. The SDK would continue a
+        // task named in `taskId` (re-running the tool on it) and look up `referenceTaskIds`.
+        const { taskId: _taskId, referenceTaskIds: _references, ...message } = params.message as JsonObject;
+        request = { ...body, params: { ...params, message } };
+        const config = isJsonObject(params.configuration) ? params.configuration : {};
+        const blocking = op === 'send' && (wire === '1.0' ? config.returnImmediately !== true : config.blocking !== false);
+        state.set(A2A_STATE.durable, !blocking);
+        state.set(A2A_STATE.stream, op === 'stream');
+        // v0.3 says an absent `blocking` blocks (as the 0.3 SDK server does); the 1.x compat layer
+        // reads a configuration without it as non-blocking, so spell it out.
+        if (wire === '0.3' && isJsonObject(params.configuration) && config.blocking === undefined) {
+          request = { ...request, params: { ...params, message, configuration: { ...config, blocking: true } } };
+        }
+      }
+      const context = new ServerCallContext({ user: user(principal), requestedVersion: wire, state });
+      if (op === 'cancel' && isJsonObject(body.params) && typeof body.params.id === 'string' && body.params.id !== '') {
+        // The SDK answers a second cancel with the canceled task; a task that can no longer be
+        // canceled is TaskNotCancelableError (-32002), already canceled included.
+        const existing = await tasks.load(body.params.id, context);
+        if (existing?.status?.state === TaskState.TASK_STATE_CANCELED) {
+          writeJson(res, rpcError(id, -32002, 'Task cannot be canceled'));
+          return;
+        }
+      }
+      const answer = await (wire === '1.0' ? v1 : v03).handle(request, context);
+      const refusedMs = () => state.get(A2A_STATE.rateLimitedMs);
+      if (!(Symbol.asyncIterator in answer)) {
+        const retryAfterMs = refusedMs();
+        writeJson(res, typeof retryAfterMs === 'number' ? rateLimited(id, retryAfterMs) : answer);
+        return;
+      }
+      const mapError = (error: unknown) =>
+        wire === '1.0' ? JsonRpcTransportHandler.mapToJSONRPCError(error) : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error);
+      let first: IteratorResult<unknown>;
+      try {
+        first = await answer.next();
+      } catch (error) {
+        writeJson(res, { jsonrpc: '2.0', id, error: mapError(error) });
+        return;
+      }
+      const retryAfterMs = refusedMs();
+      if (typeof retryAfterMs === 'number') {
+        writeJson(res, rateLimited(id, retryAfterMs));
+        return;
+      }
+      res.writeHead(200, SSE_HEADERS);
+      try {
+        if (first.done !== true) res.write(formatSSEEvent(first.value));
+        for await (const event of answer) res.write(formatSSEEvent(event));
+      } catch (error) {
+        res.write(formatSSEErrorEvent({ jsonrpc: '2.0', id, error: mapError(error) }));
+      } finally {
+        res.end();
+      }
+    },
+    async close() {
+      await executor.abortAll();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAdcpServer } from '../../src/server/create-adcp-server.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { gate, testTools } from './fixtures.js';
+
+type Json = { [key: string]: unknown };
+
+const message = (skill: string, extra: Json = {}) => ({
+  kind: 'message',
+  messageId: `m-${Math.random()}`,
+  role: 'user',
+  parts: [{ kind: 'data', data: { skill, input: {} } }],
+  ...extra,
+});
+
+/** The `data:` payloads of an SSE body, parsed. */
+const sseEvents = (text: string): Json[] =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as Json);
+
+describe('the A2A endpoint on @a2a-js/sdk', () => {
+  const slow = gate();
+  const store = createMemoryTaskStore();
+  const server = createAdcpServer({ tools: testTools({ slow: slow.promise }), store });
+  let listening: ListeningAdcpServer;
+
+  const post = (method: string, params: Json, headers: Record<string, string> = {}) =>
+    fetch(listening.a2aUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
+  const rpc = async (method: string, params: Json) => (await (await post(method, params)).json()) as Json;
+
+  before(async () => {
+    listening = await server.listen();
+  });
+  after(async () => {
+    slow.open();
+    await server.close();
+  });
+
+  it('streams one Task frame, the final one, with the one-artifact shape on 1.0', async () => {
+    const response = await post('SendStreamingMessage', {
+      message: { messageId: 's1', role: 'ROLE_USER', parts: [{ data: { skill: 'fail_rate_limited', input: {} } }] },
+    });
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    const events = sseEvents(await response.text());
+    assert.equal(events.length, 1);
+    const task = (events[0]?.result as Json).task as Json;
+    assert.equal((task.status as Json).state, 'TASK_STATE_FAILED');
+    const parts = (task.artifacts as Json[])[0]?.parts as Json[];
+    assert.equal(typeof parts[0]?.text, 'string');
+    assert.equal(((parts[1]?.data as Json).adcp_error as Json).code, 'RATE_LIMITED');
+  });
+
+  it('keeps a streaming send durable: GetTask sees it working and CancelTask ends the stream canceled', async () => {
+    const streaming = post('message/stream', { message: message('sync_creatives') });
+    // The stream carries no frame before the end, so the task id is read from the store.
+    let id: string | undefined;
+    for (let i = 0; i < 500 && id === undefined; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const page = await store.list('principal:anonymous', { kind: 'a2a', statuses: ['working'] });
+      id = page.tasks.find((t) => t.taskType === 'sync_creatives')?.taskId;
+    }
+    assert.equal(typeof id, 'string');
+    const got = await rpc('tasks/get', { id });
+    assert.equal(((got.result as Json).status as Json).state, 'working');
+    const canceled = await rpc('tasks/cancel', { id });
+    assert.equal(((canceled.result as Json).status as Json).state, 'canceled');
+    const events = sseEvents(await (await streaming).text());
+    const last = events[events.length - 1]?.result as Json;
+    assert.equal((last.status as Json).state, 'canceled');
+  });
+
+  it('starts a new task for a message that names an existing taskId (AdCP tools are single-turn)', async () => {
+    const first = await rpc('message/send', { message: message('get_products') });
+    const firstId = (first.result as Json).id as string;
+    const second = await rpc('message/send', { message: message('get_products', { taskId: firstId }) });
+    assert.equal(second.error, undefined);
+    assert.notEqual((second.result as Json).id, firstId);
+    assert.equal(((second.result as Json).status as Json).state, 'completed');
+  });
+
+  it('blocks on a v0.3 send whose configuration omits blocking', async () => {
+    const reply = await rpc('message/send', { message: message('get_products'), configuration: { acceptedOutputModes: ['application/json'] } });
+    assert.equal(((reply.result as Json).status as Json).state, 'completed');
+  });
+
+  it('does not leak a handler exception into the task', async () => {
+    const reply = await rpc('message/send', { message: message('explode') });
+    const text = JSON.stringify(reply);
+    assert.equal(text.includes('postgres://'), false);
+    const parts = ((reply.result as Json).artifacts as Json[])[0]?.parts as Json[];
+    assert.equal(((parts[1]?.data as Json).adcp_error as Json).code, 'SERVICE_UNAVAILABLE');
+  });
+});
