@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { ProgressEvent } from '../client/transport.js';
+import { sleep as abortableSleep } from '../client/clock.js';
 import { abortError } from './call-context.js';
 import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from './map-task-status.js';
 import type { McpSession } from './mcp-session.js';
@@ -41,7 +42,7 @@ export interface McpTaskOutcome {
  */
 export async function followMcpTask(first: Task, options: FollowTaskOptions): Promise<McpTaskOutcome> {
   const { session, url, maxBytes, signal } = options;
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? abortableSleep; // its rejection is replaced by abortError below
   const taskId = first.taskId;
   let task = first;
   try {
@@ -102,23 +103,4 @@ function progressOf(task: Task): ProgressEvent {
   const message = sanitizeSellerText(task.statusMessage);
   if (message !== undefined) event.message = message;
   return event;
-}
-
-/** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
