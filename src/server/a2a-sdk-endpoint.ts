@@ -29,9 +29,9 @@ type RpcId = string | number | null;
 
 /**
  * The card the SDK's request handler checks requests against (never served: `cards.ts` builds
- * the served one). It declares streaming, and the AdCP extension as not `required`: the SDK
- * refuses every message from a client that does not list a required extension in its
- * `A2A-Extensions` header, which AdCP buyers do not send.
+ * the served one). It declares streaming and no extensions: with the AdCP extension marked
+ * `required` (as the served card has it) the SDK refuses every message whose `A2A-Extensions`
+ * header does not list it, and AdCP buyers do not send that header.
  */
 const HANDLER_CARD = AgentCard.fromJSON({
   name: 'adcp',
