@@ -67,7 +67,19 @@ export function canonicalizeAuthority(raw: string, scheme: string): { ok: true; 
   return { ok: true, authority: keepPort ? `${host}:${port}` : host };
 }
 
+// Receivers see the same few host names over and over; domainToASCII (UTS-46) is the costly step.
+const dnsNames = new Map<string, string | undefined>();
+const DNS_CACHE_SIZE = 256;
+
 function canonicalizeDnsName(name: string): string | undefined {
+  if (dnsNames.has(name)) return dnsNames.get(name);
+  const canonical = canonicalizeDnsNameUncached(name);
+  if (dnsNames.size >= DNS_CACHE_SIZE) dnsNames.clear();
+  dnsNames.set(name, canonical);
+  return canonical;
+}
+
+function canonicalizeDnsNameUncached(name: string): string | undefined {
   const stripped = name.endsWith('.') ? name.slice(0, -1) : name;
   if (stripped === '' || stripped.split('.').some((label) => label === '')) return undefined;
   // domainToASCII applies UTS-46 (case folding included) and returns '' when the name is invalid.
@@ -80,8 +92,14 @@ const UNRESERVED = /[A-Za-z0-9\-._~]/;
 // Characters that may appear raw in a path (RFC 3986 pchar plus '/'); anything else is encoded.
 const PATH_RAW = /[A-Za-z0-9\-._~!$&'()*+,;=:@/]/;
 
+// A path of raw characters only (no `%`, nothing to encode) with no `.` or `..` segment comes out
+// of the loop and removeDotSegments unchanged: the usual webhook path takes this shortcut.
+const RAW_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
 function canonicalizePath(path: string): string | undefined {
   if (path === '') return '/';
+  if (RAW_PATH.test(path) && !DOT_SEGMENT.test(path)) return path;
   let out = '';
   for (let i = 0; i < path.length; i += 1) {
     const ch = path[i] as string;

@@ -26,11 +26,24 @@ export interface InnerList {
 }
 export type DictionaryMember = Item | InnerList;
 
-const KEY_START = /[a-z*]/;
-const KEY_CHAR = /[a-z0-9_\-.*]/;
-const TOKEN_START = /[A-Za-z*]/;
-const TOKEN_CHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z:/]/;
-const BINARY_CHAR = /[A-Za-z0-9+/=_-]/;
+// The character classes as ASCII lookup tables (built from the RFC 8941 classes below), so the
+// parse loops test a code unit against a byte instead of running a RegExp per character. Every
+// class is ASCII-only: a code unit of 128 or more, or past the end (NaN), is never in one.
+const KEY_START = asciiClass(/[a-z*]/);
+const KEY_CHAR = asciiClass(/[a-z0-9_\-.*]/);
+const TOKEN_START = asciiClass(/[A-Za-z*]/);
+const TOKEN_CHAR = asciiClass(/[!#$%&'*+\-.^_`|~0-9A-Za-z:/]/);
+const BINARY_CHAR = asciiClass(/[A-Za-z0-9+/=_-]/);
+
+function asciiClass(pattern: RegExp): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code += 1) table[code] = pattern.test(String.fromCharCode(code)) ? 1 : 0;
+  return table;
+}
+
+function isIn(table: Uint8Array, code: number): boolean {
+  return code < 128 && table[code] === 1;
+}
 
 class Cursor {
   i = 0;
@@ -128,10 +141,13 @@ function parseParameters(c: Cursor): Parameters | undefined {
 }
 
 function parseKey(c: Cursor): string | undefined {
-  if (c.ch === undefined || !KEY_START.test(c.ch)) return undefined;
+  const s = c.s;
   const start = c.i;
-  while (c.ch !== undefined && KEY_CHAR.test(c.ch)) c.i += 1;
-  return c.s.slice(start, c.i);
+  if (!isIn(KEY_START, s.charCodeAt(start))) return undefined;
+  let i = start + 1;
+  while (isIn(KEY_CHAR, s.charCodeAt(i))) i += 1;
+  c.i = i;
+  return s.slice(start, i);
 }
 
 function parseBareItem(c: Cursor): BareItem | undefined {
@@ -146,10 +162,12 @@ function parseBareItem(c: Cursor): BareItem | undefined {
     return { type: 'boolean', value: v === '1' };
   }
   if (ch === '-' || (ch >= '0' && ch <= '9')) return parseNumber(c);
-  if (TOKEN_START.test(ch)) {
+  if (isIn(TOKEN_START, ch.charCodeAt(0))) {
     const start = c.i;
-    while (c.ch !== undefined && TOKEN_CHAR.test(c.ch)) c.i += 1;
-    return { type: 'token', value: c.s.slice(start, c.i) };
+    let i = start + 1;
+    while (isIn(TOKEN_CHAR, c.s.charCodeAt(i))) i += 1;
+    c.i = i;
+    return { type: 'token', value: c.s.slice(start, i) };
   }
   return undefined;
 }
@@ -179,8 +197,8 @@ function parseString(c: Cursor): BareItem | undefined {
 function parseBinary(c: Cursor): BareItem | undefined {
   const end = c.s.indexOf(':', c.i + 1);
   if (end < 0) return undefined;
+  for (let i = c.i + 1; i < end; i += 1) if (!isIn(BINARY_CHAR, c.s.charCodeAt(i))) return undefined;
   const value = c.s.slice(c.i + 1, end);
-  for (const ch of value) if (!BINARY_CHAR.test(ch)) return undefined;
   c.i = end + 1;
   return { type: 'binary', value };
 }
