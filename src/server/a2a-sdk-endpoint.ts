@@ -116,7 +116,6 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         const config = isJsonObject(params.configuration) ? params.configuration : {};
         const blocking = op === 'send' && (wire === '1.0' ? config.returnImmediately !== true : config.blocking !== false);
         state.set(A2A_STATE.durable, !blocking);
-        state.set(A2A_STATE.stream, op === 'stream');
         // v0.3 says an absent `blocking` blocks (as the 0.3 SDK server does); the 1.x compat layer
         // reads a configuration without it as non-blocking, so spell it out.
         if (wire === '0.3' && isJsonObject(params.configuration) && config.blocking === undefined) {

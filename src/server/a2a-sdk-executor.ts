@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Role, Task, TaskState } from '@a2a-js/sdk';
-import type { Message, Part } from '@a2a-js/sdk';
+import { Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
 import type { AgentExecutor } from '@a2a-js/sdk/server';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { principalOwner } from './adcp-tasks.js';
 import { A2A_STATE, principalOf, storedStatus } from './a2a-sdk-task-store.js';
+import { artifactUpdate, canceledUpdate, finalUpdate, progressUpdate, resultArtifact, workingTask } from './a2a-sdk-events.js';
 import type { AdcpAnswer } from './invoke-tool.js';
-import { errorAnswer, invokeTool, terseText } from './invoke-tool.js';
+import { errorAnswer, invokeTool } from './invoke-tool.js';
 import { isJsonObject } from './json-object.js';
-import type { AdcpToolDefinition } from './types.js';
+import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 
 export interface AdcpExecutorOptions {
   tools: Map<string, AdcpToolDefinition>;
@@ -29,56 +28,14 @@ export interface AdcpExecutor extends AgentExecutor {
   abortAll(): Promise<void>;
 }
 
-const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' });
-const dataPart = (data: unknown): Part => ({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: '' });
-
-function task(id: string, contextId: string, state: TaskState, extra: Partial<Task> = {}, message?: Message): Task {
-  return {
-    id,
-    contextId,
-    status: { state, message, timestamp: new Date().toISOString() },
-    artifacts: [],
-    history: [],
-    metadata: undefined,
-    ...extra,
-  };
-}
-
-function workingTask(id: string, contextId: string, toolName: string): Task {
-  const message = {
-    messageId: randomUUID(),
-    contextId,
-    taskId: id,
-    role: Role.ROLE_AGENT,
-    parts: [textPart(`Running ${toolName}.`)],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-  return task(id, contextId, TaskState.TASK_STATE_WORKING, {}, message);
-}
-
-/** The finished Task: one artifact, a TextPart then the final DataPart (a2a-guide, "Response Format"). */
-function finishedTask(id: string, contextId: string, toolName: string, answer: AdcpAnswer): Task {
-  return task(id, contextId, answer.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, {
-    artifacts: [
-      {
-        artifactId: answer.isError ? 'adcp-error' : 'adcp-result',
-        name: 'task_result',
-        description: '',
-        parts: [textPart(terseText(toolName, answer)), dataPart(answer.body)],
-        metadata: undefined,
-        extensions: [],
-      },
-    ],
-  });
-}
-
 /**
  * The SDK AgentExecutor that runs one AdCP tool per message. The endpoint has already checked
  * the invocation (one DataPart `{ skill, input }`, a known skill), so this only reads it.
  * A durable (non-blocking or streaming) send creates its row in our store first; over the
  * per-owner rate limit it publishes nothing and records the refusal for the endpoint to answer.
+ * Every invocation publishes the sequence of `a2a-sdk-events.ts` (the only one the SDK lets a
+ * stream carry: one Task, then updates); the SDK folds it into the stored Task that a blocking
+ * send answers with and `GetTask` returns.
  */
 export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
   const running = new Map<string, { controller: AbortController; contextId: string; canceled: boolean; done: Promise<void> }>();
@@ -95,11 +52,26 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       const durable = context.state.get(A2A_STATE.durable) === true;
       let settle = () => {};
       const entry = { controller: new AbortController(), contextId, canceled: false, done: new Promise<void>((resolve) => (settle = resolve)) };
+      let started = false;
+      let finished = false;
       const finish = async (answer: AdcpAnswer) => {
-        if (entry.canceled) return;
-        const final = finishedTask(taskId, contextId, tool.name, answer);
-        if (!closing) bus.publish(AgentEvent.task(final));
-        else if (durable) await options.store.update(owner, taskId, { status: storedStatus(final.status?.state), result: Task.toJSON(final) });
+        if (entry.canceled || finished) return;
+        finished = true;
+        const artifact = resultArtifact(tool.name, answer);
+        const final = finalUpdate(taskId, contextId, tool.name, answer);
+        const task = { ...workingTask(taskId, contextId, tool.name), status: final.status, artifacts: [artifact] };
+        if (closing) {
+          if (durable) await options.store.update(owner, taskId, { status: storedStatus(final.status?.state), result: Task.toJSON(task) });
+        } else if (started) {
+          bus.publish(AgentEvent.artifactUpdate(artifactUpdate(taskId, contextId, artifact)));
+          bus.publish(AgentEvent.statusUpdate(final));
+        } else {
+          bus.publish(AgentEvent.task(task)); // failed before the working Task went out
+        }
+      };
+      const onWorking = (message?: string, progress?: WorkingProgress) => {
+        if (!started || entry.canceled || finished || closing) return;
+        bus.publish(AgentEvent.statusUpdate(progressUpdate(taskId, contextId, tool.name, message, progress)));
       };
       const timer = setTimeout(() => entry.controller.abort(new Error('timeout')), options.requestTimeoutMs);
       try {
@@ -112,11 +84,10 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
         }
         running.set(taskId, entry);
         const working = workingTask(taskId, contextId, tool.name);
-        // The SDK allows one Task event per stream, then only updates; AdCP wants the final
-        // result as a Task. So a stream publishes the final Task only, and GetTask reads the
-        // working snapshot written here. A non-blocking send answers with the working Task.
+        // Written here too so a GetTask racing the SDK's first save finds the row readable.
         if (durable) await options.store.update(owner, taskId, { result: Task.toJSON(working) });
-        if (context.state.get(A2A_STATE.stream) !== true) bus.publish(AgentEvent.task(working));
+        bus.publish(AgentEvent.task(working));
+        started = true;
         const answer = await invokeTool({
           tool,
           args: data.input ?? {},
@@ -126,6 +97,7 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
           signal: entry.controller.signal,
           runner: options.runner,
           adcpVersion: options.adcpVersion,
+          onWorking,
         });
         await finish(answer);
       } catch {
@@ -143,7 +115,8 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       if (entry === undefined) return;
       entry.canceled = true;
       entry.controller.abort(new Error('canceled'));
-      bus.publish(AgentEvent.task(task(taskId, entry.contextId, TaskState.TASK_STATE_CANCELED)));
+      // An update, not a Task: a stream has already carried its one Task event.
+      bus.publish(AgentEvent.statusUpdate(canceledUpdate(taskId, entry.contextId)));
     },
     async abortAll() {
       closing = true;

@@ -8,7 +8,6 @@ import { principalOwner } from './adcp-tasks.js';
 export const A2A_STATE = {
   principal: 'adcp.principal',
   durable: 'adcp.durable',
-  stream: 'adcp.stream',
   rateLimitedMs: 'adcp.rateLimitedMs',
 } as const;
 

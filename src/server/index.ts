@@ -8,6 +8,7 @@ export type {
   TaskSupport,
   ToolAnswer,
   ToolContext,
+  WorkingProgress,
   WebhookSend,
 } from './types.js';
 export { AdcpToolError } from './tool-error.js';

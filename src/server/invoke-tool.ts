@@ -3,7 +3,7 @@ import type { AdcpError, JsonObject } from '../core/types.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { isJsonObject } from './json-object.js';
 import { adcpErrorFromThrown } from './tool-error.js';
-import type { AdcpToolDefinition, ToolContext } from './types.js';
+import type { AdcpToolDefinition, ToolContext, WorkingProgress } from './types.js';
 
 /** A finished AdCP answer, protocol-neutral: the flat body and whether it is an error answer. */
 export interface AdcpAnswer {
@@ -20,6 +20,8 @@ export interface InvokeInput {
   signal: AbortSignal;
   runner: AdcpTaskRunner;
   adcpVersion: string;
+  /** Where `context.working` reports go (the A2A executor); without it they are dropped. */
+  onWorking?: (message?: string, progress?: WorkingProgress) => void;
 }
 
 /**
@@ -57,6 +59,9 @@ export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
     principal: input.principal,
     headers: input.headers,
     signal: input.signal,
+    working: async (message, progress) => {
+      if (!input.signal.aborted) input.onWorking?.(message, progress);
+    },
     submit: (work, options) =>
       runner.submit({
         principal: input.principal,

@@ -6,9 +6,15 @@ import type { ServerWebhookOptions } from './server-webhooks.js';
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
+/** How far a call or task has got: `percentage` 0-100, `step` a short name (`current_step` on the wire). */
+export interface WorkingProgress {
+  percentage?: number;
+  step?: string;
+}
+
 /** Reports progress of AdCP async work; each call may fire a `working` webhook. */
 export interface AsyncProgress {
-  working(message?: string, progress?: { percentage?: number; step?: string }): Promise<void>;
+  working(message?: string, progress?: WorkingProgress): Promise<void>;
   /** Aborted when the AdCP task is cancelled or the server closes. */
   signal: AbortSignal;
 }
@@ -26,6 +32,13 @@ export interface ToolContext {
   headers: IncomingMessage['headers'];
   /** Aborted when the request times out or the caller goes away. */
   signal: AbortSignal;
+  /**
+   * Reports progress while the handler runs, before it answers. Over A2A each report is an
+   * interim `working` status update (a stream sends it at once; `GetTask` shows the latest).
+   * Over MCP it does nothing yet. Work that outlives the call reports through `submit`'s
+   * `progress.working` instead (webhooks).
+   */
+  working(message?: string, progress?: WorkingProgress): Promise<void>;
   /**
    * Turns this call into an AdCP async task: stores it, runs `work` in the background
    * (`working` -> `completed`/`failed`, with webhooks to the caller's `push_notification_config`)

@@ -44,36 +44,51 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
     await server.close();
   });
 
-  it('streams one Task frame, the final one, with the one-artifact shape on 1.0', async () => {
+  it('streams a failed invocation as the working Task, the adcp-error artifact, then the failed status on 1.0', async () => {
     const response = await post('SendStreamingMessage', {
       message: { messageId: 's1', role: 'ROLE_USER', parts: [{ data: { skill: 'fail_rate_limited', input: {} } }] },
     });
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
-    const events = sseEvents(await response.text());
-    assert.equal(events.length, 1);
-    const task = (events[0]?.result as Json).task as Json;
-    assert.equal((task.status as Json).state, 'TASK_STATE_FAILED');
-    const parts = (task.artifacts as Json[])[0]?.parts as Json[];
+    const events = sseEvents(await response.text()).map((e) => e.result as Json);
+    assert.deepEqual(events.map((e) => Object.keys(e)), [['task'], ['artifactUpdate'], ['statusUpdate']]);
+    assert.equal(((events[0]?.task as Json).status as Json).state, 'TASK_STATE_WORKING');
+    const artifact = (events[1]?.artifactUpdate as Json).artifact as Json;
+    assert.equal(artifact.artifactId, 'adcp-error');
+    const parts = artifact.parts as Json[];
     assert.equal(typeof parts[0]?.text, 'string');
     assert.equal(((parts[1]?.data as Json).adcp_error as Json).code, 'RATE_LIMITED');
+    assert.equal(((events[2]?.statusUpdate as Json).status as Json).state, 'TASK_STATE_FAILED');
   });
 
   it('keeps a streaming send durable: GetTask sees it working and CancelTask ends the stream canceled', async () => {
-    const streaming = post('message/stream', { message: message('sync_creatives') });
-    // The stream carries no frame before the end, so the task id is read from the store.
-    let id: string | undefined;
-    for (let i = 0; i < 500 && id === undefined; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      const page = await store.list('principal:anonymous', { kind: 'a2a', statuses: ['working'] });
-      id = page.tasks.find((t) => t.taskType === 'sync_creatives')?.taskId;
+    const response = await post('message/stream', { message: message('sync_creatives') });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    // The first frame is the working Task; read until it is complete.
+    let text = '';
+    for (let i = 0; i < 100 && !text.includes('\n\n'); i += 1) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += chunk.value;
     }
-    assert.equal(typeof id, 'string');
+    const first = sseEvents(text)[0]?.result as Json;
+    assert.equal(first.kind, 'task');
+    assert.equal((first.status as Json).state, 'working');
+    const id = first.id as string;
+    const stored = await store.get('principal:anonymous', id);
+    assert.equal(stored?.status, 'working');
     const got = await rpc('tasks/get', { id });
     assert.equal(((got.result as Json).status as Json).state, 'working');
     const canceled = await rpc('tasks/cancel', { id });
     assert.equal(((canceled.result as Json).status as Json).state, 'canceled');
-    const events = sseEvents(await (await streaming).text());
-    const last = events[events.length - 1]?.result as Json;
+    for (let i = 0; i < 100; i += 1) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      text += chunk.value;
+    }
+    const events = sseEvents(text).map((e) => e.result as Json);
+    const last = events[events.length - 1] as Json;
+    assert.equal(last.kind, 'status-update');
+    assert.equal(last.final, true);
     assert.equal((last.status as Json).state, 'canceled');
   });
 

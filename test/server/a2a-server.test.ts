@@ -184,16 +184,18 @@ describe('createAdcpServer over A2A', () => {
     assert.equal((last.status as Json).state, 'completed');
   });
 
-  it('streams { task } envelopes to the 1.x client on the 1.0 wire', async () => {
+  it('streams a { task } envelope then updates to the 1.x client on the 1.0 wire', async () => {
     const client = await new ClientFactoryV1().createFromUrl(listening.url);
     const events: Json[] = [];
     for await (const event of client.sendMessageStream(v1Request('get_products', {}))) {
       events.push(event as unknown as Json);
       if (events.length > 10) break;
     }
-    const last = events[events.length - 1] as { payload?: { $case: string; value: Json } };
-    assert.equal(last.payload?.$case, 'task');
-    assert.equal((last.payload?.value.status as Json).state, 3);
+    const payloads = events.map((e) => (e as { payload?: { $case: string; value: Json } }).payload);
+    assert.equal(payloads[0]?.$case, 'task');
+    const last = payloads[payloads.length - 1];
+    assert.equal(last?.$case, 'statusUpdate');
+    assert.equal((last?.value.status as Json).state, 3);
   });
 
   it('rate-limits durable (non-blocking) task creation per principal but not blocking sends', async () => {
