@@ -5,7 +5,7 @@
 // generated and serialised before the clock starts. The receiver runs in a child process; a small
 // closed-loop generator (bench/fixtures/http-load.ts) drives it, so the client costs little CPU.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,7 +25,10 @@ const SECRET = 'bench-secret-Qw8Lm2Vb5Nc7Zt1Ry4Hs6Pd0Fg3Aa9Ee';
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'adcp-webhook-bench-'));
 
-type Mode = 'express' | 'hmac' | 'rfc9421';
+type Mode = 'express' | 'hmac' | 'rfc9421' | 'rfc9421-compare';
+// WEBHOOK_BENCH_COMPARE=<another checkout> adds its RFC 9421 receiver as a fourth row, in the same
+// interleaved rounds: a before/after of a change on a machine too noisy for runs minutes apart.
+const COMPARE = process.env.WEBHOOK_BENCH_COMPARE;
 interface Prepared {
   path: string;
   headers: Record<string, string>;
@@ -54,7 +57,7 @@ function prepare(mode: Mode, port: number, count: number, run: string): Prepared
   for (let i = 0; i < count; i += 1) {
     const b = body(i, run);
     const path = `/webhooks/adcp/create_media_buy/agent_1/op_${run}_${i}`;
-    if (mode === 'rfc9421') {
+    if (mode === 'rfc9421' || mode === 'rfc9421-compare') {
       out.push({ path, body: b, headers: signWebhookRequest({ url: `http://127.0.0.1:${port}${path}`, body: b, key: signingKey }) });
     } else {
       out.push({ path, body: b, headers: { 'content-type': 'application/json', ...signWebhookHmac({ secret: SECRET, rawBody: b }).headers } });
@@ -64,7 +67,8 @@ function prepare(mode: Mode, port: number, count: number, run: string): Prepared
 }
 
 async function startServer(mode: Mode, dbPath: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures', 'webhooks-server.ts'), mode, dbPath, SECRET, JSON.stringify(jwk)], {
+  const script = mode === 'rfc9421-compare' ? join(COMPARE as string, 'bench', 'fixtures', 'webhooks-server.ts') : join(here, 'fixtures', 'webhooks-server.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script, mode === 'rfc9421-compare' ? 'rfc9421' : mode, dbPath, SECRET, JSON.stringify(jwk)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -103,7 +107,43 @@ async function measure(mode: Mode, port: number, round: number): Promise<Run> {
 }
 
 const median = (values: number[]): number => quantile(values, 0.5);
-const MODES = ['express', 'hmac', 'rfc9421'] as const;
+
+/**
+ * The floor under any Ed25519 receiver: `crypto.verify` alone over signature-base-sized inputs,
+ * synchronously (one core) and on the thread pool with 32 in flight (what the machine can verify
+ * when nothing else runs). Medians of 5 batches of 4,000.
+ */
+async function cryptoFloor(): Promise<{ syncMicros: number; poolPerSecond: number }> {
+  const items = Array.from({ length: 4_000 }, (_, i) => {
+    const data = Buffer.from(`"@method": POST\n"@target-uri": http://127.0.0.1:1/webhooks/adcp/create_media_buy/agent_1/op_${i}\n` +
+      `"@authority": 127.0.0.1:1\n"content-type": application/json\n"content-digest": sha-256=:${'A'.repeat(43)}=:\n` +
+      `"@signature-params": ("@method" "@target-uri" "@authority" "content-type" "content-digest");created=1;expires=2;nonce="${'n'.repeat(22)}";keyid="bench-key";alg="ed25519";tag="adcp/webhook-signing/v1"`);
+    return { data, signature: cryptoSign(null, data, pair.privateKey) };
+  });
+  const sync: number[] = [];
+  const pool: number[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    let t0 = performance.now();
+    for (const item of items) if (!cryptoVerify(null, item.data, pair.publicKey, item.signature)) throw new Error('floor: bad signature');
+    sync.push(((performance.now() - t0) * 1000) / items.length);
+    t0 = performance.now();
+    let next = 0;
+    const one = (): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const step = (): void => {
+          const item = items[next++];
+          if (item === undefined) return resolve();
+          cryptoVerify(null, item.data, pair.publicKey, item.signature, (error, ok) => (error !== null || !ok ? reject(error ?? new Error('floor')) : step()));
+        };
+        step();
+      });
+    await Promise.all(Array.from({ length: 32 }, one));
+    pool.push(items.length / ((performance.now() - t0) / 1000));
+  }
+  return { syncMicros: median(sync), poolPerSecond: median(pool) };
+}
+const floorBefore = await cryptoFloor();
+const MODES: Mode[] = COMPARE === undefined ? ['express', 'hmac', 'rfc9421'] : ['express', 'hmac', 'rfc9421', 'rfc9421-compare'];
 const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' / ');
 const servers = new Map<Mode, { child: ChildProcess; port: number; dbPath: string }>();
 for (const mode of MODES) {
@@ -141,6 +181,7 @@ const results = MODES.map((mode) => {
   };
 });
 for (const { child } of servers.values()) child.kill('SIGTERM');
+const floorAfter = await cryptoFloor();
 rmSync(dir, { recursive: true, force: true });
 
 const baseline = results[0] as (typeof results)[number];
@@ -148,6 +189,7 @@ const label: Record<Mode, string> = {
   express: 'baseline: seed Express handler (HMAC only, no dedup, nothing persisted)',
   hmac: 'createWebhookHandler node adapter, HMAC + SQLite dedup + operation update',
   rfc9421: 'createWebhookHandler node adapter, RFC 9421 Ed25519 + SQLite dedup + operation update',
+  'rfc9421-compare': `the same RFC 9421 receiver from ${COMPARE ?? ''}`,
 };
 const lines = [
   '## Webhook receiver (bench/webhooks.bench.ts)',
@@ -168,9 +210,14 @@ const lines = [
       .join('; ') +
     '.',
   '',
+  `Ed25519 floor, same run (before / after the load): \`crypto.verify\` alone ${floorBefore.syncMicros.toFixed(1)} / ${floorAfter.syncMicros.toFixed(1)} µs ` +
+    `per signature on one thread (at most ${Math.round(1e6 / floorBefore.syncMicros)} / ${Math.round(1e6 / floorAfter.syncMicros)} per second per core); ` +
+    `on the thread pool with 32 in flight, nothing else running: ${Math.round(floorBefore.poolPerSecond)} / ${Math.round(floorAfter.poolPerSecond)} per second ` +
+    'for the whole machine. The receiver verifies on the thread pool, so its event loop is free for HTTP and SQLite meanwhile; the load generator shares the same 2 cores.',
+  '',
 ];
 const markdown = lines.join('\n');
 if (process.env.WEBHOOK_BENCH_DEBUG) console.log(results.map((r) => `${r.mode} ${r.statuses}`).join('\n'));
 console.log(markdown);
 mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'webhooks.md'), `${markdown}\n`);
+if (COMPARE === undefined) writeFileSync(join(here, 'results', 'webhooks.md'), `${markdown}\n`);
