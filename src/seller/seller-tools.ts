@@ -75,12 +75,14 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       name: 'get_products',
       description: 'Discover advertising products matching a brief and filters.',
       inputSchema: open({ brief: { type: 'string' }, buying_mode: { type: 'string' }, filters: { type: 'object' } }),
-      handler: (args, ctx) => {
+      handler: async (args, ctx) => {
         fault('get_products', args, ctx.headers);
         if (args.brief !== undefined && (typeof args.brief !== 'string' || args.brief.length > 10_000)) {
           throw invalid('brief must be a string of at most 10000 characters.', 'brief');
         }
         if (args.filters !== undefined && !isJsonObject(args.filters)) throw invalid('filters must be an object.', 'filters');
+        // An interim `working` update on an A2A stream (the CLI's progress line); nothing on MCP.
+        await ctx.working('Ranking the catalog against the brief', { percentage: 50, step: 'ranking' });
         const products = searchCatalog(args.brief as string | undefined, (args.filters as JsonObject | undefined) ?? {});
         return {
           message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,

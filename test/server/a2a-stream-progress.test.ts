@@ -12,6 +12,7 @@ import { taskResultFromA2A } from '../../src/core/task-result-from-a2a.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
+import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { gate } from './fixtures.js';
 
 type Json = { [key: string]: unknown };
@@ -197,5 +198,29 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       if (state !== 'TASK_STATE_COMPLETED') await new Promise((resolve) => setTimeout(resolve, 5));
     }
     assert.equal(state, 'TASK_STATE_COMPLETED');
+  });
+});
+
+describe('the reference seller over an A2A stream', () => {
+  let seller: ReferenceSeller;
+  before(async () => {
+    seller = await startReferenceSeller({});
+  });
+  after(async () => {
+    await seller.close();
+  });
+
+  it('reports a ranking step for get_products before the completed result', async () => {
+    const client = new AdcpClient({ url: seller.url, protocol: 'a2a', retry: false });
+    try {
+      const events: ProgressEvent[] = [];
+      const result = await client.call('get_products', { brief: 'ctv sports' }, { onProgress: (e) => events.push(e) });
+      assert.equal(result.status, 'completed');
+      const ranking = events.findIndex((e) => e.status === 'working' && e.step === 'ranking' && e.percentage === 50);
+      assert.ok(ranking > 0, JSON.stringify(events));
+      assert.equal(events.at(-1)?.status, 'completed');
+    } finally {
+      await client.close();
+    }
   });
 });
