@@ -32,10 +32,12 @@ export function workingTask(taskId: string, contextId: string, toolName: string)
 /**
  * An interim `working` update: a TextPart, then (when there is progress to tell) a DataPart
  * `{ percentage?, current_step? }`, the names of the spec's example and of the AdCP `working` webhook.
+ * A percentage outside 0-100 is left out.
  */
 export function progressUpdate(taskId: string, contextId: string, toolName: string, message?: string, progress?: WorkingProgress): TaskStatusUpdateEvent {
   const data: JsonObject = {};
-  if (typeof progress?.percentage === 'number' && Number.isFinite(progress.percentage)) data.percentage = progress.percentage;
+  const percentage = progress?.percentage;
+  if (typeof percentage === 'number' && percentage >= 0 && percentage <= 100) data.percentage = percentage; // else dropped, as clients would
   if (typeof progress?.step === 'string' && progress.step !== '') data.current_step = progress.step;
   const parts = [textPart(message ?? `Running ${toolName}.`)];
   if (Object.keys(data).length > 0) parts.push(dataPart(data));

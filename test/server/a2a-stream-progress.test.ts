@@ -12,6 +12,7 @@ import { taskResultFromA2A } from '../../src/core/task-result-from-a2a.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
+import { progressUpdate } from '../../src/server/a2a-sdk-events.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { gate } from './fixtures.js';
 
@@ -222,5 +223,21 @@ describe('the reference seller over an A2A stream', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('progressUpdate', () => {
+  const partsOf = (message?: string, progress?: { percentage?: number; step?: string }) =>
+    progressUpdate('t1', 'c1', 'get_products', message, progress).status?.message?.parts.map((p) => p.content);
+
+  it('sends only a TextPart, naming the tool, when there is no progress to tell', () => {
+    assert.deepEqual(partsOf(), [{ $case: 'text', value: 'Running get_products.' }]);
+  });
+
+  it('leaves out a percentage outside 0-100 but keeps the step', () => {
+    assert.deepEqual(partsOf('Almost', { percentage: 150, step: 'x' }), [
+      { $case: 'text', value: 'Almost' },
+      { $case: 'data', value: { current_step: 'x' } },
+    ]);
   });
 });
