@@ -6,7 +6,7 @@
 // closed-loop generator (bench/fixtures/http-load.ts) drives it, so the client costs little CPU.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,9 @@ async function load(port: number, requests: Prepared[]) {
 }
 
 interface Run {
+  /** Receiver CPU µs per delivery, all threads / the event loop thread. */
+  cpuAll: number;
+  cpuMain: number;
   perSecond: number;
   p50: number;
   p99: number;
@@ -93,11 +96,34 @@ interface Run {
   statuses: string;
 }
 
-async function measure(mode: Mode, port: number, round: number): Promise<Run> {
+/**
+ * CPU time the receiver process has used, in µs: all its threads, and its main (event loop) thread
+ * alone, from /proc (Linux; `undefined` elsewhere). CPU per webhook moves far less with the rest
+ * of the machine's load than webhooks per second do.
+ */
+function processCpuMicros(pid: number | undefined): { all: number; main: number } | undefined {
+  if (pid === undefined) return undefined;
+  const ticks = (file: string): number => {
+    const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14 and 15 of stat)
+  };
+  try {
+    const tick = 1e6 / 100; // USER_HZ
+    return { all: ticks(`/proc/${pid}/stat`) * tick, main: ticks(`/proc/${pid}/task/${pid}/stat`) * tick };
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(mode: Mode, port: number, round: number, pid: number | undefined): Promise<Run> {
   const requests = prepare(mode, port, REQUESTS, `r${round}${mode}`);
+  const cpu0 = processCpuMicros(pid);
   const result = await load(port, requests);
+  const cpu1 = processCpuMicros(pid);
   const ok = result.statuses[200] ?? 0;
   return {
+    cpuAll: cpu0 && cpu1 ? (cpu1.all - cpu0.all) / REQUESTS : NaN,
+    cpuMain: cpu0 && cpu1 ? (cpu1.main - cpu0.main) / REQUESTS : NaN,
     perSecond: ok / result.durationSeconds,
     p50: quantile(result.latenciesMs, 0.5),
     p99: quantile(result.latenciesMs, 0.99),
@@ -157,8 +183,8 @@ for (const mode of MODES) {
 const runs = new Map<Mode, Run[]>(MODES.map((m) => [m, []]));
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const mode of MODES) {
-    const server = servers.get(mode) as { port: number };
-    runs.get(mode)?.push(await measure(mode, server.port, round));
+    const server = servers.get(mode) as { port: number; child: ChildProcess };
+    runs.get(mode)?.push(await measure(mode, server.port, round, server.child.pid));
   }
 }
 const results = MODES.map((mode) => {
@@ -175,6 +201,8 @@ const results = MODES.map((mode) => {
     rounds: list.map((r) => Math.round(r.perSecond)),
     p50: median(list.map((r) => r.p50)).toFixed(1),
     p99: median(list.map((r) => r.p99)).toFixed(1),
+    cpuAll: median(list.map((r) => r.cpuAll)),
+    cpuMain: median(list.map((r) => r.cpuMain)),
     non2xx: list.reduce((a, r) => a + r.non2xx, 0),
     statuses: list.map((r) => r.statuses).join(' '),
     persisted,
@@ -196,11 +224,11 @@ const lines = [
   '',
   `${ROUNDS} interleaved rounds of ${REQUESTS} distinct signed deliveries per receiver (after ${WARMUP} warm-up), ${CONNECTIONS} keep-alive connections, loopback, each receiver in its own process; medians of the rounds. ${new Date().toISOString()}, node ${process.version}, load average before the run ${loadBefore} (2 cores, shared with the rest of the team).`,
   '',
-  '| receiver | verified webhooks/s (median) | rounds | vs baseline | p50 ms | p99 ms | non-2xx | persisted (dedup rows done) |',
-  '|---|---:|---|---:|---:|---:|---:|---:|',
+  '| receiver | verified webhooks/s (median) | rounds | vs baseline | p50 ms | p99 ms | receiver CPU µs per webhook: all threads / event loop | non-2xx | persisted (dedup rows done) |',
+  '|---|---:|---|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${label[r.mode]} | ${Math.round(r.perSecond)} | ${r.rounds.join(', ')} | ${(r.perSecond / baseline.perSecond).toFixed(2)}x | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.persisted ?? '-'} |`,
+      `| ${label[r.mode]} | ${Math.round(r.perSecond)} | ${r.rounds.join(', ')} | ${(r.perSecond / baseline.perSecond).toFixed(2)}x | ${r.p50} | ${r.p99} | ${Math.round(r.cpuAll)} / ${Math.round(r.cpuMain)} | ${r.non2xx} | ${r.persisted ?? '-'} |`,
   ),
   '',
   `Target: >= ${TARGET_PER_SECOND}/s verified, de-duplicated, persisted, and no less than the baseline. ` +
@@ -212,7 +240,7 @@ const lines = [
   '',
   `Ed25519 floor, same run (before / after the load): \`crypto.verify\` alone ${floorBefore.syncMicros.toFixed(1)} / ${floorAfter.syncMicros.toFixed(1)} µs ` +
     `per signature on one thread (at most ${Math.round(1e6 / floorBefore.syncMicros)} / ${Math.round(1e6 / floorAfter.syncMicros)} per second per core); ` +
-    `on the thread pool with 32 in flight, nothing else running: ${Math.round(floorBefore.poolPerSecond)} / ${Math.round(floorAfter.poolPerSecond)} per second ` +
+    `on the thread pool with 32 in flight, receivers idle: ${Math.round(floorBefore.poolPerSecond)} / ${Math.round(floorAfter.poolPerSecond)} per second ` +
     'for the whole machine. The receiver verifies on the thread pool, so its event loop is free for HTTP and SQLite meanwhile; the load generator shares the same 2 cores.',
   '',
 ];
