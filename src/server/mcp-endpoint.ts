@@ -17,7 +17,7 @@ import type { AdcpAnswer } from './invoke-tool.js';
 import { invokeTool, terseText } from './invoke-tool.js';
 import { createSdkTaskStore, mcpTaskOwner, toMcpTask } from './mcp-task-store.js';
 import { taskSupportFor } from './task-support.js';
-import type { AdcpToolDefinition } from './types.js';
+import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 
 export interface McpEndpointOptions {
   tools: Map<string, AdcpToolDefinition>;
@@ -79,8 +79,25 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     execution: { taskSupport: taskSupportFor(tool.name, tool.taskSupport) },
   }));
 
-  const runTool = (tool: AdcpToolDefinition, args: unknown, principal: string, headers: IncomingMessage['headers'], signal: AbortSignal) =>
-    invokeTool({ tool, args, protocol: 'mcp', principal, headers, signal, runner: options.runner, adcpVersion: options.adcpVersion });
+  const runTool = (
+    tool: AdcpToolDefinition,
+    args: unknown,
+    principal: string,
+    headers: IncomingMessage['headers'],
+    signal: AbortSignal,
+    onWorking?: (message?: string, progress?: WorkingProgress) => void,
+  ) =>
+    invokeTool({
+      tool,
+      args,
+      protocol: 'mcp',
+      principal,
+      headers,
+      signal,
+      runner: options.runner,
+      adcpVersion: options.adcpVersion,
+      ...(onWorking === undefined ? {} : { onWorking }),
+    });
 
   const makeServer = (principal: string): Server => {
     const server = new Server(
@@ -109,7 +126,22 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const args = request.params.arguments ?? {};
       if (taskParams === undefined) {
         const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
-        return toCallToolResult(tool.name, await runTool(tool, args, principal, headers, signal));
+        const progressToken = request.params._meta?.progressToken;
+        // `ctx.working` becomes MCP `notifications/progress` when the caller asked for progress.
+        const onWorking =
+          progressToken === undefined
+            ? undefined
+            : (message?: string, progress?: WorkingProgress) => {
+                const params: { progressToken: string | number; progress: number; total?: number; message?: string } = {
+                  progressToken,
+                  progress: progress?.percentage ?? 0,
+                };
+                if (progress?.percentage !== undefined) params.total = 100;
+                const text = message ?? progress?.step;
+                if (text !== undefined) params.message = text;
+                void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+              };
+        return toCallToolResult(tool.name, await runTool(tool, args, principal, headers, signal, onWorking));
       }
       const owner = mcpTaskOwner(extra.sessionId);
       const created = await options.store.create({
@@ -129,7 +161,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       running.set(task.taskId, controller);
       const ttlTimer = setTimeout(() => controller.abort(new Error('ttl')), task.ttlMs ?? options.requestTimeoutMs);
       ttlTimer.unref();
-      void runTool(tool, args, principal, headers, controller.signal)
+      // Progress of a task-augmented call shows as the MCP task's `statusMessage` (tasks/get).
+      const onTaskWorking = (message?: string, progress?: WorkingProgress) => {
+        const parts = [message, progress?.step, progress?.percentage === undefined ? undefined : `${progress.percentage}%`];
+        const statusMessage = parts.filter((p) => p !== undefined).join(' ');
+        if (statusMessage !== '') void options.store.update(owner, task.taskId, { statusMessage }).catch(() => undefined);
+      };
+      void runTool(tool, args, principal, headers, controller.signal, onTaskWorking)
         .then((answer) =>
           options.store.update(owner, task.taskId, {
             status: answer.isError ? 'failed' : 'completed',
@@ -191,7 +229,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       const server = makeServer(principal);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
+        // SSE answers (the SDK default), so `notifications/progress` can travel with the answer.
+        enableJsonResponse: false,
         onsessioninitialized: (id) => {
           sessions.set(id, { transport, server, principal, lastSeen: Date.now() });
         },

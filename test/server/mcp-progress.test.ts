@@ -1,0 +1,84 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createAdcpServer } from '../../src/server/create-adcp-server.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { AdcpClient } from '../../src/client/index.js';
+import type { ProgressEvent } from '../../src/client/transport.js';
+
+const tools = [
+  {
+    name: 'get_products',
+    description: 'Products, with two progress reports on the way.',
+    handler: async (_args: unknown, ctx: { working(m?: string, p?: { percentage?: number; step?: string }): Promise<void> }) => {
+      await ctx.working('Searching inventory', { percentage: 25, step: 'search' });
+      await ctx.working('Ranking', { percentage: 75, step: 'ranking' });
+      return { products: [{ product_id: 'p1' }] };
+    },
+  },
+];
+
+describe('createAdcpServer over MCP: ctx.working reaches the caller', () => {
+  const server = createAdcpServer({ tools, store: createMemoryTaskStore({ pollIntervalMs: 50 }) });
+  let listening: ListeningAdcpServer;
+  before(async () => {
+    listening = await server.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('sends notifications/progress to an official client that asked for progress', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listening.mcpUrl)));
+    const seen: Array<{ progress: number; total?: number; message?: string }> = [];
+    try {
+      const result = await client.callTool({ name: 'get_products', arguments: {} }, CallToolResultSchema, {
+        onprogress: (p) => seen.push(p),
+      });
+      assert.equal((result.structuredContent as { status: string }).status, 'completed');
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(seen, [
+      { progress: 25, total: 100, message: 'Searching inventory' },
+      { progress: 75, total: 100, message: 'Ranking' },
+    ]);
+  });
+
+  it('sends no progress notification to a caller that did not ask', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listening.mcpUrl)));
+    let notified = 0;
+    client.fallbackNotificationHandler = async () => {
+      notified += 1;
+    };
+    try {
+      await client.callTool({ name: 'get_products', arguments: {} });
+    } finally {
+      await client.close();
+    }
+    assert.equal(notified, 0);
+  });
+
+  it("reaches AdcpClient's onProgress over MCP", async () => {
+    const adcp = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp' });
+    const events: ProgressEvent[] = [];
+    try {
+      const result = await adcp.call('get_products', {}, { onProgress: (e) => events.push(e) });
+      assert.equal(result.status, 'completed');
+    } finally {
+      await adcp.close();
+    }
+    assert.deepEqual(
+      events.map((e) => [e.status, e.percentage, e.message]),
+      [
+        ['working', 25, 'Searching inventory'],
+        ['working', 75, 'Ranking'],
+      ],
+    );
+  });
+});
