@@ -23,8 +23,8 @@ export function jsonSizeExceeds(value: unknown, maxBytes: number): boolean {
 }
 
 /**
- * An upper bound on the UTF-8 size of `JSON.stringify(value)`, or `Infinity` once the bound passes
- * `cap` (the walk stops there) or the value is a BigInt or nested deeper than the recursion allows.
+ * An upper bound on the UTF-8 size of `JSON.stringify(value)`; `Infinity` when the walk over an
+ * object or array stops once past `cap`, meets a BigInt, or nests deeper than the recursion allows.
  * One running sum and one call per nested container: the fast path of `jsonSizeExceeds`.
  */
 export function jsonSizeUpperBound(value: unknown, cap = Infinity): number {
