@@ -34,7 +34,7 @@ describe('createAdcpServer over MCP: ctx.working reaches the caller', () => {
   it('sends notifications/progress to an official client that asked for progress', async () => {
     const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: {} });
     await client.connect(new StreamableHTTPClientTransport(new URL(listening.mcpUrl)));
-    const seen: Array<{ progress: number; total?: number; message?: string }> = [];
+    const seen: Array<{ progress: number; total?: number | undefined; message?: string | undefined }> = [];
     try {
       const result = await client.callTool({ name: 'get_products', arguments: {} }, CallToolResultSchema, {
         onprogress: (p) => seen.push(p),
