@@ -1,3 +1,9 @@
+/**
+ * `adcp-wire/store`: the store interfaces, the in-memory and SQLite implementations, and
+ * `openStoresFromUrl`, which loads the PostgreSQL driver only when given a `postgres://` URL.
+ * The PostgreSQL classes themselves are in `adcp-wire/store/pg` (./pg.ts), so that importing
+ * this module never loads `pg`.
+ */
 export type {
   ClaimOutcome,
   DedupStore,
@@ -13,16 +19,11 @@ export { MemoryOperationStore } from './memory-operation-store.js';
 export { SqliteDedupStore } from './sqlite-dedup-store.js';
 export { SqliteOperationStore } from './sqlite-operation-store.js';
 export { openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
-export { PgDatabase, type PgConnectOptions, type PgStoreOptions } from './pg-database.js';
-export { PgDedupStore } from './pg-dedup-store.js';
-export { PgOperationStore } from './pg-operation-store.js';
-export { createPgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
 export { openStoresFromUrl, isPgUrl, type OpenedStores, type OpenStoresOptions } from './pg-open-stores.js';
 export type { TaskStore, StoredTask, TaskKind, CreateTaskInput, CreateTaskOutcome, TaskUpdate, UpdateTaskOutcome, ListTasksOptions, TaskPage } from './task-store.js';
 export { TERMINAL_TASK_STATUSES, isTerminalTaskStatus } from './task-store.js';
 export { DEFAULT_TASK_POLICY, resolveTaskPolicy, clampTtl, type TaskPolicy } from './task-policy.js';
 export { createMemoryTaskStore } from './memory-task-store.js';
 export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
-export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
 export { SqliteWriteBatcher, writeBatcherFor } from './sqlite-write-batcher.js';
 export { SqliteReplayStore, type SqliteReplayOutcome } from './sqlite-replay-store.js';

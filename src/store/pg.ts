@@ -1,0 +1,6 @@
+/** `adcp-wire/store/pg`: the PostgreSQL stores (loads the `pg` driver). */
+export { PgDatabase, type PgConnectOptions, type PgStoreOptions } from './pg-database.js';
+export { PgDedupStore } from './pg-dedup-store.js';
+export { PgOperationStore } from './pg-operation-store.js';
+export { createPgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
+export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
