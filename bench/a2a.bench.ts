@@ -62,8 +62,8 @@ async function main(): Promise<void> {
   };
 
   const rows = [
-    await compare('A2A 1.0 (1.x SDK server)', ours(bases.v1, '1.0'), bareV1, '`a2a-sdk-v1` `Client.sendMessage`'),
-    await compare('A2A v0.3 (0.3.x SDK server)', ours(bases.v03, '0.3'), bareV03, '`@a2a-js/sdk` 0.3 `Client.sendMessage`'),
+    await compare('A2A 1.0 (1.x SDK server)', ours(bases.v1, '1.0'), bareV1, '`@a2a-js/sdk` 1.x `Client.sendMessage`'),
+    await compare('A2A v0.3 (0.3.x SDK server)', ours(bases.v03, '0.3'), bareV03, '`a2a-sdk-v03` (`@a2a-js/sdk` 0.3) `Client.sendMessage`'),
   ];
   worker.postMessage('close');
   await new Promise((resolve) => worker.once('message', resolve));

@@ -252,7 +252,7 @@ lines.push('| measure | bundled root (`npm run build`) | tsc\'s module graph | b
 lines.push(row('`await import()` of the root, wall time', 'ms', true));
 lines.push(row('CPU time of the `import()` (user + system)', 'cpu', true));
 lines.push(row('whole process wall time', 'wall', false));
-lines.push('', `tsc emits the root as ${c.moduleCount} ES modules (one concept per file); \`npm run build\` links them into ` +
+lines.push('', `tsc emits the root as ${c.moduleCount} ES modules (one concept per file); \`npm run build\` bundles them into ` +
   `${c.linkedFiles} file(s) (scripts/bundle-root.mjs keeps a module that exports a class separate, for \`instanceof\` across subpaths).`);
 lines.push('', `Node built-in modules loaded beyond the empty-module baseline: ${c.extra.length === 0 ? 'none' : c.extra.join(', ')}. ` +
   `Non-relative imports in the built core: ${c.bare.length === 0 ? 'none (no SDK, no dependency, no `node:` module)' : c.bare.join(', ')}.`, '');
