@@ -42,8 +42,11 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     import('../webhooks/index.js'),
     import('../store/pg-open-stores.js'),
   ]);
-  const signature = options.secret !== undefined ? ({ scheme: 'hmac', secret: options.secret } as const) : await jwksSignature(options);
+  const verify = options.secret !== undefined ? ({ scheme: 'hmac', secret: options.secret } as const) : await jwksSignature(options);
   const stores = await openStoresFromUrl({ url: options.storeUrl ?? ':memory:', env: {}, sweepIntervalMs: 0 });
+  // RFC 9421 nonces go to the same store as de-duplication, so listeners sharing a database
+  // also refuse a signature replayed to another of them (in memory: the handler's own cache).
+  const signature = verify.scheme === 'rfc9421' && stores.replay !== undefined ? { ...verify, replay: stores.replay } : verify;
   try {
     const handler = createHandler(createWebhookHandler, {
       signature,

@@ -20,7 +20,8 @@ Options:
   --secret SECRET   shared secret of the legacy HMAC-SHA256 scheme (or set ADCP_WEBHOOK_SECRET)
   --jwks FILE|URL   the seller's JSON Web Key Set (RFC 9421): a file, or its jwks_uri
                     (https; http only on loopback), fetched and refreshed as keys rotate
-  --store-url URL   de-duplication state: a SQLite file path, or postgres://... (default: memory)
+  --store-url URL   de-duplication state: a SQLite file path, or postgres://... (or set
+                    ADCP_STORE_URL; default: memory)
   --json            one JSON object per event (NDJSON) on stdout
   -h, --help        show this help
 
@@ -64,6 +65,7 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
   let listener: { close(): Promise<void> } | undefined;
   try {
     const secret = values.secret ?? io.env['ADCP_WEBHOOK_SECRET'];
+    const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
     if ((secret === undefined) === (values.jwks === undefined)) {
       throw new UsageError('give exactly one of --secret SECRET (HMAC-SHA256) or --jwks FILE|URL (RFC 9421).');
     }
@@ -73,7 +75,7 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
       cwd: io.cwd,
       ...(secret !== undefined ? { secret } : {}),
       ...(values.jwks !== undefined ? { jwksPath: values.jwks } : {}),
-      ...(values['store-url'] !== undefined ? { storeUrl: values['store-url'] } : {}),
+      ...(storeUrl !== undefined ? { storeUrl } : {}),
       onEvent: (event: ListenerEvent) => {
         if (values.json === true) io.stdout.write(`${safeJson(eventToJson(event))}\n`);
         else io.stdout.write(formatEvent(event, style));

@@ -3,8 +3,14 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { signWebhookHmac } from '../../src/webhooks/index.js';
+import { signWebhookRequest } from '../../src/webhooks/sign-webhook-request.js';
+import { envelope, makeKey } from '../webhooks/helpers.js';
 import { recordingIo, type RecordingIo } from '../cli/fake-io.js';
 import { pgSkip, pgUrl } from './pg-test-env.js';
 
@@ -24,7 +30,7 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
   const exits: Promise<number>[] = [];
   after(async () => {
     controller.abort();
-    assert.deepEqual(await Promise.all(exits), [0, 0]);
+    assert.deepEqual(await Promise.all(exits), [0, 0, 0, 0]);
   });
 
   it('answers a delivery already handled by the other listener as a duplicate, and prints it once', async () => {
@@ -60,4 +66,42 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
     const printed = ios.map((io) => io.out().split('\n').filter((line) => line.includes('mb_cli')).length);
     assert.deepEqual(printed, [1, 0]);
   });
+
+  it('refuses on one RFC 9421 listener a signature first accepted by the other (ADCP_STORE_URL, shared replay cache)', async () => {
+    const seller = makeKey('seller-cli-fleet');
+    const dir = mkdtempSync(path.join(tmpdir(), 'adcp-cli-jwks-'));
+    try {
+      writeFileSync(path.join(dir, 'jwks.json'), JSON.stringify({ keys: [seller.publicJwk] }));
+      const ios = [recordingIo(), recordingIo()];
+      for (const io of ios) {
+        io.signal = controller.signal;
+        io.cwd = dir;
+        io.env = { ...io.env, ADCP_STORE_URL: pgUrl as string };
+        exits.push(main(['webhooks', 'listen', '--port', '0', '--jwks', 'jwks.json', '--json'], io));
+      }
+      const [urlA, urlB] = (await Promise.all(ios.map(listeningUrl))) as [string, string];
+      // As behind a load balancer: both listeners see the same target URI (the Host header).
+      const body = JSON.stringify(envelope());
+      const headers = signWebhookRequest({ url: urlA, body, key: seller.signing });
+      const send = (url: string) =>
+        new Promise<number>((resolve, reject) => {
+          const target = new URL(url);
+          const req = request(
+            { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, host: new URL(urlA).host, 'content-type': 'application/json' } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(body);
+        });
+      assert.equal(await send(urlA), 200);
+      assert.equal(await send(urlB), 401);
+      assert.match(ios[1]!.err(), /replay/i);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
