@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimOutcome, DedupStore } from './types.js';
+import type { ClaimAndAdvanceOutcome, ClaimAndAdvanceRequest, ClaimOutcome, DedupStore } from './types.js';
 import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
+import { pgDatabaseOf } from './pg-operation-store.js';
+import { pgClaimAndAdvance } from './pg-claim-and-advance.js';
 
 // The insert wins for a new key. The conditional update takes over a done row past its TTL
 // (with the new fingerprint) or a lease that expired because its holder crashed (keeping the
@@ -66,6 +68,16 @@ export class PgDedupStore implements DedupStore {
     }
     // Still contended after five rounds: let the sender retry.
     return { kind: 'busy', leaseExpiresAt: now + options.leaseMs };
+  }
+
+  /**
+   * The claim and, only when it is taken, the operation's create-or-advance, in one statement,
+   * when `request.operations` is a `PgOperationStore` on this store's `PgDatabase` (both opened
+   * with `{ database }`, as `openStoresFromUrl` does); `undefined` otherwise.
+   */
+  async claimAndAdvance(request: ClaimAndAdvanceRequest): Promise<ClaimAndAdvanceOutcome | undefined> {
+    if (pgDatabaseOf(request.operations) !== this.#db) return undefined;
+    return pgClaimAndAdvance(this.#db, request, encodeKey(request.key));
   }
 
   async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {

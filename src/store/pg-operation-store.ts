@@ -6,7 +6,8 @@ import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg
 type CreateInput = Omit<OperationRecord, 'createdAt' | 'updatedAt'> & { now?: number };
 type AdvanceInput = OperationUpdate & { now?: number; createIfMissing?: { agent: string; taskType: string } };
 
-interface Row {
+/** A row of `adcp_operations` as node-postgres returns it (bigints as strings). */
+export interface PgOperationRow {
   operation_id: string;
   agent: string;
   task_type: string;
@@ -18,13 +19,13 @@ interface Row {
   updated_at: string;
 }
 
-const COLUMNS = 'operation_id, agent, task_type, task_id, status, result, status_at, created_at, updated_at';
+export const OPERATION_COLUMNS = 'operation_id, agent, task_type, task_id, status, result, status_at, created_at, updated_at';
 
 const INSERT = `INSERT INTO adcp_operations
   (operation_id, agent, task_type, task_id, status, status_rank, result, status_at, created_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
   ON CONFLICT (operation_id) DO NOTHING
-  RETURNING ${COLUMNS}`;
+  RETURNING ${OPERATION_COLUMNS}`;
 
 // The rule of ./operation-rules.ts (isForwardUpdate) as a WHERE clause, so the check and the
 // write are one atomic statement: never out of a final status, never older, never a lower rank.
@@ -32,7 +33,7 @@ const ADVANCE = `UPDATE adcp_operations SET
     status = $2, status_rank = $3, status_at = $4, updated_at = $5,
     task_id = COALESCE($6, task_id), result = COALESCE($7, result)
   WHERE operation_id = $1 AND status_rank < ${FINAL_RANK} AND status_at <= $4 AND status_rank <= $3
-  RETURNING ${COLUMNS}`;
+  RETURNING ${OPERATION_COLUMNS}`;
 
 // Create-or-advance in one round trip: the insert for a new operation, else the same forward
 // rule as ADVANCE in the conflict branch's WHERE (agent, task type and created_at never change).
@@ -44,7 +45,14 @@ const UPSERT = `INSERT INTO adcp_operations AS o
     updated_at = excluded.updated_at, task_id = COALESCE(excluded.task_id, o.task_id),
     result = COALESCE(excluded.result, o.result)
   WHERE o.status_rank < ${FINAL_RANK} AND o.status_at <= excluded.status_at AND o.status_rank <= excluded.status_rank
-  RETURNING ${COLUMNS}`;
+  RETURNING ${OPERATION_COLUMNS}`;
+
+const databases = new WeakMap<OperationStore, PgDatabase>();
+
+/** The database a `PgOperationStore` writes to; undefined for any other store. */
+export function pgDatabaseOf(store: OperationStore): PgDatabase | undefined {
+  return databases.get(store);
+}
 
 /**
  * The shared `OperationStore` (`adcp_operations`). `advance` is a conditional UPDATE carrying
@@ -59,11 +67,12 @@ export class PgOperationStore implements OperationStore {
     const { database, owned } = openPgDatabase(options);
     this.#db = database;
     this.#owned = owned;
+    databases.set(this, database);
   }
 
   async create(input: CreateInput): Promise<OperationRecord> {
     const now = input.now ?? Date.now();
-    const { rows } = await this.#db.query<Row>('operation create', INSERT, [
+    const { rows } = await this.#db.query<PgOperationRow>('operation create', INSERT, [
       input.operationId,
       input.agent,
       input.taskType,
@@ -76,13 +85,13 @@ export class PgOperationStore implements OperationStore {
     ]);
     const row = rows[0] ?? (await this.#read(input.operationId));
     if (row === undefined) throw new Error(`operation ${input.operationId} vanished while being created`);
-    return toRecord(row);
+    return toOperationRecord(row);
   }
 
   async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
     if (input.createIfMissing !== undefined) {
-      const { rows } = await this.#db.query<Row>('operation advance', UPSERT, [
+      const { rows } = await this.#db.query<PgOperationRow>('operation advance', UPSERT, [
         operationId,
         input.createIfMissing.agent,
         input.createIfMissing.taskType,
@@ -93,9 +102,9 @@ export class PgOperationStore implements OperationStore {
         input.statusAt,
         now,
       ]);
-      if (rows[0] !== undefined) return { applied: true, record: toRecord(rows[0]) };
+      if (rows[0] !== undefined) return { applied: true, record: toOperationRecord(rows[0]) };
     } else {
-      const { rows } = await this.#db.query<Row>('operation advance', ADVANCE, [
+      const { rows } = await this.#db.query<PgOperationRow>('operation advance', ADVANCE, [
         operationId,
         input.status,
         statusRank(input.status),
@@ -104,15 +113,15 @@ export class PgOperationStore implements OperationStore {
         input.taskId ?? null,
         toJson(input.result),
       ]);
-      if (rows[0] !== undefined) return { applied: true, record: toRecord(rows[0]) };
+      if (rows[0] !== undefined) return { applied: true, record: toOperationRecord(rows[0]) };
     }
     const current = await this.#read(operationId);
-    return { applied: false, record: current === undefined ? undefined : toRecord(current) };
+    return { applied: false, record: current === undefined ? undefined : toOperationRecord(current) };
   }
 
   async get(operationId: string): Promise<OperationRecord | undefined> {
     const row = await this.#read(operationId);
-    return row === undefined ? undefined : toRecord(row);
+    return row === undefined ? undefined : toOperationRecord(row);
   }
 
   async list(filter: OperationFilter = {}): Promise<OperationRecord[]> {
@@ -122,34 +131,34 @@ export class PgOperationStore implements OperationStore {
     if (filter.taskType !== undefined) where.push(`task_type = $${values.push(filter.taskType)}`);
     if (filter.statuses !== undefined) where.push(`status = ANY($${values.push(filter.statuses)}::text[])`);
     const limit = filter.limit !== undefined ? ` LIMIT $${values.push(Math.max(0, Math.floor(filter.limit)))}` : '';
-    const { rows } = await this.#db.query<Row>(
+    const { rows } = await this.#db.query<PgOperationRow>(
       'operation list',
-      `SELECT ${COLUMNS} FROM adcp_operations${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
+      `SELECT ${OPERATION_COLUMNS} FROM adcp_operations${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at, operation_id${limit}`,
       values,
     );
-    return rows.map(toRecord);
+    return rows.map(toOperationRecord);
   }
 
   async close(): Promise<void> {
     if (this.#owned) await this.#db.close();
   }
 
-  async #read(operationId: string): Promise<Row | undefined> {
-    const { rows } = await this.#db.query<Row>(
+  async #read(operationId: string): Promise<PgOperationRow | undefined> {
+    const { rows } = await this.#db.query<PgOperationRow>(
       'operation get',
-      `SELECT ${COLUMNS} FROM adcp_operations WHERE operation_id = $1`,
+      `SELECT ${OPERATION_COLUMNS} FROM adcp_operations WHERE operation_id = $1`,
       [operationId],
     );
     return rows[0];
   }
 }
 
-function toJson(value: unknown): string | null {
+export function toJson(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-function toRecord(row: Row): OperationRecord {
+export function toOperationRecord(row: PgOperationRow): OperationRecord {
   const record: OperationRecord = {
     operationId: row.operation_id,
     agent: row.agent,

@@ -40,7 +40,40 @@ export interface DedupStore {
   /** Deletes done rows past their TTL; never blocks writers for long. Returns rows removed. */
   sweep(now?: number): Promise<number>;
   close(): Promise<void>;
+  /**
+   * Optional: `claim`, then, only if the key was taken (new or taken over), the operation's
+   * `advance`, as one atomic step (a shared store saves round trips). Answers `undefined` when it
+   * cannot combine with `request.operations` (another store or database): make the two calls.
+   */
+  claimAndAdvance?(request: ClaimAndAdvanceRequest): Promise<ClaimAndAdvanceOutcome | undefined>;
 }
+
+export interface ClaimAndAdvanceRequest {
+  scope: string;
+  key: string;
+  leaseMs: number;
+  now: number;
+  fingerprint?: string;
+  /**
+   * Complete the key in the same step, kept `ttlMs` (for a receiver with no handler to run
+   * between claim and completion). Absent: the key stays claimed until `complete` or `release`.
+   */
+  complete?: { ttlMs: number };
+  operations: OperationStore;
+  operationId: string;
+  update: OperationUpdate & { createIfMissing?: { agent: string; taskType: string } };
+  /**
+   * An existing operation must have this agent and task type (each checked when given); when
+   * it does not, nothing is claimed or moved and the answer is `mismatch`.
+   */
+  expect: { agent?: string; taskType?: string };
+}
+
+export type ClaimAndAdvanceOutcome =
+  | Exclude<ClaimOutcome, { kind: 'claimed' }>
+  | { kind: 'mismatch'; field: 'agent' | 'task_type' }
+  /** Claimed (and completed when asked), and the operation as `advance` would answer. */
+  | { kind: 'claimed'; token: string; applied: boolean; record: OperationRecord | undefined };
 
 /** A buyer-side record of one async AdCP operation (a `create_media_buy` awaiting approval...). */
 export interface OperationRecord {

@@ -65,13 +65,19 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   const scope = auth.sender.scope;
 
   let claim;
+  let advanced: Advanced | undefined;
   try {
-    claim = await ctx.dedup.claim(scope, delivery.dedupKey, { leaseMs: ctx.leaseMs, now: nowMs, fingerprint: delivery.fingerprint });
+    // A store that can claim and advance in one step (PostgreSQL) saves round trips; with no
+    // handler to run in between, it completes the key in that same step too.
+    const combined = await claimAndAdvance(ctx, delivery, scope, nowMs);
+    claim = combined ?? (await ctx.dedup.claim(scope, delivery.dedupKey, { leaseMs: ctx.leaseMs, now: nowMs, fingerprint: delivery.fingerprint }));
+    if (combined?.kind === 'claimed') advanced = { applied: combined.applied, record: combined.record, completed: ctx.options.onEvent === undefined };
   } catch (error) {
     return { status: 503, reason: 'store_unavailable', headers: { 'retry-after': '5' }, detail: describe(error) };
   }
   if (claim.kind === 'done') return { status: 200, reason: 'duplicate' };
   if (claim.kind === 'conflict') return { status: 409, reason: 'idempotency_key_reused_with_different_payload' };
+  if (claim.kind === 'mismatch') return { status: 409, reason: `operation_${claim.field}_mismatch` };
   if (claim.kind === 'busy') {
     const seconds = Math.min(60, Math.max(1, Math.ceil((claim.leaseExpiresAt - nowMs) / 1000)));
     return { status: 503, reason: 'in_progress', headers: { 'retry-after': String(seconds) } };
@@ -87,7 +93,7 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   };
   let event: WebhookEvent;
   try {
-    event = await buildEvent(ctx, delivery, auth.sender, { scope, key: delivery.dedupKey, token, ttlMs: ctx.dedupTtlMs }, nowMs);
+    event = await buildEvent(ctx, delivery, auth.sender, { scope, key: delivery.dedupKey, token, ttlMs: ctx.dedupTtlMs }, nowMs, advanced);
   } catch (error) {
     await release();
     if (error instanceof OperationMismatch) return { status: 409, reason: `operation_${error.field}_mismatch` };
@@ -101,6 +107,7 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
       return { status: 500, reason: 'handler_failed', detail: describe(error) };
     }
   }
+  if (advanced?.completed === true) return { status: 200, reason: 'accepted' };
   try {
     await ctx.dedup.complete(scope, delivery.dedupKey, token, { ttlMs: ctx.dedupTtlMs, now: ctx.now() });
   } catch (error) {
@@ -116,34 +123,28 @@ async function buildEvent(
   sender: WebhookEvent['sender'],
   claim: WebhookEvent['claim'],
   nowMs: number,
+  advanced: Advanced | undefined,
 ): Promise<WebhookEvent> {
   let operationId = delivery.operationId;
   if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined) {
     operationId = ctx.options.resolveA2AOperationId !== undefined ? await ctx.options.resolveA2AOperationId(delivery.a2aTaskId) : delivery.a2aTaskId;
   }
-  // A payload timestamp far in the future would freeze the operation (every later event would
-  // look older), so it counts as "now" at most a minute ahead.
-  const statusAt = Math.min(delivery.statusAt ?? nowMs, nowMs + 60_000);
+  const statusAt = clampStatusAt(delivery, nowMs);
   let operation: OperationRecord | undefined;
   let stale = false;
   if (ctx.operations !== undefined && operationId !== undefined && delivery.status !== null) {
-    const update = {
-      status: delivery.status,
-      statusAt,
-      now: nowMs,
-      ...(delivery.taskId !== undefined ? { taskId: delivery.taskId } : {}),
-      ...(delivery.data !== null ? { result: delivery.data } : {}),
-    };
-    const current = await ctx.operations.get(operationId);
-    // The payload names the operation, but only its own seller and task type may move it: a
-    // verified sender echoing another seller's operation_id, or another task's, is refused.
-    if (current !== undefined) {
-      if (ctx.options.agent !== undefined && current.agent !== ctx.options.agent) throw new OperationMismatch('agent');
-      if (delivery.taskType !== undefined && current.taskType !== delivery.taskType) throw new OperationMismatch('task_type');
+    const update = operationUpdate(delivery, delivery.status, statusAt, nowMs);
+    let outcome: { applied: boolean; record: OperationRecord | undefined } | undefined = advanced;
+    if (outcome === undefined) {
+      const current = await ctx.operations.get(operationId);
+      // The payload names the operation, but only its own seller and task type may move it: a
+      // verified sender echoing another seller's operation_id, or another task's, is refused.
+      if (current !== undefined) {
+        if (ctx.options.agent !== undefined && current.agent !== ctx.options.agent) throw new OperationMismatch('agent');
+        if (delivery.taskType !== undefined && current.taskType !== delivery.taskType) throw new OperationMismatch('task_type');
+      }
+      outcome = await ctx.operations.advance(operationId, { ...update, ...createIfMissing(ctx, delivery, sender.scope) });
     }
-    const createIfMissing =
-      delivery.taskType !== undefined ? { createIfMissing: { agent: ctx.options.agent ?? sender.scope, taskType: delivery.taskType } } : {};
-    const outcome = await ctx.operations.advance(operationId, { ...update, ...createIfMissing });
     operation = outcome.record;
     if (outcome.applied && operation !== undefined) ctx.notify(operation);
     // A redelivery of the event that set the current state is not stale (its handler may have failed).
@@ -165,6 +166,54 @@ async function buildEvent(
     stale,
     claim,
   };
+}
+
+type Advanced = { applied: boolean; record: OperationRecord | undefined; completed: boolean };
+
+/**
+ * The dedup claim and the operation's advance as one store call, when the store offers it and the
+ * operation is known before the claim (an A2A task resolved by the caller's function is not);
+ * `undefined`: make the separate calls.
+ */
+async function claimAndAdvance(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string, nowMs: number) {
+  const operationId = delivery.format === 'a2a' && delivery.a2aTaskId !== undefined ? delivery.a2aTaskId : delivery.operationId;
+  if (ctx.dedup.claimAndAdvance === undefined || ctx.operations === undefined || operationId === undefined || delivery.status === null) return undefined;
+  if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined && ctx.options.resolveA2AOperationId !== undefined) return undefined;
+  return ctx.dedup.claimAndAdvance({
+    scope,
+    key: delivery.dedupKey,
+    leaseMs: ctx.leaseMs,
+    now: nowMs,
+    fingerprint: delivery.fingerprint,
+    ...(ctx.options.onEvent === undefined ? { complete: { ttlMs: ctx.dedupTtlMs } } : {}),
+    operations: ctx.operations,
+    operationId,
+    update: { ...operationUpdate(delivery, delivery.status, clampStatusAt(delivery, nowMs), nowMs), ...createIfMissing(ctx, delivery, scope) },
+    expect: {
+      ...(ctx.options.agent !== undefined ? { agent: ctx.options.agent } : {}),
+      ...(delivery.taskType !== undefined ? { taskType: delivery.taskType } : {}),
+    },
+  });
+}
+
+// A payload timestamp far in the future would freeze the operation (every later event would
+// look older), so it counts as "now" at most a minute ahead.
+function clampStatusAt(delivery: ParsedDelivery, nowMs: number): number {
+  return Math.min(delivery.statusAt ?? nowMs, nowMs + 60_000);
+}
+
+function operationUpdate(delivery: ParsedDelivery, status: NonNullable<ParsedDelivery['status']>, statusAt: number, nowMs: number) {
+  return {
+    status,
+    statusAt,
+    now: nowMs,
+    ...(delivery.taskId !== undefined ? { taskId: delivery.taskId } : {}),
+    ...(delivery.data !== null ? { result: delivery.data } : {}),
+  };
+}
+
+function createIfMissing(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string) {
+  return delivery.taskType !== undefined ? { createIfMissing: { agent: ctx.options.agent ?? scope, taskType: delivery.taskType } } : {};
 }
 
 function readContentType(headers: HeaderSource): string | undefined {
