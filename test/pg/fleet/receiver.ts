@@ -3,7 +3,11 @@
 // the benchmark's baseline). Prints {"port":N} on stdout once listening; SIGTERM closes it.
 //   FLEET_HANDLER=txn   the handler records its run and completes the dedup key in one
 //                       PostgreSQL transaction (exactly once even if this process is killed)
-//   FLEET_HANDLER=noop  the handler does nothing (the benchmark measures the library path)
+//   FLEET_HANDLER=noop  no handler (the benchmark measures the library path)
+//   FLEET_SEPARATE_CALLS=1  hide PgDedupStore.claimAndAdvance: claim, read and advance the
+//                       operation, complete as separate statements (the benchmark's before)
+//   FLEET_HANDLER=empty an async handler that does nothing (the key is completed after it, as
+//                       for any handler, instead of in the claim's own statement)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWebhookHandler } from '../../../src/webhooks/index.js';
@@ -52,6 +56,18 @@ if (isPgUrl(url)) {
   operations = stores.operations;
   close = () => stores.close();
 }
+
+if (process.env.FLEET_SEPARATE_CALLS === '1') {
+  const store = dedup;
+  dedup = {
+    claim: (...args) => store.claim(...args),
+    complete: (...args) => store.complete(...args),
+    release: (...args) => store.release(...args),
+    sweep: (...args) => store.sweep(...args),
+    close: () => store.close(),
+  };
+}
+if (mode === 'empty') onEvent = async () => undefined;
 
 const handler = createWebhookHandler({
   signature: { scheme: 'hmac', secret: FLEET_SECRET },
