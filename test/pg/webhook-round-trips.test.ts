@@ -93,12 +93,14 @@ describe('createWebhookHandler on PostgreSQL (claimAndAdvance)', { skip: pgSkip 
     await db.close();
   });
 
-  it('refuses an operation of another agent with 409 and leaves the key unclaimed', async () => {
-    const { db, dedup, operations } = await openCounted();
+  it('refuses an operation of another agent with 409 in one statement that claims nothing', async () => {
+    const { db, statements, dedup, operations } = await openCounted();
     await operations.create({ operationId: 'op-1', agent: 'https://other.example', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
     const handler = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup, operations, agent: AGENT, sweepIntervalMs: 0 });
+    statements.length = 0;
     const answer = await handler.fetch(delivery('working'));
     assert.equal(answer.status, 409);
+    assert.deepEqual(statements, ['dedup claim and operation advance']);
     assert.equal((await operations.get('op-1'))?.status, 'submitted');
     assert.equal((await db.query<{ n: number }>('count', 'SELECT count(*)::int AS n FROM adcp_webhook_dedup')).rows[0]?.n, 0);
     await db.close();
