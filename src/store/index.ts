@@ -5,6 +5,8 @@
  * this module never loads `pg`.
  */
 export type {
+  ClaimAndAdvanceOutcome,
+  ClaimAndAdvanceRequest,
   ClaimOutcome,
   DedupStore,
   OperationFilter,
