@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * Reads a fetch `Request` body up to `maxBytes`, refusing (without buffering the rest) as soon as
- * the declared length or the bytes read pass the cap.
+ * Reads a fetch `Request` (or `Response`) body up to `maxBytes`, refusing (without buffering the
+ * rest) as soon as the declared length or the bytes read pass the cap.
  */
-export async function readRequestBody(request: Request, maxBytes: number): Promise<Buffer | 'too_large'> {
+export async function readRequestBody(request: Request | Response, maxBytes: number): Promise<Buffer | 'too_large'> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > maxBytes) return 'too_large';
   if (request.body === null) return Buffer.alloc(0);

@@ -1,4 +1,5 @@
 import { JwksUnavailableError, type Jwk, type JwksSource } from './jwks.js';
+import { readRequestBody } from './read-body.js';
 
 export interface RemoteJwksOptions {
   /** Injected fetch (tests, proxies). Default: global fetch. */
@@ -88,21 +89,7 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSo
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new Error('JWKS too large');
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new Error('JWKS too large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const body = await readRequestBody(response, maxBytes);
+  if (body === 'too_large') throw new Error('JWKS too large');
+  return body.toString('utf8');
 }
