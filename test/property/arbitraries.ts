@@ -1,7 +1,9 @@
 import fc from 'fast-check';
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AdcpWireError, TASK_STATUSES, type TaskResult } from '../../src/index.js';
 
 // Shared generators for the extraction property tests: JSON-native values (built through
 // JSON.parse, so `__proto__` is an own key exactly as it arrives from a seller).
@@ -123,4 +125,28 @@ export function isPlainResult(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * The property every TaskResult builder must hold, whatever the input: a known status, `raw` the
+ * input itself, an error code on failed/rejected results, a throw only as AdcpWireError, the input
+ * untouched and Object.prototype clean. `runs` fast-check runs.
+ */
+export function assertTaskResultBuilder(build: (input: unknown) => TaskResult, inputs: fc.Arbitrary<unknown>, runs: number): void {
+  fc.assert(
+    fc.property(inputs, (input) => {
+      const before = structuredClone(input);
+      try {
+        const result = build(input);
+        assert.ok((TASK_STATUSES as readonly string[]).includes(result.status));
+        assert.equal(result.raw, input);
+        if (result.status === 'failed' || result.status === 'rejected') assert.equal(typeof result.error.code, 'string');
+      } catch (error) {
+        assert.ok(error instanceof AdcpWireError, String(error));
+      }
+      assert.deepStrictEqual(input, before);
+      assertPrototypeClean(assert.equal);
+    }),
+    { numRuns: runs },
+  );
 }
