@@ -11,8 +11,8 @@ export const CONNECTION_OPTIONS = {
 } as const;
 
 export const CONNECTION_HELP = [
-  '  --protocol mcp|a2a|auto  which wire to speak (default: mcp for a URL ending in /mcp, else auto:',
-  '                           A2A when the agent has an A2A agent card, MCP otherwise)',
+  '  --protocol mcp|a2a|auto  which wire to speak (default auto: A2A when the URL is the agent\'s',
+  '                           A2A address by its agent card, MCP otherwise)',
   '  --auth TOKEN             bearer token (or set ADCP_AUTH_TOKEN, kept out of shell history)',
   '  --header K:V             extra request header, repeatable',
   '  --timeout SECONDS        give up after this long (default 30)',
@@ -45,7 +45,7 @@ export function readConnection(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new UsageError(`'${printable(url)}' is not an http(s) URL.`);
   }
-  const protocol = values.protocol ?? (/\/mcp\/?$/.test(parsed.pathname) ? 'mcp' : 'auto');
+  const protocol = values.protocol ?? 'auto';
   if (!(PROTOCOLS as readonly string[]).includes(protocol)) {
     throw new UsageError(`--protocol takes mcp, a2a or auto, not '${printable(protocol)}'.`);
   }

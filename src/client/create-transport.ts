@@ -2,8 +2,8 @@ import type { AdcpTransport, TransportOptions } from './transport.js';
 
 /**
  * Creates the transport for `protocol`. Both are loaded on demand, so an MCP caller never loads
- * the A2A SDK and an A2A caller never loads the MCP SDK. `auto` looks for an A2A agent card at
- * the URL and speaks A2A when there is one, MCP otherwise.
+ * the A2A SDK and an A2A caller never loads the MCP SDK. `auto` speaks A2A when the URL is the
+ * agent's A2A address, MCP otherwise (see `isA2AAddress`).
  */
 export async function createTransport(
   protocol: 'mcp' | 'a2a' | 'auto',
@@ -11,13 +11,40 @@ export async function createTransport(
   signal?: AbortSignal,
 ): Promise<AdcpTransport> {
   if (protocol === 'mcp') return (await import('../mcp/index.js')).createMcpTransport(options);
-  if (protocol === 'a2a') return (await import('../a2a/index.js')).createA2ATransport(options);
-  const a2a = (await import('../a2a/index.js')).createA2ATransport(options);
+  const a2aModule = await import('../a2a/index.js');
+  const a2a = a2aModule.createA2ATransport(options);
+  if (protocol === 'a2a') return a2a;
   const card = await a2a.readCard(signal === undefined ? { maxBytes: options.maxBytes } : { maxBytes: options.maxBytes, signal }).catch(
     () => undefined,
   );
-  if (card?.card !== undefined) return a2a;
+  if (card?.card !== undefined && card.url !== undefined) {
+    const interfaces = a2aModule.listEndpoints(card.card, card.url).map((e) => e.url);
+    if (isA2AAddress(options.url, card.url, interfaces)) return a2a;
+  }
   await a2a.close().catch(() => undefined);
   if (signal?.aborted === true) throw signal.reason;
   return (await import('../mcp/index.js')).createMcpTransport(options);
+}
+
+/**
+ * Whether `url` addresses the A2A agent the card at `cardUrl` describes: it is the card itself,
+ * one of the card's interface URLs, or the card was found under it (`url` + `/.well-known/...`).
+ * A card found only at the origin of `https://seller/mcp` does not make `/mcp` an A2A address: a
+ * seller serving both protocols on one host keeps its MCP endpoint there.
+ */
+export function isA2AAddress(url: string, cardUrl: string, interfaces: readonly string[]): boolean {
+  const base = trimSlash(url);
+  if (base === trimSlash(cardUrl)) return true;
+  if (interfaces.some((i) => trimSlash(i) === base)) return true;
+  return cardUrl.startsWith(`${base}/.well-known/`);
+}
+
+function trimSlash(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href.replace(/\/+$/, '');
+  } catch {
+    return url;
+  }
 }

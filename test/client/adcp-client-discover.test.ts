@@ -1,3 +1,4 @@
+import { isA2AAddress } from '../../src/client/create-transport.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
@@ -105,5 +106,42 @@ describe('AdcpClient over A2A', () => {
       await client.close();
       await a2a.close();
     }
+  });
+});
+
+describe('AdcpClient protocol auto on a seller serving both protocols on one host', () => {
+  it('speaks MCP at /mcp and A2A at /a2a and at the bare origin', async () => {
+    const { startReferenceSeller } = await import('../../src/seller/start-reference-seller.js');
+    const seller = await startReferenceSeller({ port: 0, host: '127.0.0.1' });
+    const protocolAt = async (url: string) => {
+      const client = new AdcpClient({ url, protocol: 'auto' });
+      try {
+        const result = await client.call('get_adcp_capabilities', {});
+        assert.equal(result.status, 'completed');
+        return result.protocol;
+      } finally {
+        await client.close();
+      }
+    };
+    try {
+      assert.equal(await protocolAt(seller.mcpUrl), 'mcp');
+      assert.equal(await protocolAt(seller.a2aUrl), 'a2a');
+      assert.equal(await protocolAt(seller.url), 'a2a');
+    } finally {
+      await seller.close();
+    }
+  });
+});
+
+describe('isA2AAddress', () => {
+  const card = 'https://seller.example/.well-known/agent-card.json';
+  const interfaces = ['https://seller.example/a2a'];
+  it('is true for the card URL, an interface URL (trailing slash ignored) and a URL the card sits under', () => {
+    assert.equal(isA2AAddress(card, card, interfaces), true);
+    assert.equal(isA2AAddress('https://seller.example/a2a/', card, interfaces), true);
+    assert.equal(isA2AAddress('https://seller.example', card, interfaces), true);
+  });
+  it('is false for another path on the same host', () => {
+    assert.equal(isA2AAddress('https://seller.example/mcp', card, interfaces), false);
   });
 });
