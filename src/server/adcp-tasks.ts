@@ -88,7 +88,9 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
     const request = (task.request ?? {}) as AdcpTaskRequest;
     const body: JsonObject = { ...finalBody, status: finalStatus };
     if (request.context !== undefined) body.context = request.context;
-    const stored = await store.update(owner, task.taskId, { status: finalStatus, result: body });
+    // The final status replaces the last progress message (`get_task_status` shows this one).
+    const statusMessage = typeof finalBody.message === 'string' ? finalBody.message : `Task ${finalStatus}.`;
+    const stored = await store.update(owner, task.taskId, { status: finalStatus, statusMessage, result: body });
     if (stored.ok) await notify(stored.task, finalStatus, body);
   };
 

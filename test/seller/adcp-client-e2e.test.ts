@@ -53,6 +53,7 @@ describe('AdcpClient against the reference seller', () => {
       const final = await client.waitFor(submitted, { timeoutMs: 15_000, pollIntervalMs: 10 });
       assert.equal(final.status, 'completed');
       assert.match(String(final.data?.media_buy_id ?? (final.data?.result as { media_buy_id?: string } | undefined)?.media_buy_id), /^mb_/);
+      assert.doesNotMatch(final.message ?? '', /under review/, 'the final message is not the last progress message');
     });
 
     it(`retries a rate-limited call to success (${label})`, async () => {
