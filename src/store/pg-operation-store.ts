@@ -72,17 +72,11 @@ export class PgOperationStore implements OperationStore {
 
   async create(input: CreateInput): Promise<OperationRecord> {
     const now = input.now ?? Date.now();
-    const { rows } = await this.#db.query<PgOperationRow>('operation create', INSERT, [
-      input.operationId,
-      input.agent,
-      input.taskType,
-      input.taskId ?? null,
-      input.status,
-      statusRank(input.status),
-      toJson(input.result),
-      input.statusAt,
-      now,
-    ]);
+    const { rows } = await this.#db.query<PgOperationRow>(
+      'operation create',
+      INSERT,
+      insertParams(input.operationId, input.agent, input.taskType, input, now),
+    );
     const row = rows[0] ?? (await this.#read(input.operationId));
     if (row === undefined) throw new Error(`operation ${input.operationId} vanished while being created`);
     return toOperationRecord(row);
@@ -91,17 +85,8 @@ export class PgOperationStore implements OperationStore {
   async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
     if (input.createIfMissing !== undefined) {
-      const { rows } = await this.#db.query<PgOperationRow>('operation advance', UPSERT, [
-        operationId,
-        input.createIfMissing.agent,
-        input.createIfMissing.taskType,
-        input.taskId ?? null,
-        input.status,
-        statusRank(input.status),
-        toJson(input.result),
-        input.statusAt,
-        now,
-      ]);
+      const { agent, taskType } = input.createIfMissing;
+      const { rows } = await this.#db.query<PgOperationRow>('operation advance', UPSERT, insertParams(operationId, agent, taskType, input, now));
       if (rows[0] !== undefined) return { applied: true, record: toOperationRecord(rows[0]) };
     } else {
       const { rows } = await this.#db.query<PgOperationRow>('operation advance', ADVANCE, [
@@ -171,4 +156,15 @@ export function toOperationRecord(row: PgOperationRow): OperationRecord {
   if (row.task_id !== null) record.taskId = row.task_id;
   if (row.result !== null) record.result = JSON.parse(row.result) as unknown;
   return record;
+}
+
+/** The parameters of INSERT and UPSERT, which take the same nine columns in the same order. */
+function insertParams(
+  operationId: string,
+  agent: string,
+  taskType: string,
+  update: { taskId?: string; status: string; result?: unknown; statusAt: number },
+  now: number,
+): unknown[] {
+  return [operationId, agent, taskType, update.taskId ?? null, update.status, statusRank(update.status), toJson(update.result), update.statusAt, now];
 }
