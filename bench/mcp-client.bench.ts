@@ -18,12 +18,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 if (!isMainThread) {
   // Server side, in its own thread: a real SDK server with one small AdCP-shaped tool.
   const { startMcpTestServer } = await import('../test/mcp/helpers/mcp-test-server.js');
-  const body = { status: 'completed', message: 'Found 2 products', products: [{ product_id: 'p1' }, { product_id: 'p2' }] };
+  const body = {
+    status: 'completed',
+    message: 'Found 2 products',
+    products: [{ product_id: 'p1' }, { product_id: 'p2' }],
+  };
   const server = await startMcpTestServer({
     mode: (workerData as { mode: 'sse' | 'json' }).mode,
     tools: [
-      { name: 'get_products', handler: () => ({ content: [{ type: 'text', text: 'Found 2 products' }], structuredContent: body }) },
-      { name: 'create_media_buy', handler: () => ({ content: [], structuredContent: { status: 'completed', media_buy_id: 'mb_1' } }) },
+      {
+        name: 'get_products',
+        handler: () => ({ content: [{ type: 'text', text: 'Found 2 products' }], structuredContent: body }),
+      },
+      {
+        name: 'create_media_buy',
+        handler: () => ({ content: [], structuredContent: { status: 'completed', media_buy_id: 'mb_1' } }),
+      },
     ],
   });
   // The test server keeps every request for assertions; a benchmark has no use for them.
@@ -77,7 +87,9 @@ async function latency(mode: 'sse' | 'json', warnings: string[], compiled: strin
   const { url, worker } = await startServer(mode);
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  const { AdcpClient } = (await import(pathToFileURL(join(compiled, 'client/index.js')).href)) as typeof import('../src/client/index.js');
+  const { AdcpClient } = (await import(
+    pathToFileURL(join(compiled, 'client/index.js')).href
+  )) as typeof import('../src/client/index.js');
   const bare = new Client({ name: 'bench', version: '1' });
   await bare.connect(new StreamableHTTPClientTransport(new URL(url)));
   const ours = new AdcpClient({ url, protocol: 'mcp' });
@@ -115,7 +127,11 @@ async function latency(mode: 'sse' | 'json', warnings: string[], compiled: strin
  * server), so the time per call is what each client itself spends. Mean over `n` calls, best of 3.
  */
 async function clientCost(compiled: string, n: number): Promise<{ ours: number; bare: number }> {
-  const body = { status: 'completed', message: 'Found 2 products', products: [{ product_id: 'p1' }, { product_id: 'p2' }] };
+  const body = {
+    status: 'completed',
+    message: 'Found 2 products',
+    products: [{ product_id: 'p1' }, { product_id: 'p2' }],
+  };
   const canned = (async (_url: unknown, init: RequestInit = {}) => {
     if ((init.method ?? 'GET') !== 'POST') return new Response(null, { status: init.method === 'DELETE' ? 200 : 405 });
     const msg = JSON.parse(String(init.body)) as { id?: number; method: string };
@@ -126,12 +142,18 @@ async function clientCost(compiled: string, n: number): Promise<{ ours: number; 
         : { content: [{ type: 'text', text: 'Found 2 products' }], structuredContent: body };
     const text = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
     return new Response(text, {
-      headers: { 'content-type': 'application/json', 'mcp-session-id': 's1', 'content-length': String(Buffer.byteLength(text)) },
+      headers: {
+        'content-type': 'application/json',
+        'mcp-session-id': 's1',
+        'content-length': String(Buffer.byteLength(text)),
+      },
     });
   }) as typeof fetch;
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  const { AdcpClient } = (await import(pathToFileURL(join(compiled, 'client/index.js')).href)) as typeof import('../src/client/index.js');
+  const { AdcpClient } = (await import(
+    pathToFileURL(join(compiled, 'client/index.js')).href
+  )) as typeof import('../src/client/index.js');
   const url = 'http://127.0.0.1:9/mcp';
   const ours = new AdcpClient({ url, protocol: 'mcp', fetch: canned });
   const bare = new Client({ name: 'bench', version: '1' });
@@ -139,7 +161,8 @@ async function clientCost(compiled: string, n: number): Promise<{ ours: number; 
   const args = { buying_mode: 'brief', brief: 'CTV for pet owners' };
   const run = {
     ours: () => ours.call('create_media_buy', args),
-    bare: () => bare.callTool({ name: 'create_media_buy', arguments: { ...args, idempotency_key: crypto.randomUUID() } }),
+    bare: () =>
+      bare.callTool({ name: 'create_media_buy', arguments: { ...args, idempotency_key: crypto.randomUUID() } }),
   };
   const best = { ours: Infinity, bare: Infinity };
   for (let round = 0; round < 3; round++) {
@@ -167,16 +190,24 @@ async function main(): Promise<void> {
   const warnings: string[] = [];
   process.on('warning', (w) => warnings.push(`${w.name}: ${w.message}`));
   console.log('## MCP client: per-call overhead and cold import\n');
-  console.log(`Machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the start (the whole team shares it).\n`);
+  console.log(
+    `Machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} at the start (the whole team shares it).\n`,
+  );
 
   // Both measurements use adcp-wire compiled by tsc (as users run it from dist/), into
   // node_modules/.cache so that node resolves the SDK the same way for both sides.
   const out = join(root, 'node_modules/.cache/adcp-wire-bench');
   rmSync(out, { recursive: true, force: true }); // never measure a stale build
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  );
   if (!(await exists(join(out, 'client/index.js')))) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
   const rows = [...(await latency('sse', warnings, out)), ...(await latency('json', warnings, out))];
   console.log(
@@ -197,9 +228,15 @@ async function main(): Promise<void> {
   console.log(
     `\nWhere the difference comes from: with a canned in-process \`fetch\` (no socket, no server) each client spends ${cost.ours.toFixed(1)} µs (AdcpClient: idempotency key, deadline, byte-capped fetch, retry wrapper, TaskResult) vs ${cost.bare.toFixed(1)} µs (bare SDK) per \`create_media_buy\` call (best of 3 means over 5,000 calls): ${(cost.ours - cost.bare).toFixed(1)} µs added per call.`,
   );
-  console.log(`\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 36,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`);
+  console.log(
+    `\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 36,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`,
+  );
 
-  const sdk = ['@modelcontextprotocol/sdk/client/index.js', '@modelcontextprotocol/sdk/client/streamableHttp.js', '@modelcontextprotocol/sdk/types.js'];
+  const sdk = [
+    '@modelcontextprotocol/sdk/client/index.js',
+    '@modelcontextprotocol/sdk/client/streamableHttp.js',
+    '@modelcontextprotocol/sdk/types.js',
+  ];
   const client = [join(out, 'client/index.js')];
   const clientAndMcp = [...client, join(out, 'mcp/index.js')];
   const samples = { sdk: [] as number[], client: [] as number[], clientAndMcp: [] as number[] };

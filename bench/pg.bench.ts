@@ -23,7 +23,13 @@ const ROUNDS = 3;
 // `handler: 'empty'` gives the receiver an async handler that does nothing: the dedup key is then
 // completed in its own statement after it, where with no handler the claim's statement does it.
 // `separate: true` hides PgDedupStore.claimAndAdvance: the statements before it, as a same-run baseline.
-type Scenario = { name: string; store: 'sqlite' | 'postgres'; receivers: number; handler: 'noop' | 'empty'; separate?: boolean };
+type Scenario = {
+  name: string;
+  store: 'sqlite' | 'postgres';
+  receivers: number;
+  handler: 'noop' | 'empty';
+  separate?: boolean;
+};
 const SCENARIOS: Scenario[] = [
   { name: 'SQLite, 1 receiver', store: 'sqlite', receivers: 1, handler: 'noop' },
   { name: 'PostgreSQL, 1 receiver', store: 'postgres', receivers: 1, handler: 'noop' },
@@ -92,7 +98,11 @@ try {
       const forwarder = await startForwarder(receivers.map((r) => r.port));
       const url = `${forwarder.url}/webhooks`;
       try {
-        await deliverAll(makeEvents(WARMUP_OPERATIONS_PER_RECEIVER * scenario.receivers), { url, concurrency: CONCURRENCY, copies: 1 });
+        await deliverAll(makeEvents(WARMUP_OPERATIONS_PER_RECEIVER * scenario.receivers), {
+          url,
+          concurrency: CONCURRENCY,
+          copies: 1,
+        });
         const events = makeEvents(OPERATIONS);
         const cpuBefore = {
           sender: process.cpuUsage(),
@@ -142,10 +152,14 @@ lines.push(
     `after ${WARMUP_OPERATIONS_PER_RECEIVER * 4} warm-up deliveries per receiver process, ` +
     `through a round-robin forwarder on loopback; PostgreSQL pools: ${CONNECTIONS} connections in total per scenario. ` +
     `Median of ${ROUNDS} runs per row (all runs: deliveries/s), scenario order alternated. ` +
-    `Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores, shared).`,
+    `Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (2 cores, shared).`,
   '',
 );
-lines.push('| store, receivers | deliveries/s | p50 ms | p99 ms | CPU ms/delivery: sender+forwarder | receivers | PostgreSQL | total | capacity on 2 idle cores | all runs |');
+lines.push(
+  '| store, receivers | deliveries/s | p50 ms | p99 ms | CPU ms/delivery: sender+forwarder | receivers | PostgreSQL | total | capacity on 2 idle cores | all runs |',
+);
 lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 const capacity = new Map<string, number>();
 for (const scenario of SCENARIOS) {
@@ -168,9 +182,13 @@ const capPg1 = cap('PostgreSQL, 1 receiver');
 const capRatio3 = cap('PostgreSQL, 3 receivers') / capPg1;
 const capRatioSqlite = capPg1 / cap('SQLite, 1 receiver');
 lines.push('');
-lines.push('Capacity on 2 idle cores = 2 cores / total CPU per delivery: the rate the same work would reach with the machine to itself (measured rates move with the rest of the machine\'s load; CPU per delivery much less).');
+lines.push(
+  "Capacity on 2 idle cores = 2 cores / total CPU per delivery: the rate the same work would reach with the machine to itself (measured rates move with the rest of the machine's load; CPU per delivery much less).",
+);
 lines.push('');
-lines.push(`- 3 receivers vs 1 (target >= 0.9x): measured **${(pg3 / pg1).toFixed(2)}x**, by CPU capacity **${capRatio3.toFixed(2)}x** (${capRatio3 >= 0.9 ? 'met' : 'NOT met'})`);
+lines.push(
+  `- 3 receivers vs 1 (target >= 0.9x): measured **${(pg3 / pg1).toFixed(2)}x**, by CPU capacity **${capRatio3.toFixed(2)}x** (${capRatio3 >= 0.9 ? 'met' : 'NOT met'})`,
+);
 lines.push(
   `- PostgreSQL vs SQLite, 1 receiver (target >= 0.33x): measured **${(pg1 / sqlite).toFixed(2)}x**, by CPU capacity **${capRatioSqlite.toFixed(2)}x** (${capRatioSqlite >= 1 / 3 ? 'met' : 'NOT met'})`,
 );

@@ -20,7 +20,11 @@ function deliveryReport(packages: number): string {
     task_type: 'media_buy_delivery',
     status: 'completed',
     timestamp: '2026-05-26T09:00:44.582Z',
-    result: { notification_type: 'scheduled', currency: 'USD', media_buy_deliveries: [{ media_buy_id: 'mb_001', by_package: byPackage }] },
+    result: {
+      notification_type: 'scheduled',
+      currency: 'USD',
+      media_buy_deliveries: [{ media_buy_id: 'mb_001', by_package: byPackage }],
+    },
   });
 }
 

@@ -36,7 +36,14 @@ interface Prepared {
 }
 
 const pair = generateKeyPairSync('ed25519');
-const jwk = { ...pair.publicKey.export({ format: 'jwk' }), kid: 'bench-key', use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing', alg: 'EdDSA' };
+const jwk = {
+  ...pair.publicKey.export({ format: 'jwk' }),
+  kid: 'bench-key',
+  use: 'sig',
+  key_ops: ['verify'],
+  adcp_use: 'request-signing',
+  alg: 'EdDSA',
+};
 const signingKey: WebhookSigningKey = { keyid: 'bench-key', alg: 'ed25519', privateKey: pair.privateKey };
 
 function body(i: number, run: string): string {
@@ -58,19 +65,34 @@ function prepare(mode: Mode, port: number, count: number, run: string): Prepared
     const b = body(i, run);
     const path = `/webhooks/adcp/create_media_buy/agent_1/op_${run}_${i}`;
     if (mode === 'rfc9421' || mode === 'rfc9421-compare') {
-      out.push({ path, body: b, headers: signWebhookRequest({ url: `http://127.0.0.1:${port}${path}`, body: b, key: signingKey }) });
+      out.push({
+        path,
+        body: b,
+        headers: signWebhookRequest({ url: `http://127.0.0.1:${port}${path}`, body: b, key: signingKey }),
+      });
     } else {
-      out.push({ path, body: b, headers: { 'content-type': 'application/json', ...signWebhookHmac({ secret: SECRET, rawBody: b }).headers } });
+      out.push({
+        path,
+        body: b,
+        headers: { 'content-type': 'application/json', ...signWebhookHmac({ secret: SECRET, rawBody: b }).headers },
+      });
     }
   }
   return out;
 }
 
 async function startServer(mode: Mode, dbPath: string): Promise<{ child: ChildProcess; port: number }> {
-  const script = mode === 'rfc9421-compare' ? join(COMPARE as string, 'bench', 'fixtures', 'webhooks-server.ts') : join(here, 'fixtures', 'webhooks-server.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, mode === 'rfc9421-compare' ? 'rfc9421' : mode, dbPath, SECRET, JSON.stringify(jwk)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const script =
+    mode === 'rfc9421-compare'
+      ? join(COMPARE as string, 'bench', 'fixtures', 'webhooks-server.ts')
+      : join(here, 'fixtures', 'webhooks-server.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, mode === 'rfc9421-compare' ? 'rfc9421' : mode, dbPath, SECRET, JSON.stringify(jwk)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       const m = /ready (\d+)/.exec(chunk.toString());
@@ -141,16 +163,19 @@ const median = (values: number[]): number => quantile(values, 0.5);
  */
 async function cryptoFloor(): Promise<{ syncMicros: number; poolPerSecond: number }> {
   const items = Array.from({ length: 4_000 }, (_, i) => {
-    const data = Buffer.from(`"@method": POST\n"@target-uri": http://127.0.0.1:1/webhooks/adcp/create_media_buy/agent_1/op_${i}\n` +
-      `"@authority": 127.0.0.1:1\n"content-type": application/json\n"content-digest": sha-256=:${'A'.repeat(43)}=:\n` +
-      `"@signature-params": ("@method" "@target-uri" "@authority" "content-type" "content-digest");created=1;expires=2;nonce="${'n'.repeat(22)}";keyid="bench-key";alg="ed25519";tag="adcp/webhook-signing/v1"`);
+    const data = Buffer.from(
+      `"@method": POST\n"@target-uri": http://127.0.0.1:1/webhooks/adcp/create_media_buy/agent_1/op_${i}\n` +
+        `"@authority": 127.0.0.1:1\n"content-type": application/json\n"content-digest": sha-256=:${'A'.repeat(43)}=:\n` +
+        `"@signature-params": ("@method" "@target-uri" "@authority" "content-type" "content-digest");created=1;expires=2;nonce="${'n'.repeat(22)}";keyid="bench-key";alg="ed25519";tag="adcp/webhook-signing/v1"`,
+    );
     return { data, signature: cryptoSign(null, data, pair.privateKey) };
   });
   const sync: number[] = [];
   const pool: number[] = [];
   for (let round = 0; round < 5; round += 1) {
     let t0 = performance.now();
-    for (const item of items) if (!cryptoVerify(null, item.data, pair.publicKey, item.signature)) throw new Error('floor: bad signature');
+    for (const item of items)
+      if (!cryptoVerify(null, item.data, pair.publicKey, item.signature)) throw new Error('floor: bad signature');
     sync.push(((performance.now() - t0) * 1000) / items.length);
     t0 = performance.now();
     let next = 0;
@@ -159,7 +184,9 @@ async function cryptoFloor(): Promise<{ syncMicros: number; poolPerSecond: numbe
         const step = (): void => {
           const item = items[next++];
           if (item === undefined) return resolve();
-          cryptoVerify(null, item.data, pair.publicKey, item.signature, (error, ok) => (error !== null || !ok ? reject(error ?? new Error('floor')) : step()));
+          cryptoVerify(null, item.data, pair.publicKey, item.signature, (error, ok) =>
+            error !== null || !ok ? reject(error ?? new Error('floor')) : step(),
+          );
         };
         step();
       });
@@ -169,8 +196,11 @@ async function cryptoFloor(): Promise<{ syncMicros: number; poolPerSecond: numbe
   return { syncMicros: median(sync), poolPerSecond: median(pool) };
 }
 const floorBefore = await cryptoFloor();
-const MODES: Mode[] = COMPARE === undefined ? ['express', 'hmac', 'rfc9421'] : ['express', 'hmac', 'rfc9421', 'rfc9421-compare'];
-const loadBefore = loadavg().map((l) => l.toFixed(1)).join(' / ');
+const MODES: Mode[] =
+  COMPARE === undefined ? ['express', 'hmac', 'rfc9421'] : ['express', 'hmac', 'rfc9421', 'rfc9421-compare'];
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' / ');
 const servers = new Map<Mode, { child: ChildProcess; port: number; dbPath: string }>();
 for (const mode of MODES) {
   const dbPath = join(dir, `${mode}.db`);
@@ -192,7 +222,8 @@ const results = MODES.map((mode) => {
   let persisted: number | undefined;
   if (mode !== 'express') {
     const db = new Database((servers.get(mode) as { dbPath: string }).dbPath, { readonly: true });
-    persisted = (db.prepare("SELECT COUNT(*) AS n FROM webhook_dedup WHERE state = 'done'").get() as { n: number }).n - WARMUP;
+    persisted =
+      (db.prepare("SELECT COUNT(*) AS n FROM webhook_dedup WHERE state = 'done'").get() as { n: number }).n - WARMUP;
     db.close();
   }
   return {
@@ -234,7 +265,10 @@ const lines = [
   `Target: >= ${TARGET_PER_SECOND}/s verified, de-duplicated, persisted, and no less than the baseline. ` +
     results
       .filter((r) => r.mode !== 'express')
-      .map((r) => `${r.mode}: ${r.perSecond >= TARGET_PER_SECOND ? 'meets' : 'misses'} ${TARGET_PER_SECOND}/s, ${r.perSecond >= baseline.perSecond ? 'at or above' : 'below'} baseline`)
+      .map(
+        (r) =>
+          `${r.mode}: ${r.perSecond >= TARGET_PER_SECOND ? 'meets' : 'misses'} ${TARGET_PER_SECOND}/s, ${r.perSecond >= baseline.perSecond ? 'at or above' : 'below'} baseline`,
+      )
       .join('; ') +
     '.',
   '',

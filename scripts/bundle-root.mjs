@@ -53,11 +53,15 @@ try {
   const after = await import(pathToFileURL(bundled).href);
   const a = Object.keys(before).sort();
   const b = Object.keys(after).sort();
-  if (!isDeepStrictEqual(a, b)) throw new Error(`bundle-root: export names differ:\n tsc:     ${a.join(' ')}\n bundled: ${b.join(' ')}`);
+  if (!isDeepStrictEqual(a, b))
+    throw new Error(`bundle-root: export names differ:\n tsc:     ${a.join(' ')}\n bundled: ${b.join(' ')}`);
   for (const name of a) {
     const x = before[name];
     const y = after[name];
-    const same = typeof x === 'function' ? typeof y === 'function' && x.name === y.name && x.length === y.length : isDeepStrictEqual(x, y);
+    const same =
+      typeof x === 'function'
+        ? typeof y === 'function' && x.name === y.name && x.length === y.length
+        : isDeepStrictEqual(x, y);
     if (!same) throw new Error(`bundle-root: export "${name}" differs between tsc's root and the bundle`);
     if (typeof x === 'function' && /^class\b/.test(Function.prototype.toString.call(x)) && x !== y) {
       throw new Error(`bundle-root: class "${name}" was copied instead of shared`);

@@ -1,14 +1,28 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
-import type { AdcpTransport, CardInfo, ProgressEvent, ToolInfo, TransportCallOptions, TransportOptions } from '../client/transport.js';
+import type {
+  AdcpTransport,
+  CardInfo,
+  ProgressEvent,
+  ToolInfo,
+  TransportCallOptions,
+  TransportOptions,
+} from '../client/transport.js';
 import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcRequest } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
 import { METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
 import { TaskSnapshot, classifyEvent } from './task-snapshot.js';
 import { progressFromEvent, resultFromA2A } from './to-task-result.js';
 import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
-import { canStream, legacyEndpoint, lookupCard, resolveTarget, type ResolveOptions, type Target } from './resolve-target.js';
+import {
+  canStream,
+  legacyEndpoint,
+  lookupCard,
+  resolveTarget,
+  type ResolveOptions,
+  type Target,
+} from './resolve-target.js';
 import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
 import { linkSignal } from './link-signal.js';
@@ -22,7 +36,8 @@ export interface A2ACallOptions extends TransportCallOptions {
   advisoryText?: boolean;
 }
 
-type Outcome = { kind: 'result'; result: TaskResult } | { kind: 'rpc-error'; error: RpcErrorObject; endpoint: A2AEndpoint };
+type Outcome =
+  { kind: 'result'; result: TaskResult } | { kind: 'rpc-error'; error: RpcErrorObject; endpoint: A2AEndpoint };
 
 /**
  * AdCP over A2A 1.0 and v0.3 with a hand-written JSON-RPC + SSE client over the injected
@@ -61,7 +76,8 @@ export class A2ATransport implements AdcpTransport {
   /** Invokes one skill: a blocking send, a non-blocking one (`returnImmediately`), or a stream when `onProgress` is given. */
   async callTool(tool: string, args: JsonObject, callerOptions: A2ACallOptions): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '') throw new TypeError('callTool: tool must be a non-empty string');
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new TypeError('callTool: args must be a JSON object');
+    if (typeof args !== 'object' || args === null || Array.isArray(args))
+      throw new TypeError('callTool: args must be a JSON object');
     const { continueTask } = callerOptions;
     if (continueTask !== undefined && (typeof continueTask !== 'string' || continueTask === '')) {
       throw new TypeError('callTool: continueTask must be the transportTaskId of an input-required result');
@@ -82,7 +98,9 @@ export class A2ATransport implements AdcpTransport {
       });
       const method = streaming ? METHODS[endpoint.wire].stream : METHODS[endpoint.wire].send;
       const request = this.request(endpoint, method, params, options, tool);
-      return streaming ? this.stream(request, target, endpoint, options.onProgress) : this.once(request, target, endpoint);
+      return streaming
+        ? this.stream(request, target, endpoint, options.onProgress)
+        : this.once(request, target, endpoint);
     });
   }
 
@@ -111,15 +129,26 @@ export class A2ATransport implements AdcpTransport {
 
   /** Ends the streams and abortable calls in flight (they fail with `aborted`) and refuses new calls. */
   async close(): Promise<void> {
-    this.closing.abort(new AdcpWireError('aborted', `A2A transport for ${this.options.url} was closed`, { url: this.options.url }));
+    this.closing.abort(
+      new AdcpWireError('aborted', `A2A transport for ${this.options.url} was closed`, { url: this.options.url }),
+    );
   }
 
-  private async taskMethod(which: 'get' | 'cancel', taskId: string, callerOptions: TransportCallOptions): Promise<TaskResult> {
-    if (typeof taskId !== 'string' || taskId === '') throw new TypeError(`${which}Task: taskId must be a non-empty string`);
+  private async taskMethod(
+    which: 'get' | 'cancel',
+    taskId: string,
+    callerOptions: TransportCallOptions,
+  ): Promise<TaskResult> {
+    if (typeof taskId !== 'string' || taskId === '')
+      throw new TypeError(`${which}Task: taskId must be a non-empty string`);
     return this.linked(callerOptions, async (options) => {
       const target = await this.resolve(options);
       return this.withFallback(target, undefined, (endpoint) =>
-        this.once(this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined), target, endpoint),
+        this.once(
+          this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined),
+          target,
+          endpoint,
+        ),
       );
     });
   }
@@ -130,7 +159,10 @@ export class A2ATransport implements AdcpTransport {
    * an abort signal on a fetch costs about a tenth of a loopback call, and such a call ends with
    * its answer. Streams and calls the caller can abort are always linked.
    */
-  private async linked<O extends TransportCallOptions>(options: O, run: (options: O) => Promise<TaskResult>): Promise<TaskResult> {
+  private async linked<O extends TransportCallOptions>(
+    options: O,
+    run: (options: O) => Promise<TaskResult>,
+  ): Promise<TaskResult> {
     if (this.closing.signal.aborted) throw this.closing.signal.reason;
     if (options.signal === undefined && options.onProgress === undefined) return run(options);
     const link = linkSignal(options.signal, this.closing.signal);
@@ -141,7 +173,13 @@ export class A2ATransport implements AdcpTransport {
     }
   }
 
-  private request(endpoint: A2AEndpoint, method: string, params: unknown, options: TransportCallOptions, tool: string | undefined): RpcRequest {
+  private request(
+    endpoint: A2AEndpoint,
+    method: string,
+    params: unknown,
+    options: TransportCallOptions,
+    tool: string | undefined,
+  ): RpcRequest {
     return {
       url: endpoint.url,
       method,
@@ -159,7 +197,11 @@ export class A2ATransport implements AdcpTransport {
    * the wire was guessed) an unpinned client switches to v0.3 once, for good; a call that raced
    * with the switch simply runs again on the new endpoint.
    */
-  private async withFallback(target: Target, tool: string | undefined, run: (endpoint: A2AEndpoint) => Promise<Outcome>): Promise<TaskResult> {
+  private async withFallback(
+    target: Target,
+    tool: string | undefined,
+    run: (endpoint: A2AEndpoint) => Promise<Outcome>,
+  ): Promise<TaskResult> {
     const used = target.endpoint;
     let outcome = await run(used);
     if (outcome.kind === 'rpc-error' && this.isVersionRefusal(target, used, outcome.error)) {
@@ -187,7 +229,12 @@ export class A2ATransport implements AdcpTransport {
   }
 
   /** Reads the SSE stream: every event through the snapshot and out as progress; the final state is the result. */
-  private async stream(request: RpcRequest, target: Target, endpoint: A2AEndpoint, onProgress: ((event: ProgressEvent) => void) | undefined): Promise<Outcome> {
+  private async stream(
+    request: RpcRequest,
+    target: Target,
+    endpoint: A2AEndpoint,
+    onProgress: ((event: ProgressEvent) => void) | undefined,
+  ): Promise<Outcome> {
     const snapshot = new TaskSnapshot();
     let count = 0;
     for await (const reply of streamJsonRpc(request)) {

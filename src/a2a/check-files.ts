@@ -63,7 +63,10 @@ function checkFile(part: unknown, allowedOrigins: string[]): CheckedFile | undef
 export function checkAuthChallenge(url: unknown, allowedOrigins: string[]): string {
   const check = validateSellerUrl(url, { allowedOrigins });
   if (!check.ok) {
-    throw new AdcpWireError('unsafe_url', `auth-required challenge_url refused (${check.reason}); allowed origins: ${allowedOrigins.join(', ')}`);
+    throw new AdcpWireError(
+      'unsafe_url',
+      `auth-required challenge_url refused (${check.reason}); allowed origins: ${allowedOrigins.join(', ')}`,
+    );
   }
   return check.url;
 }

@@ -72,7 +72,8 @@ export async function discoverCard(agentUrl: string, options: DiscoverCardOption
       throw error;
     }
     const parsed = parseJsonStrict(text);
-    if (!parsed.ok) return { found: false, tried, problem: `card is not valid JSON (${parsed.reason})`, problemUrl: url };
+    if (!parsed.ok)
+      return { found: false, tried, problem: `card is not valid JSON (${parsed.reason})`, problemUrl: url };
     const problem = cardProblem(parsed.value);
     if (problem !== undefined) return { found: false, tried, problem, problemUrl: url };
     return { found: true, url, card: parsed.value as JsonObject };
@@ -97,7 +98,11 @@ async function getFollowingSameOrigin(
     try {
       response = await options.fetch(url, {
         method: 'GET',
-        headers: { ...options.headers, accept: 'application/json', ...(options.version === '1.0' ? { 'A2A-Version': '1.0' } : {}) },
+        headers: {
+          ...options.headers,
+          accept: 'application/json',
+          ...(options.version === '1.0' ? { 'A2A-Version': '1.0' } : {}),
+        },
         redirect: 'manual',
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
@@ -114,9 +119,14 @@ async function getFollowingSameOrigin(
       next = undefined;
     }
     if (next === undefined || next.origin !== new URL(url).origin) {
-      return { response: undefined, url, problem: `card redirects (HTTP ${response.status}) off the agent's origin; not followed` };
+      return {
+        response: undefined,
+        url,
+        problem: `card redirects (HTTP ${response.status}) off the agent's origin; not followed`,
+      };
     }
-    if (hop >= MAX_REDIRECTS) return { response: undefined, url, problem: `card redirects more than ${MAX_REDIRECTS} times` };
+    if (hop >= MAX_REDIRECTS)
+      return { response: undefined, url, problem: `card redirects more than ${MAX_REDIRECTS} times` };
     url = next.href;
   }
 }
@@ -128,7 +138,8 @@ export function cardProblem(value: unknown): string | undefined {
   const interfaces = card['supportedInterfaces'];
   if (interfaces !== undefined && !Array.isArray(interfaces)) return 'supportedInterfaces is not an array';
   if (card['url'] !== undefined && typeof card['url'] !== 'string') return 'url is not a string';
-  if (!Array.isArray(interfaces) && typeof card['url'] !== 'string') return 'card names no interface (no supportedInterfaces, no url)';
+  if (!Array.isArray(interfaces) && typeof card['url'] !== 'string')
+    return 'card names no interface (no supportedInterfaces, no url)';
   if (card['skills'] !== undefined && !Array.isArray(card['skills'])) return 'skills is not an array';
   return undefined;
 }

@@ -13,10 +13,14 @@ export function fetchFailure(error: unknown, signal: AbortSignal | undefined, ct
     const reason: unknown = signal.reason;
     if (reason instanceof AdcpWireError) return reason;
     const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-    return new AdcpWireError(timedOut ? 'timeout' : 'aborted', `A2A request to ${describe(ctx)} was ${timedOut ? 'timed out' : 'aborted'}`, {
-      ...where,
-      cause: reason ?? error,
-    });
+    return new AdcpWireError(
+      timedOut ? 'timeout' : 'aborted',
+      `A2A request to ${describe(ctx)} was ${timedOut ? 'timed out' : 'aborted'}`,
+      {
+        ...where,
+        cause: reason ?? error,
+      },
+    );
   }
   return new AdcpWireError('network', `A2A request to ${describe(ctx)} failed: could not connect or read`, {
     ...where,

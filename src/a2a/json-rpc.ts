@@ -81,12 +81,17 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    const retryable = response.status === 429 || response.status === 502 || response.status === 503 || response.status === 504;
-    throw new AdcpWireError('http_status', `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}`, {
-      ...errorOptions(ctx),
-      status: response.status,
-      retryable,
-    });
+    const retryable =
+      response.status === 429 || response.status === 502 || response.status === 503 || response.status === 504;
+    throw new AdcpWireError(
+      'http_status',
+      `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}`,
+      {
+        ...errorOptions(ctx),
+        status: response.status,
+        retryable,
+      },
+    );
   }
   return response;
 }
@@ -98,7 +103,11 @@ function errorOptions(ctx: WireContext): { url: string; tool?: string } {
 function parseBody(text: string, ctx: WireContext): unknown {
   const parsed = parseJsonStrict(text);
   if (!parsed.ok) {
-    throw new AdcpWireError('protocol', `A2A response from ${describe(ctx)} is not valid JSON (${parsed.reason})`, errorOptions(ctx));
+    throw new AdcpWireError(
+      'protocol',
+      `A2A response from ${describe(ctx)} is not valid JSON (${parsed.reason})`,
+      errorOptions(ctx),
+    );
   }
   return parsed.value;
 }
@@ -112,9 +121,11 @@ function toReply(value: unknown, id: number, ctx: WireContext): RpcReply {
   // An error about an unparsable request may carry `id: null`; anything else must echo our id.
   if ('error' in envelope) {
     const error = envelope['error'];
-    if (typeof error !== 'object' || error === null || Array.isArray(error)) throw protocol('has a malformed error', ctx);
+    if (typeof error !== 'object' || error === null || Array.isArray(error))
+      throw protocol('has a malformed error', ctx);
     const { code, message, data } = error as Record<string, unknown>;
-    if (typeof code !== 'number' || !Number.isInteger(code)) throw protocol('has an error without an integer code', ctx);
+    if (typeof code !== 'number' || !Number.isInteger(code))
+      throw protocol('has an error without an integer code', ctx);
     const out: RpcErrorObject = { code, message: typeof message === 'string' ? message : '' };
     if (data !== undefined) out.data = data;
     return { ok: false, error: out };

@@ -3,7 +3,10 @@
  * does, with that signal's reason. `dispose()` removes the listeners once the call is over, so
  * long-lived signals do not collect one listener per request.
  */
-export function linkSignal(parent: AbortSignal | undefined, other: AbortSignal): { signal: AbortSignal; dispose(): void } {
+export function linkSignal(
+  parent: AbortSignal | undefined,
+  other: AbortSignal,
+): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const sources = parent === undefined ? [other] : [parent, other];
   const onAbort = (event: Event): void => controller.abort((event.target as AbortSignal).reason);

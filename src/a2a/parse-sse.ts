@@ -30,7 +30,8 @@ export async function* parseSse(chunks: AsyncIterable<Uint8Array>): AsyncGenerat
         data = [];
       } else if (line.startsWith('data')) {
         if (line.length === 4) data.push('');
-        else if (line.charCodeAt(4) === 58 /* : */) data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+        else if (line.charCodeAt(4) === 58 /* : */)
+          data.push(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
       }
     }
     buffer = buffer.slice(start);

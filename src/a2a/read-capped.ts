@@ -53,7 +53,12 @@ export async function* readCappedChunks(
 export async function readCappedText(response: Response, maxBytes: number, ctx: WireContext): Promise<string> {
   const length = response.headers.get('content-length');
   const encoding = response.headers.get('content-encoding');
-  if (length !== null && /^\d{1,15}$/.test(length) && Number(length) <= maxBytes && (encoding === null || encoding === 'identity')) {
+  if (
+    length !== null &&
+    /^\d{1,15}$/.test(length) &&
+    Number(length) <= maxBytes &&
+    (encoding === null || encoding === 'identity')
+  ) {
     try {
       return await response.text();
     } catch (error) {

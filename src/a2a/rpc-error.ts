@@ -11,7 +11,12 @@ import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js
  * `adcp_error` (transport-errors.md step 4); otherwise throws `unsupported_version` (-32009),
  * `not_found` (-32001) or `protocol` (anything else; -32603 internal error is retryable).
  */
-export function rpcErrorToResult(error: RpcErrorObject, endpoint: A2AEndpoint, tool: string | undefined, pin: 'auto' | A2AWire): TaskResult {
+export function rpcErrorToResult(
+  error: RpcErrorObject,
+  endpoint: A2AEndpoint,
+  tool: string | undefined,
+  pin: 'auto' | A2AWire,
+): TaskResult {
   const result = taskResultFromJsonRpcError(error, { protocol: 'a2a' });
   if (result !== null) return result;
   const where = `${tool ?? 'A2A request'} at ${endpoint.url}`;
@@ -20,8 +25,17 @@ export function rpcErrorToResult(error: RpcErrorObject, endpoint: A2AEndpoint, t
   const options = { url: endpoint.url, ...(tool === undefined ? {} : { tool }) };
   if (error.code === VERSION_NOT_SUPPORTED) {
     const pinned = pin === 'auto' ? '' : `; this client is pinned to A2A ${pin}`;
-    throw new AdcpWireError('unsupported_version', `${where}: the agent does not accept A2A ${endpoint.wire} (${detail})${pinned}`, options);
+    throw new AdcpWireError(
+      'unsupported_version',
+      `${where}: the agent does not accept A2A ${endpoint.wire} (${detail})${pinned}`,
+      options,
+    );
   }
-  if (error.code === TASK_NOT_FOUND) throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, options);
-  throw new AdcpWireError('protocol', `${where}: ${detail}`, { ...options, cause: error, retryable: error.code === -32603 });
+  if (error.code === TASK_NOT_FOUND)
+    throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, options);
+  throw new AdcpWireError('protocol', `${where}: ${detail}`, {
+    ...options,
+    cause: error,
+    retryable: error.code === -32603,
+  });
 }

@@ -8,7 +8,17 @@ const CARD_URL = 'https://seller.example/.well-known/agent-card.json';
 
 describe('wireOf', () => {
   it('maps 1.x versions to 1.0 and 0.3.x to 0.3', () => {
-    assert.deepEqual(['1.0', '1', '1.0.0', '0.3', '0.3.0', '0.2.5', '2.0', 'v1.0', 1].map(wireOf), ['1.0', '1.0', '1.0', '0.3', '0.3', undefined, undefined, undefined, undefined]);
+    assert.deepEqual(['1.0', '1', '1.0.0', '0.3', '0.3.0', '0.2.5', '2.0', 'v1.0', 1].map(wireOf), [
+      '1.0',
+      '1.0',
+      '1.0',
+      '0.3',
+      '0.3',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -57,11 +67,18 @@ describe('selectEndpoint', () => {
 
   it('refuses a pin the card does not offer, naming what it offers', () => {
     const v03only = { url: 'https://seller.example/', protocolVersion: '0.3.0' };
-    assert.throws(() => selectEndpoint(v03only, CARD_URL, '1.0'), (e: unknown) => e instanceof AdcpWireError && e.code === 'unsupported_version' && /offers A2A 0\.3 only/.test(e.message));
+    assert.throws(
+      () => selectEndpoint(v03only, CARD_URL, '1.0'),
+      (e: unknown) =>
+        e instanceof AdcpWireError && e.code === 'unsupported_version' && /offers A2A 0\.3 only/.test(e.message),
+    );
   });
 
   it('refuses a card without a usable interface', () => {
-    assert.throws(() => selectEndpoint({ supportedInterfaces: [] }, CARD_URL, 'auto'), (e: unknown) => e instanceof AdcpWireError && e.code === 'protocol');
+    assert.throws(
+      () => selectEndpoint({ supportedInterfaces: [] }, CARD_URL, 'auto'),
+      (e: unknown) => e instanceof AdcpWireError && e.code === 'protocol',
+    );
   });
 });
 
@@ -87,13 +104,23 @@ describe('cardProblem', () => {
   });
 
   it('names what is wrong with a bad card', () => {
-    assert.deepEqual([[], 'x', { supportedInterfaces: {} }, { url: 3, supportedInterfaces: [] }, { name: 'n' }, { url: 'u', skills: {} }].map(cardProblem), [
-      'card is not a JSON object',
-      'card is not a JSON object',
-      'supportedInterfaces is not an array',
-      'url is not a string',
-      'card names no interface (no supportedInterfaces, no url)',
-      'skills is not an array',
-    ]);
+    assert.deepEqual(
+      [
+        [],
+        'x',
+        { supportedInterfaces: {} },
+        { url: 3, supportedInterfaces: [] },
+        { name: 'n' },
+        { url: 'u', skills: {} },
+      ].map(cardProblem),
+      [
+        'card is not a JSON object',
+        'card is not a JSON object',
+        'supportedInterfaces is not an array',
+        'url is not a string',
+        'card names no interface (no supportedInterfaces, no url)',
+        'skills is not an array',
+      ],
+    );
   });
 });

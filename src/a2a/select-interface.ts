@@ -24,7 +24,10 @@ export function listEndpoints(card: JsonObject, cardUrl: string): A2AEndpoint[] 
     add(wireOf(entry['protocolVersion']), entry['url']);
   }
   // v0.3 cards: the root `url` speaks `preferredTransport` (JSONRPC when absent) at `protocolVersion`.
-  if (typeof card['url'] === 'string' && (card['preferredTransport'] === undefined || isJsonRpc(card['preferredTransport']))) {
+  if (
+    typeof card['url'] === 'string' &&
+    (card['preferredTransport'] === undefined || isJsonRpc(card['preferredTransport']))
+  ) {
     add(wireOf(card['protocolVersion']) ?? '0.3', card['url']);
   }
   const additional = Array.isArray(card['additionalInterfaces']) ? card['additionalInterfaces'] : [];
@@ -42,7 +45,9 @@ export function listEndpoints(card: JsonObject, cardUrl: string): A2AEndpoint[] 
 export function selectEndpoint(card: JsonObject, cardUrl: string, pin: 'auto' | A2AWire): A2AEndpoint {
   const endpoints = listEndpoints(card, cardUrl);
   if (endpoints.length === 0) {
-    throw new AdcpWireError('protocol', `agent card at ${cardUrl} advertises no usable JSON-RPC interface`, { url: cardUrl });
+    throw new AdcpWireError('protocol', `agent card at ${cardUrl} advertises no usable JSON-RPC interface`, {
+      url: cardUrl,
+    });
   }
   if (pin === 'auto') return endpoints[0] as A2AEndpoint;
   const match = endpoints.find((e) => e.wire === pin);

@@ -27,7 +27,10 @@ export type A2ATaskResult = TaskResult & { files?: CheckedFile[] };
 export function resultFromA2A(input: unknown, ctx: ResultContext): A2ATaskResult {
   const result = taskResultFromA2A(input) as A2ATaskResult;
   if (result.status === 'auth-required' && result.data !== undefined && result.data['challenge_url'] !== undefined) {
-    result.data = { ...result.data, challenge_url: checkAuthChallenge(result.data['challenge_url'], ctx.allowedOrigins) };
+    result.data = {
+      ...result.data,
+      challenge_url: checkAuthChallenge(result.data['challenge_url'], ctx.allowedOrigins),
+    };
   }
   // Core has already refused a nested envelope; what is left is a Task, bare or in `{ task }`.
   const task = unwrapStreamEnvelope(input);

@@ -17,7 +17,9 @@ export const TASK_NOT_FOUND = -32001;
 
 /** Headers every request of `wire` carries, on top of the caller's. */
 export function wireHeaders(wire: A2AWire): Record<string, string> {
-  return wire === '1.0' ? { 'A2A-Version': '1.0', 'A2A-Extensions': ADCP_PROFILE_URI } : { 'A2A-Extensions': ADCP_PROFILE_URI };
+  return wire === '1.0'
+    ? { 'A2A-Version': '1.0', 'A2A-Extensions': ADCP_PROFILE_URI }
+    : { 'A2A-Extensions': ADCP_PROFILE_URI };
 }
 
 export interface InvocationOptions {
@@ -35,10 +37,16 @@ export interface InvocationOptions {
  * The `params` of a send for one AdCP skill: a Message with exactly one authoritative DataPart
  * `{ skill, input }` (a2a-guide.md, "Profile Invocation Messages"), in the shape of `wire`.
  */
-export function invocationParams(wire: A2AWire, skill: string, input: JsonObject, options: InvocationOptions): JsonObject {
+export function invocationParams(
+  wire: A2AWire,
+  skill: string,
+  input: JsonObject,
+  options: InvocationOptions,
+): JsonObject {
   const v1 = wire === '1.0';
   const parts: JsonObject[] = [];
-  if (options.advisoryText !== undefined) parts.push(v1 ? { text: options.advisoryText } : { kind: 'text', text: options.advisoryText });
+  if (options.advisoryText !== undefined)
+    parts.push(v1 ? { text: options.advisoryText } : { kind: 'text', text: options.advisoryText });
   parts.push(v1 ? { data: { skill, input } } : { kind: 'data', data: { skill, input } });
   const message: JsonObject = v1
     ? { messageId: options.messageId, role: 'ROLE_USER', parts }
@@ -46,7 +54,8 @@ export function invocationParams(wire: A2AWire, skill: string, input: JsonObject
   if (options.contextId !== undefined) message['contextId'] = options.contextId;
   if (options.taskId !== undefined) message['taskId'] = options.taskId;
   const params: JsonObject = { message };
-  if (options.returnImmediately === true) params['configuration'] = v1 ? { returnImmediately: true } : { blocking: false };
+  if (options.returnImmediately === true)
+    params['configuration'] = v1 ? { returnImmediately: true } : { blocking: false };
   return params;
 }
 

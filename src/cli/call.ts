@@ -70,13 +70,16 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     const waitDefault = values.wait === true ? 600_000 : 30_000;
     const connection = readConnection(url, values, io, waitDefault);
     const args: JsonObject = await readPayload(json, io.cwd);
-    if (values.webhook !== undefined) args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
+    if (values.webhook !== undefined)
+      args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
     else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
     client = await open(connection);
     const progress = createProgressLine(io.stderr, { clock: values.wait === true });
     // Progress is for people: on a terminal, or when asked to wait; never mixed into --json.
     const quiet = values.json === true || (values.wait !== true && io.stderr.isTTY !== true);
-    const onProgress = quiet ? undefined : (event: Parameters<typeof describeProgress>[0]) => progress.update(describeProgress(event));
+    const onProgress = quiet
+      ? undefined
+      : (event: Parameters<typeof describeProgress>[0]) => progress.update(describeProgress(event));
     const started = Date.now();
     let result: TaskResult = await client.call(tool, args, {
       timeoutMs: connection.timeoutMs,
@@ -84,7 +87,10 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       ...(onProgress ? { onProgress } : {}),
     });
     if (values.wait === true && (result.status === 'submitted' || result.status === 'working')) {
-      if (!quiet) progress.update(describeProgress({ status: result.status, ...(result.taskId ? { taskId: result.taskId } : {}) }));
+      if (!quiet)
+        progress.update(
+          describeProgress({ status: result.status, ...(result.taskId ? { taskId: result.taskId } : {}) }),
+        );
       const remaining = Math.max(1, connection.timeoutMs - (Date.now() - started));
       waiting = true;
       try {
@@ -99,13 +105,19 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     else {
       io.stdout.write(renderResult(result, tool, style));
       if ((result.status === 'submitted' || result.status === 'working') && result.taskId !== undefined) {
-        io.stdout.write(style.dim(`  follow it: adcp tasks get ${connection.url} ${printable(result.taskId)}   (or call again with --wait)\n`));
+        io.stdout.write(
+          style.dim(
+            `  follow it: adcp tasks get ${connection.url} ${printable(result.taskId)}   (or call again with --wait)\n`,
+          ),
+        );
       }
     }
     return exitFor(result);
   } catch (error) {
     if (waiting && isTimeout(error)) {
-      io.stderr.write(`adcp call: the task did not finish within --timeout; it may still finish: follow it with 'adcp tasks get'.\n`);
+      io.stderr.write(
+        `adcp call: the task did not finish within --timeout; it may still finish: follow it with 'adcp tasks get'.\n`,
+      );
       return EXIT.pending;
     }
     return reportError(io, 'call', error);

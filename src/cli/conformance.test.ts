@@ -53,13 +53,21 @@ describe('adcp conformance on a folder with a failing vector and an unknown file
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'adcp-conformance-'));
     await mkdir(path.join(dir, 'nested'));
-    const response = { isError: true, structuredContent: { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient' } } };
+    const response = {
+      isError: true,
+      structuredContent: { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient' } },
+    };
     await writeFile(
       path.join(dir, 'nested', 'my-own-errors.json'),
       JSON.stringify({
         vectors: [
           { id: 'good-one', response, expected_error: response.structuredContent.adcp_error, expected_action: 'retry' },
-          { id: 'wrong-action', response, expected_error: response.structuredContent.adcp_error, expected_action: 'escalate_to_human' },
+          {
+            id: 'wrong-action',
+            response,
+            expected_error: response.structuredContent.adcp_error,
+            expected_action: 'escalate_to_human',
+          },
         ],
       }),
     );
@@ -91,7 +99,10 @@ describe('adcp conformance on a folder with a failing vector and an unknown file
     const report = JSON.parse(t.out()) as { files: { file: string; status: string; failures: { id: string }[] }[] };
     const failing = report.files.find((f) => f.file === 'nested/my-own-errors.json');
     assert.equal(failing?.status, 'failed');
-    assert.deepEqual(failing?.failures.map((f) => f.id), ['wrong-action']);
+    assert.deepEqual(
+      failing?.failures.map((f) => f.id),
+      ['wrong-action'],
+    );
     assert.equal(report.files.find((f) => f.file === 'unknown.json')?.status, 'unrecognised');
   });
 });
@@ -124,11 +135,19 @@ describe('adcp conformance command line', () => {
 
 describe('conformance format handlers', () => {
   it('report a missing webhooks export as HandlerUnavailable, so the file is skipped, not failed', async () => {
-    await assert.rejects(requireWebhooks('noSuchFunction' as never), (e: unknown) => e instanceof HandlerUnavailable && /noSuchFunction/.test(e.message));
+    await assert.rejects(
+      requireWebhooks('noSuchFunction' as never),
+      (e: unknown) => e instanceof HandlerUnavailable && /noSuchFunction/.test(e.message),
+    );
   });
   it('recognise a document by its fields, whatever its name', () => {
-    const doc = { vectors: [{ id: 'x', payload: { task_id: 't', status: 'completed', result: {} }, expected_data: {} }] };
+    const doc = {
+      vectors: [{ id: 'x', payload: { task_id: 't', status: 'completed', result: {} }, expected_data: {} }],
+    };
     assert.equal(FORMAT_HANDLERS.find((h) => h.matches(doc))?.format, 'webhook payload extraction');
-    assert.equal(FORMAT_HANDLERS.find((h) => h.matches({ vectors: [] })), undefined);
+    assert.equal(
+      FORMAT_HANDLERS.find((h) => h.matches({ vectors: [] })),
+      undefined,
+    );
   });
 });

@@ -52,7 +52,8 @@ export const conformanceCommand: Command = async (argv: string[], io: CliIo) => 
   );
   if (typeof parsed === 'number') return parsed;
   const dirOption = parsed.values.vectors;
-  if (dirOption === undefined || dirOption === '') return usageError(io, 'conformance', new Error('missing --vectors DIR.'));
+  if (dirOption === undefined || dirOption === '')
+    return usageError(io, 'conformance', new Error('missing --vectors DIR.'));
   const root = path.resolve(io.cwd, dirOption);
   const rootStat = await stat(root).catch(() => undefined);
   if (rootStat === undefined || !rootStat.isDirectory()) {
@@ -110,9 +111,16 @@ async function runFile(
   try {
     results = await handler.run(doc, { ...context, file });
   } catch (thrown) {
-    if (thrown instanceof HandlerUnavailable) return { ...base, status: 'skipped', format: handler.format, note: thrown.message };
+    if (thrown instanceof HandlerUnavailable)
+      return { ...base, status: 'skipped', format: handler.format, note: thrown.message };
     const message = thrown instanceof Error ? thrown.message : String(thrown);
-    return { ...base, status: 'failed', format: handler.format, failed: 1, failures: [{ id: '(file)', reason: printable(message) }] };
+    return {
+      ...base,
+      status: 'failed',
+      format: handler.format,
+      failed: 1,
+      failures: [{ id: '(file)', reason: printable(message) }],
+    };
   }
   const failures = results.filter((r) => !r.ok).map((r) => ({ id: printable(r.id), reason: r.reason ?? 'failed' }));
   return {
@@ -163,7 +171,8 @@ async function readJson(file: string): Promise<{ doc?: unknown; error?: string }
     return { error: `unreadable: ${error instanceof Error ? error.message : String(error)}` };
   }
   const parsed = parseJsonStrict(text, { maxBytes: MAX_FILE_BYTES });
-  if (!parsed.ok) return { error: `not JSON (${parsed.reason}${parsed.key !== undefined ? ` '${printable(parsed.key, 40)}'` : ''})` };
+  if (!parsed.ok)
+    return { error: `not JSON (${parsed.reason}${parsed.key !== undefined ? ` '${printable(parsed.key, 40)}'` : ''})` };
   return { doc: parsed.value };
 }
 

@@ -11,7 +11,7 @@ export const CONNECTION_OPTIONS = {
 } as const;
 
 export const CONNECTION_HELP = [
-  '  --protocol mcp|a2a|auto  which wire to speak (default auto: A2A when the URL is the agent\'s',
+  "  --protocol mcp|a2a|auto  which wire to speak (default auto: A2A when the URL is the agent's",
   '                           A2A address by its agent card, MCP otherwise)',
   '  --auth TOKEN             bearer token (or set ADCP_AUTH_TOKEN, kept out of shell history)',
   '  --header K:V             extra request header, repeatable',

@@ -22,7 +22,14 @@ const BRIEF = 'Sports fans on connected TV and online video, spring campaign';
 
 /** The buyer's script, in order. Each step checks what it should see and says what it saw. */
 export function demoSteps(ctx: DemoContext): DemoStep[] {
-  return [discoverStep(ctx), productsStep(ctx, 'mcp'), productsStep(ctx, 'a2a'), mediaBuyStep(ctx), mcpTaskStep(ctx), rateLimitStep(ctx)];
+  return [
+    discoverStep(ctx),
+    productsStep(ctx, 'mcp'),
+    productsStep(ctx, 'a2a'),
+    mediaBuyStep(ctx),
+    mcpTaskStep(ctx),
+    rateLimitStep(ctx),
+  ];
 }
 
 function discoverStep(ctx: DemoContext): DemoStep {
@@ -30,7 +37,10 @@ function discoverStep(ctx: DemoContext): DemoStep {
     title: 'discover (MCP and A2A)',
     expect: 'both cards, tools, task support',
     async run(say) {
-      const [mcp, a2a] = await Promise.all([ctx.mcp.discover({ timeoutMs: 10_000 }), ctx.a2a.discover({ timeoutMs: 10_000 })]);
+      const [mcp, a2a] = await Promise.all([
+        ctx.mcp.discover({ timeoutMs: 10_000 }),
+        ctx.a2a.discover({ timeoutMs: 10_000 }),
+      ]);
       const name = (card: JsonObject | undefined) => printable(String(card?.['title'] ?? card?.['name'] ?? '?'), 60);
       say(`MCP server card "${name(mcp.card.card)}" at ${printable(mcp.card.url ?? '?')}`);
       say(`A2A agent card  "${name(a2a.card.card)}" at ${printable(a2a.card.url ?? '?')}`);
@@ -41,7 +51,9 @@ function discoverStep(ctx: DemoContext): DemoStep {
       }
       const support = (name: string) => tools.find((t) => t.name === name)?.taskSupport;
       const versions = (mcp.capabilities?.data?.['adcp'] as JsonObject | undefined)?.['supported_versions'];
-      say(`get_adcp_capabilities: ${mcp.capabilities?.status ?? 'missing'}, AdCP ${Array.isArray(versions) ? versions.join(', ') : '?'}`);
+      say(
+        `get_adcp_capabilities: ${mcp.capabilities?.status ?? 'missing'}, AdCP ${Array.isArray(versions) ? versions.join(', ') : '?'}`,
+      );
       const ok =
         mcp.card.card !== undefined &&
         a2a.card.card !== undefined &&
@@ -64,7 +76,10 @@ function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
       say(`${result.status}${result.message !== undefined ? `: ${printable(result.message, 80)}` : ''}`);
       if (products.length > 0) {
         const rows = products.map((p) => [String(p['product_id'] ?? ''), String(p['name'] ?? ''), cpmOf(p)]);
-        for (const line of formatTable(['product_id', 'name', 'CPM'], rows, { maxCell: 44, headerStyle: ctx.style.dim }).trimEnd().split('\n')) say(line);
+        for (const line of formatTable(['product_id', 'name', 'CPM'], rows, { maxCell: 44, headerStyle: ctx.style.dim })
+          .trimEnd()
+          .split('\n'))
+          say(line);
       }
       const ids = products.map((p) => String(p['product_id']));
       if (wire === 'mcp') {
@@ -72,7 +87,10 @@ function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
         return { ok: result.status === 'completed' && ids.length > 0, got: `${result.status}, ${ids.length} products` };
       }
       const same = ids.join(',') === ctx.found.productIds.join(',');
-      return { ok: result.status === 'completed' && ids.length > 0 && same, got: `${result.status}, ${ids.length} products${same ? ', same' : ', DIFFERENT'}` };
+      return {
+        ok: result.status === 'completed' && ids.length > 0 && same,
+        got: `${result.status}, ${ids.length} products${same ? ', same' : ', DIFFERENT'}`,
+      };
     },
   };
 }
@@ -93,8 +111,11 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
         },
         { timeoutMs: 10_000, context: { campaign: 'demo-spring' } },
       );
-      say(`${submitted.status}, task ${printable(submitted.taskId ?? '?', 60)}${submitted.message ? `: ${printable(submitted.message, 80)}` : ''}`);
-      if (submitted.status !== 'submitted' || submitted.taskId === undefined) return { ok: false, got: `${submitted.status} (no task_id)` };
+      say(
+        `${submitted.status}, task ${printable(submitted.taskId ?? '?', 60)}${submitted.message ? `: ${printable(submitted.message, 80)}` : ''}`,
+      );
+      if (submitted.status !== 'submitted' || submitted.taskId === undefined)
+        return { ok: false, got: `${submitted.status} (no task_id)` };
       const [operation, polled] = await Promise.all([
         ctx.env.receiver.waitForOperation(operationId, { timeoutMs: 10_000 }),
         ctx.mcp.waitFor(submitted, { timeoutMs: 10_000, pollIntervalMs: 300, maxPollIntervalMs: 600 }),
@@ -102,10 +123,19 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
       const viaWebhook = String((operation.result as JsonObject | undefined)?.['media_buy_id'] ?? '?');
       const viaPoll = String(polled.data?.['media_buy_id'] ?? '?');
       const hooks = ctx.env.events.filter((e) => e.operationId === operationId).map((e) => e.status);
-      say(`webhooks (RFC 9421 signatures verified): ${hooks.join(' -> ') || 'none'}; operation ${operation.status}, ${printable(viaWebhook, 40)}`);
+      say(
+        `webhooks (RFC 9421 signatures verified): ${hooks.join(' -> ') || 'none'}; operation ${operation.status}, ${printable(viaWebhook, 40)}`,
+      );
       say(`polling get_task_status: ${polled.status}, ${printable(viaPoll, 40)}`);
-      const ok = operation.status === 'completed' && polled.status === 'completed' && viaWebhook === viaPoll && viaPoll.startsWith('mb_');
-      return { ok, got: `webhooks ${hooks.join(', ') || 'none'}; poll ${polled.status}${viaWebhook === viaPoll ? '' : ' (other buy)'}` };
+      const ok =
+        operation.status === 'completed' &&
+        polled.status === 'completed' &&
+        viaWebhook === viaPoll &&
+        viaPoll.startsWith('mb_');
+      return {
+        ok,
+        got: `webhooks ${hooks.join(', ') || 'none'}; poll ${polled.status}${viaWebhook === viaPoll ? '' : ' (other buy)'}`,
+      };
     },
   };
 }
@@ -115,8 +145,14 @@ function mcpTaskStep(ctx: DemoContext): DemoStep {
     title: 'MCP Task-augmented call',
     expect: 'an MCP Task, completed',
     async run(say) {
-      const result = await ctx.mcp.call('get_products', { brief: 'audio and podcasts' }, { task: { ttl: 60_000 }, timeoutMs: 10_000 });
-      say(`tools/call with params.task -> MCP Task ${printable(result.transportTaskId ?? '(none)', 60)} -> ${result.status}, ${productsOf(result).length} products`);
+      const result = await ctx.mcp.call(
+        'get_products',
+        { brief: 'audio and podcasts' },
+        { task: { ttl: 60_000 }, timeoutMs: 10_000 },
+      );
+      say(
+        `tools/call with params.task -> MCP Task ${printable(result.transportTaskId ?? '(none)', 60)} -> ${result.status}, ${productsOf(result).length} products`,
+      );
       return check(result.status === 'completed' && result.transportTaskId !== undefined, `MCP Task ${result.status}`);
     },
   };
@@ -128,11 +164,20 @@ function rateLimitStep(ctx: DemoContext): DemoStep {
     expect: 'RATE_LIMITED, retried, completed',
     async run(say) {
       const before = ctx.counted.toolCalls();
-      const result = await ctx.counted.client.call('get_products', { brief: `display banners [rate-limit-once] ${Date.now()}` }, { timeoutMs: 10_000 });
+      const result = await ctx.counted.client.call(
+        'get_products',
+        { brief: `display banners [rate-limit-once] ${Date.now()}` },
+        { timeoutMs: 10_000 },
+      );
       const attempts = ctx.counted.toolCalls() - before;
       const limited = ctx.counted.rateLimitedAnswers();
-      say(`first answer RATE_LIMITED (retry_after 1 s): ${limited > 0 ? 'yes' : 'no'}; the client waited and retried: ${attempts} attempts -> ${result.status}`);
-      return check(result.status === 'completed' && attempts === 2 && limited > 0, `${attempts} attempts, ${result.status}`);
+      say(
+        `first answer RATE_LIMITED (retry_after 1 s): ${limited > 0 ? 'yes' : 'no'}; the client waited and retried: ${attempts} attempts -> ${result.status}`,
+      );
+      return check(
+        result.status === 'completed' && attempts === 2 && limited > 0,
+        `${attempts} attempts, ${result.status}`,
+      );
     },
   };
 }
@@ -143,7 +188,9 @@ function check(ok: boolean, got: string): StepCheck {
 
 function productsOf(result: TaskResult): JsonObject[] {
   const products = result.data?.['products'];
-  return Array.isArray(products) ? products.filter((p): p is JsonObject => typeof p === 'object' && p !== null && !Array.isArray(p)) : [];
+  return Array.isArray(products)
+    ? products.filter((p): p is JsonObject => typeof p === 'object' && p !== null && !Array.isArray(p))
+    : [];
 }
 
 function cpmOf(product: JsonObject): string {

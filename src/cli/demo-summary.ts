@@ -6,11 +6,19 @@ import { formatTable } from './table.js';
 export function renderSummary(outcomes: readonly StepOutcome[], totalMs: number, style: Style): string {
   const table = formatTable(
     ['#', 'step', 'expected', 'got', 'result', 'time'],
-    outcomes.map((o, i) => [String(i + 1), o.title, o.expect, o.got, o.ok ? 'ok' : 'FAIL', `${(o.ms / 1000).toFixed(2)} s`]),
+    outcomes.map((o, i) => [
+      String(i + 1),
+      o.title,
+      o.expect,
+      o.got,
+      o.ok ? 'ok' : 'FAIL',
+      `${(o.ms / 1000).toFixed(2)} s`,
+    ]),
     {
       maxCell: 64,
       headerStyle: style.dim,
-      paint: (row, col, cell) => (col === 4 ? (outcomes[row]?.ok === true ? style.green(cell) : style.red(cell)) : cell),
+      paint: (row, col, cell) =>
+        col === 4 ? (outcomes[row]?.ok === true ? style.green(cell) : style.red(cell)) : cell,
     },
   );
   const failed = outcomes.filter((o) => !o.ok).length;

@@ -59,7 +59,9 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
     env = await startDemoEnv((event) => say(`${style.cyan('webhook')} ${formatEvent(event, style).trimEnd()}`));
     write(`  state     ${printable(env.dir)} ${style.dim('(SQLite, removed at the end)')}`);
     write(`  seller    MCP ${env.seller.mcpUrl}   A2A ${env.seller.a2aUrl}`);
-    write(`  webhooks  ${env.receiver.url} ${style.dim('(RFC 9421 signatures checked against the seller JWKS, de-duplicated)')}`);
+    write(
+      `  webhooks  ${env.receiver.url} ${style.dim('(RFC 9421 signatures checked against the seller JWKS, de-duplicated)')}`,
+    );
     write('');
     const ctx = await buyerContext(env, style, clients);
     const steps = demoSteps(ctx);
@@ -68,7 +70,10 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
       {
         start: (i, step) => write(`${style.bold(`[${i + 1}/${steps.length}]`)} ${step.title}`),
         say,
-        end: (o) => say(`${paintStatus(style, o.ok ? 'ok' : 'FAIL')}${o.ok ? '' : `: expected ${o.expect}, got ${o.got}`} ${style.dim(`(${(o.ms / 1000).toFixed(2)} s)`)}`),
+        end: (o) =>
+          say(
+            `${paintStatus(style, o.ok ? 'ok' : 'FAIL')}${o.ok ? '' : `: expected ${o.expect}, got ${o.got}`} ${style.dim(`(${(o.ms / 1000).toFixed(2)} s)`)}`,
+          ),
       },
       { stepTimeoutMs: STEP_TIMEOUT_MS, signal: interrupt.signal },
     );
@@ -83,15 +88,21 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
   interrupt.release();
   const removed = !existsSync(dir);
   if (interrupt.signal.aborted) {
-    io.stderr.write(`adcp demo: interrupted; stopped the seller and the webhook receiver${removed ? ` and removed ${printable(dir)}` : ''}.\n`);
+    io.stderr.write(
+      `adcp demo: interrupted; stopped the seller and the webhook receiver${removed ? ` and removed ${printable(dir)}` : ''}.\n`,
+    );
     return EXIT.interrupted;
   }
   const totalMs = Date.now() - started;
   if (json) {
-    io.stdout.write(`${safeJson({ ...summaryToJson(outcomes, totalMs), state_dir: dir, state_removed: removed }, 2)}\n`);
+    io.stdout.write(
+      `${safeJson({ ...summaryToJson(outcomes, totalMs), state_dir: dir, state_removed: removed }, 2)}\n`,
+    );
   } else {
     write('');
-    write(`Stopped the seller and the webhook receiver; ${removed ? 'removed' : style.red('could not remove')} ${printable(dir)}.`);
+    write(
+      `Stopped the seller and the webhook receiver; ${removed ? 'removed' : style.red('could not remove')} ${printable(dir)}.`,
+    );
     write('');
     io.stdout.write(renderSummary(outcomes, totalMs, style));
   }
@@ -116,9 +127,12 @@ async function buyerContext(env: DemoEnv, style: DemoContext['style'], clients: 
       void response
         .clone()
         .text()
-        .then((text) => {
-          if (text.includes('RATE_LIMITED')) rateLimited++;
-        }, () => undefined);
+        .then(
+          (text) => {
+            if (text.includes('RATE_LIMITED')) rateLimited++;
+          },
+          () => undefined,
+        );
     }
     return response;
   };
@@ -126,7 +140,11 @@ async function buyerContext(env: DemoEnv, style: DemoContext['style'], clients: 
     env,
     mcp: open(env.seller.mcpUrl, 'mcp'),
     a2a: open(env.seller.a2aUrl, 'a2a'),
-    counted: { client: open(env.seller.mcpUrl, 'mcp', { fetch: counting }), toolCalls: () => toolCalls, rateLimitedAnswers: () => rateLimited },
+    counted: {
+      client: open(env.seller.mcpUrl, 'mcp', { fetch: counting }),
+      toolCalls: () => toolCalls,
+      rateLimitedAnswers: () => rateLimited,
+    },
     style,
     found: { productIds: [] },
   };

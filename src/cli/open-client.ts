@@ -35,7 +35,8 @@ export const openClient: OpenClient = async (connection) => {
     });
   } catch (error) {
     // The client refuses bad options (a token with a line break...) before any I/O: a usage error here.
-    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(error.message.replace(/^AdcpClient: /, ''));
+    if (error instanceof TypeError || error instanceof RangeError)
+      throw new UsageError(error.message.replace(/^AdcpClient: /, ''));
     throw error;
   }
 };

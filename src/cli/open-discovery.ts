@@ -30,7 +30,12 @@ export const openDiscovery: OpenDiscovery = async (connection) => {
 /** Maps the client's DiscoverResult to the report's rows (no sanitising here: the renderer does it). */
 export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryView {
   const card = found.card;
-  const entry = cardRow(found.protocol === 'mcp' ? 'MCP server card' : 'A2A agent card', card.url, card.card, card.problem);
+  const entry = cardRow(
+    found.protocol === 'mcp' ? 'MCP server card' : 'A2A agent card',
+    card.url,
+    card.card,
+    card.problem,
+  );
   const view: DiscoveryView = { url, protocol: found.protocol, cards: [entry], tools: [] };
   if (found.adcpMeta !== undefined) {
     view.cards.push({ kind: 'AdCP card block', name: summarise(found.adcpMeta) });
@@ -46,7 +51,8 @@ export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryVi
     if (tool.description !== undefined) row.description = tool.description;
     return row;
   });
-  if (found.toolsProblem !== undefined && view.tools.length === 0) view.tools.push({ name: '(tools unavailable)', description: found.toolsProblem });
+  if (found.toolsProblem !== undefined && view.tools.length === 0)
+    view.tools.push({ name: '(tools unavailable)', description: found.toolsProblem });
   return view;
 }
 
@@ -68,7 +74,12 @@ async function otherCard(connection: Connection, protocol: 'mcp' | 'a2a'): Promi
   }
 }
 
-function cardRow(kind: string, url: string | undefined, body: JsonObject | undefined, problem: string | undefined): DiscoveryView['cards'][number] {
+function cardRow(
+  kind: string,
+  url: string | undefined,
+  body: JsonObject | undefined,
+  problem: string | undefined,
+): DiscoveryView['cards'][number] {
   const entry: DiscoveryView['cards'][number] = { kind };
   if (url !== undefined) entry.url = url;
   const name = text(body?.['title']) ?? text(body?.['name']);

@@ -42,12 +42,15 @@ export const openTasks: OpenTasks = async (connection, options) => {
     async get(taskId) {
       if (options.transportTask) {
         const t = await wire();
-        if (t.getTask === undefined) throw new TypeError(`${t.protocol} has no transport tasks to read; drop --transport-task.`);
+        if (t.getTask === undefined)
+          throw new TypeError(`${t.protocol} has no transport tasks to read; drop --transport-task.`);
         return t.getTask(taskId, callOptions());
       }
       const polled = await client.call('get_task_status', { task_id: taskId, include_result: true }, { retry: false });
       if (isUnknownTool(polled)) {
-        return unwrapPolledResult(await client.call('tasks/get', { task_id: taskId, include_result: true }, { retry: false }));
+        return unwrapPolledResult(
+          await client.call('tasks/get', { task_id: taskId, include_result: true }, { retry: false }),
+        );
       }
       return unwrapPolledResult(polled);
     },

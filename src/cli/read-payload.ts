@@ -29,7 +29,9 @@ export async function readPayload(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${source} is not valid JSON (${printable((error as Error).message)}); quote the JSON in single quotes, or pass @file.json.`);
+    throw new UsageError(
+      `${source} is not valid JSON (${printable((error as Error).message)}); quote the JSON in single quotes, or pass @file.json.`,
+    );
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`${source} must be a JSON object, like '{"brief":"coffee"}'.`);

@@ -27,7 +27,12 @@ export function renderDiscovery(view: DiscoveryView, style: Style): string {
     out.push(
       formatTable(
         ['card', 'name', 'version', 'url'],
-        view.cards.map((c) => [c.kind, c.problem !== undefined ? `(${c.problem})` : (c.name ?? ''), c.version ?? '', c.url ?? '']),
+        view.cards.map((c) => [
+          c.kind,
+          c.problem !== undefined ? `(${c.problem})` : (c.name ?? ''),
+          c.version ?? '',
+          c.url ?? '',
+        ]),
         { maxCell: 70, headerStyle: style.dim },
       ),
     );
@@ -37,7 +42,11 @@ export function renderDiscovery(view: DiscoveryView, style: Style): string {
     const rows = Object.entries(view.capabilities)
       .filter(([key]) => !ENVELOPE.has(key))
       .map(([key, value]) => [key, typeof value === 'string' ? value : safeJson(value)]);
-    out.push(rows.length === 0 ? '  (empty)\n' : formatTable(['field', 'value'], rows, { maxCell: 90, headerStyle: style.dim }));
+    out.push(
+      rows.length === 0
+        ? '  (empty)\n'
+        : formatTable(['field', 'value'], rows, { maxCell: 90, headerStyle: style.dim }),
+    );
   } else {
     out.push(`  ${printable(view.capabilitiesProblem ?? 'not reported')}`, '');
   }

@@ -24,7 +24,9 @@ export function resultToJson(result: TaskResult): Record<string, unknown> {
 
 /** Human lines for one result: a status headline, the ids, the error with what to do, the data. */
 export function renderResult(result: TaskResult, tool: string, style: Style): string {
-  const lines = [`${style.bold(paintStatus(style, result.status))}  ${printable(tool)} ${style.dim(`via ${result.protocol}`)}`];
+  const lines = [
+    `${style.bold(paintStatus(style, result.status))}  ${printable(tool)} ${style.dim(`via ${result.protocol}`)}`,
+  ];
   const field = (name: string, value: string | undefined) => {
     if (value !== undefined) lines.push(`  ${style.dim(name.padEnd(10))} ${printable(value)}`);
   };

@@ -6,8 +6,9 @@
 export function safeJson(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, replacer, indent) ?? 'null';
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return text.replace(
+    /[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

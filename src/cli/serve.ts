@@ -60,7 +60,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     seller = started;
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
-      io.stdout.write(`${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl })}\n`);
+      io.stdout.write(
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl })}\n`,
+      );
     } else {
       io.stdout.write(
         [

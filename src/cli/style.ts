@@ -36,6 +36,7 @@ export function createStyle(color: boolean): Style {
 /** The colour a status reads in: green when done, red when it went wrong, yellow while pending. */
 export function paintStatus(style: Style, status: string): string {
   if (status === 'completed' || status === 'ok' || status === 'pass') return style.green(status);
-  if (status === 'failed' || status === 'rejected' || status === 'canceled' || status === 'FAIL') return style.red(status);
+  if (status === 'failed' || status === 'rejected' || status === 'canceled' || status === 'FAIL')
+    return style.red(status);
   return style.yellow(status);
 }

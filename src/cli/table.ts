@@ -14,7 +14,11 @@ function width(text: string): number {
 export function formatTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],
-  options: { maxCell?: number; paint?: (row: number, col: number, cell: string) => string; headerStyle?: (s: string) => string } = {},
+  options: {
+    maxCell?: number;
+    paint?: (row: number, col: number, cell: string) => string;
+    headerStyle?: (s: string) => string;
+  } = {},
 ): string {
   const maxCell = options.maxCell ?? 60;
   const cut = (cell: string) => {

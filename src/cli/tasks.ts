@@ -30,7 +30,12 @@ Example:
   adcp tasks get http://127.0.0.1:3000/mcp task_123
 `;
 
-const SPEC = { name: 'tasks', help: HELP, positionals: ['get|cancel', 'url', 'task-id'], options: { ...CONNECTION_OPTIONS, 'transport-task': { type: 'boolean' } } } as const;
+const SPEC = {
+  name: 'tasks',
+  help: HELP,
+  positionals: ['get|cancel', 'url', 'task-id'],
+  options: { ...CONNECTION_OPTIONS, 'transport-task': { type: 'boolean' } },
+} as const;
 
 /** `adcp tasks get|cancel`: one look at (or the cancellation of) a task. */
 export const tasksCommand: Command = (argv, io) => runTasks(argv, io, openTasks);
@@ -44,7 +49,8 @@ export async function runTasks(argv: string[], io: CliIo, open: OpenTasks): Prom
   }
   let tasks;
   try {
-    if (taskId.trim() === '' || taskId.length > 256) throw new UsageError('give the task id the agent returned (task_id).');
+    if (taskId.trim() === '' || taskId.length > 256)
+      throw new UsageError('give the task id the agent returned (task_id).');
     const connection = readConnection(url, parsed.values, io);
     tasks = await open(connection, { transportTask: parsed.values['transport-task'] === true });
     const result = action === 'get' ? await tasks.get(taskId) : await tasks.cancel(taskId);
@@ -62,6 +68,9 @@ export async function runTasks(argv: string[], io: CliIo, open: OpenTasks): Prom
 export function exitFor(action: 'get' | 'cancel', result: TaskResult): number {
   if (action === 'cancel') return result.status === 'canceled' ? EXIT.ok : EXIT.failed;
   // A failed task is still a task the agent described (its envelope names it); a refused poll is not.
-  const refused = (result.status === 'failed' || result.status === 'rejected') && result.data?.['task_id'] === undefined && result.taskId === undefined;
+  const refused =
+    (result.status === 'failed' || result.status === 'rejected') &&
+    result.data?.['task_id'] === undefined &&
+    result.taskId === undefined;
   return refused ? EXIT.failed : EXIT.ok;
 }

@@ -42,11 +42,13 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
     import('../webhooks/index.js'),
     import('../store/pg-open-stores.js'),
   ]);
-  const verify = options.secret !== undefined ? ({ scheme: 'hmac', secret: options.secret } as const) : await jwksSignature(options);
+  const verify =
+    options.secret !== undefined ? ({ scheme: 'hmac', secret: options.secret } as const) : await jwksSignature(options);
   const stores = await openStoresFromUrl({ url: options.storeUrl ?? ':memory:', env: {}, sweepIntervalMs: 0 });
   // RFC 9421 nonces go to the same store as de-duplication, so listeners sharing a database
   // also refuse a signature replayed to another of them (in memory: the handler's own cache).
-  const signature = verify.scheme === 'rfc9421' && stores.replay !== undefined ? { ...verify, replay: stores.replay } : verify;
+  const signature =
+    verify.scheme === 'rfc9421' && stores.replay !== undefined ? { ...verify, replay: stores.replay } : verify;
   try {
     const handler = createHandler(createWebhookHandler, {
       signature,
@@ -98,7 +100,8 @@ function createHandler<O, H>(create: (options: O) => H, handlerOptions: O): H {
   try {
     return create(handlerOptions);
   } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(error.message.replace(/^createWebhookHandler: /, ''));
+    if (error instanceof TypeError || error instanceof RangeError)
+      throw new UsageError(error.message.replace(/^createWebhookHandler: /, ''));
     throw error;
   }
 }
@@ -111,7 +114,9 @@ async function jwksSignature(options: WebhookListenerOptions) {
     try {
       return { scheme: 'rfc9421', jwks: remoteJwks(where) } as const;
     } catch (error) {
-      throw new UsageError(`--jwks ${printable(where)}: ${error instanceof Error ? error.message.replace(/^remoteJwks: /, '') : 'refused'}`);
+      throw new UsageError(
+        `--jwks ${printable(where)}: ${error instanceof Error ? error.message.replace(/^remoteJwks: /, '') : 'refused'}`,
+      );
     }
   }
   const path = resolve(options.cwd, where);
@@ -119,9 +124,12 @@ async function jwksSignature(options: WebhookListenerOptions) {
   try {
     value = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new UsageError(`cannot read the JWKS file '${printable(options.jwksPath ?? '')}' (${(error as NodeJS.ErrnoException).code ?? 'not JSON'}).`);
+    throw new UsageError(
+      `cannot read the JWKS file '${printable(options.jwksPath ?? '')}' (${(error as NodeJS.ErrnoException).code ?? 'not JSON'}).`,
+    );
   }
   const keys = Array.isArray(value) ? value : (value as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0) throw new UsageError('the JWKS file must hold {"keys": [...]} with at least one key.');
+  if (!Array.isArray(keys) || keys.length === 0)
+    throw new UsageError('the JWKS file must hold {"keys": [...]} with at least one key.');
   return { scheme: 'rfc9421', jwks: { keys } } as const;
 }

@@ -56,7 +56,11 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (sub !== 'listen') {
-    return usageError(io, 'webhooks', new UsageError(`unknown subcommand '${printable(sub)}'; the one subcommand is 'listen'.`));
+    return usageError(
+      io,
+      'webhooks',
+      new UsageError(`unknown subcommand '${printable(sub)}'; the one subcommand is 'listen'.`),
+    );
   }
   const parsed = parseCommand(rest, SPEC, io);
   if (typeof parsed === 'number') return parsed;

@@ -34,7 +34,11 @@ export class AdcpClient {
 
   constructor(options: AdcpClientOptions) {
     if (options === null || typeof options !== 'object') throw new TypeError('AdcpClient: pass { url, protocol }');
-    if (typeof options.url !== 'string' || !URL.canParse(options.url) || !/^https?:$/.test(new URL(options.url).protocol)) {
+    if (
+      typeof options.url !== 'string' ||
+      !URL.canParse(options.url) ||
+      !/^https?:$/.test(new URL(options.url).protocol)
+    ) {
       throw new TypeError(`AdcpClient: url must be an absolute http(s) URL, got ${String(options.url)}`);
     }
     const protocol = options.protocol ?? 'auto';
@@ -49,7 +53,9 @@ export class AdcpClient {
     const headers: Record<string, string> = { ...options.headers };
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-        throw new TypeError(`AdcpClient: header ${JSON.stringify(name)} must be a valid name with a string value without line breaks`);
+        throw new TypeError(
+          `AdcpClient: header ${JSON.stringify(name)} must be a valid name with a string value without line breaks`,
+        );
       }
     }
     if (options.auth !== undefined) {
@@ -58,7 +64,11 @@ export class AdcpClient {
       }
       headers['authorization'] = `Bearer ${options.auth}`;
     }
-    this.#transportOptions = { url: options.url, headers, maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
+    this.#transportOptions = {
+      url: options.url,
+      headers,
+      maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    };
     if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
   }
@@ -71,16 +81,25 @@ export class AdcpClient {
    * `continueTask` answers an `input-required` task.
    */
   async call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
-    if (typeof tool !== 'string' || tool === '') throw new TypeError('AdcpClient.call: tool must be a non-empty string');
+    if (typeof tool !== 'string' || tool === '')
+      throw new TypeError('AdcpClient.call: tool must be a non-empty string');
     if (!isPlainObject(args)) throw new TypeError(`AdcpClient.call(${tool}): args must be a plain object`);
-    if (options.idempotencyKey !== undefined && (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '')) {
+    if (
+      options.idempotencyKey !== undefined &&
+      (typeof options.idempotencyKey !== 'string' || options.idempotencyKey === '')
+    ) {
       throw new TypeError(`AdcpClient.call(${tool}): idempotencyKey must be a non-empty string`);
     }
     if (options.returnImmediately !== undefined && typeof options.returnImmediately !== 'boolean') {
       throw new TypeError(`AdcpClient.call(${tool}): returnImmediately must be true or false`);
     }
-    if (options.continueTask !== undefined && (typeof options.continueTask !== 'string' || options.continueTask === '')) {
-      throw new TypeError(`AdcpClient.call(${tool}): continueTask must be the transportTaskId of an input-required result`);
+    if (
+      options.continueTask !== undefined &&
+      (typeof options.continueTask !== 'string' || options.continueTask === '')
+    ) {
+      throw new TypeError(
+        `AdcpClient.call(${tool}): continueTask must be the transportTaskId of an input-required result`,
+      );
     }
     checkPositive('maxResponseBytes', options.maxResponseBytes);
     checkPositive('timeoutMs', options.timeoutMs);
@@ -89,7 +108,9 @@ export class AdcpClient {
     try {
       const transport = await this.#transportFor(deadline.signal);
       if (options.continueTask !== undefined && transport.protocol !== 'a2a') {
-        throw new TypeError(`AdcpClient.call(${tool}): continueTask is A2A only, and ${this.url} speaks ${transport.protocol}`);
+        throw new TypeError(
+          `AdcpClient.call(${tool}): continueTask is A2A only, and ${this.url} speaks ${transport.protocol}`,
+        );
       }
       const prepared = prepareArgs(tool, args, {
         idempotencyKey: options.idempotencyKey,
@@ -107,7 +128,12 @@ export class AdcpClient {
       if (options.continueTask !== undefined) callOptions.continueTask = options.continueTask;
       if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
       const retry: RetryOptions | false = options.retry ?? this.#options.retry ?? {};
-      const result = await withRetry(() => transport.callTool(tool, prepared.args, callOptions), retry, this.#clock, deadline.signal);
+      const result = await withRetry(
+        () => transport.callTool(tool, prepared.args, callOptions),
+        retry,
+        this.#clock,
+        deadline.signal,
+      );
       await this.#record(tool, prepared.args, result);
       return result;
     } finally {
@@ -153,7 +179,11 @@ export class AdcpClient {
    * reported not thrown), its `get_adcp_capabilities` answer, and its tools with `taskSupport`.
    */
   async discover(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DiscoverResult> {
-    const deadline = deadlineSignal(options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, options.signal, `discover ${this.url}`);
+    const deadline = deadlineSignal(
+      options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      options.signal,
+      `discover ${this.url}`,
+    );
     try {
       const transport = await this.#transportFor(deadline.signal);
       return await discoverAgent({
@@ -192,7 +222,11 @@ export class AdcpClient {
   #toolList(signal?: AbortSignal): Promise<ToolInfo[]> {
     if (this.#tools === undefined) {
       const listing = this.#transportFor(signal).then((t) =>
-        t.listTools(signal === undefined ? { maxBytes: this.#transportOptions.maxBytes } : { signal, maxBytes: this.#transportOptions.maxBytes }),
+        t.listTools(
+          signal === undefined
+            ? { maxBytes: this.#transportOptions.maxBytes }
+            : { signal, maxBytes: this.#transportOptions.maxBytes },
+        ),
       );
       this.#tools = listing;
       void listing.catch(() => {
@@ -206,7 +240,10 @@ export class AdcpClient {
     const info = (await this.#toolList(signal)).find((t) => t.name === tool);
     if (info?.inputSchema === undefined) return;
     const issues = validateArgs(info.inputSchema, args);
-    if (issues.length > 0) throw new TypeError(`AdcpClient.call(${tool}): arguments do not match the tool's inputSchema: ${issues.join('; ')}`);
+    if (issues.length > 0)
+      throw new TypeError(
+        `AdcpClient.call(${tool}): arguments do not match the tool's inputSchema: ${issues.join('; ')}`,
+      );
   }
 
   async #record(tool: string, args: JsonObject, result: TaskResult): Promise<void> {
@@ -219,8 +256,15 @@ export class AdcpClient {
       await recordOperation(store, ref, result, this.#clock.now());
     } catch (error) {
       // The agent accepted the work; say how to get its answer again without doing it twice.
-      const key = typeof args['idempotency_key'] === 'string' ? `; call again with idempotencyKey ${args['idempotency_key']} to replay it` : '';
-      throw new AdcpWireError('store', `${tool} at ${this.url} is ${result.status} (task ${result.taskId ?? 'unknown'}) but recording operation ${ref.operationId} failed${key}`, { cause: error, tool, url: this.url });
+      const key =
+        typeof args['idempotency_key'] === 'string'
+          ? `; call again with idempotencyKey ${args['idempotency_key']} to replay it`
+          : '';
+      throw new AdcpWireError(
+        'store',
+        `${tool} at ${this.url} is ${result.status} (task ${result.taskId ?? 'unknown'}) but recording operation ${ref.operationId} failed${key}`,
+        { cause: error, tool, url: this.url },
+      );
     }
   }
 }
@@ -228,6 +272,8 @@ export class AdcpClient {
 function checkPositive(name: string, value: unknown): void {
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`AdcpClient: ${name} must be a positive number of ${name === 'timeoutMs' ? 'milliseconds' : 'bytes'}`);
+    throw new RangeError(
+      `AdcpClient: ${name} must be a positive number of ${name === 'timeoutMs' ? 'milliseconds' : 'bytes'}`,
+    );
   }
 }

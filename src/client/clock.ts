@@ -22,7 +22,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function abortReason(signal: AbortSignal | undefined): AdcpWireError {
   const reason: unknown = signal?.reason;
-  return reason instanceof AdcpWireError ? reason : new AdcpWireError('aborted', 'the call was aborted', { cause: reason });
+  return reason instanceof AdcpWireError
+    ? reason
+    : new AdcpWireError('aborted', 'the call was aborted', { cause: reason });
 }
 
 /** The real clock, with any part replaced by `overrides`. */
@@ -38,7 +40,11 @@ export function createClock(overrides: Partial<Clock> = {}): Clock {
  * A signal that aborts when `parent` does or after `timeoutMs` (with `AdcpWireError('timeout')`),
  * and a `dispose` that clears the timer and the listener.
  */
-export function deadlineSignal(timeoutMs: number, parent: AbortSignal | undefined, what: string): { signal: AbortSignal; dispose(): void } {
+export function deadlineSignal(
+  timeoutMs: number,
+  parent: AbortSignal | undefined,
+  what: string,
+): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(parent?.reason);
   if (parent?.aborted === true) controller.abort(parent.reason);

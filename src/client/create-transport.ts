@@ -14,9 +14,9 @@ export async function createTransport(
   const a2aModule = await import('../a2a/index.js');
   const a2a = a2aModule.createA2ATransport(options);
   if (protocol === 'a2a') return a2a;
-  const card = await a2a.readCard(signal === undefined ? { maxBytes: options.maxBytes } : { maxBytes: options.maxBytes, signal }).catch(
-    () => undefined,
-  );
+  const card = await a2a
+    .readCard(signal === undefined ? { maxBytes: options.maxBytes } : { maxBytes: options.maxBytes, signal })
+    .catch(() => undefined);
   if (card?.card !== undefined && card.url !== undefined) {
     const interfaces = a2aModule.listEndpoints(card.card, card.url).map((e) => e.url);
     if (isA2AAddress(options.url, card.url, interfaces)) return a2a;

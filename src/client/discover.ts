@@ -35,7 +35,8 @@ export async function discoverAgent(parts: DiscoverParts): Promise<DiscoverResul
     parts.tools(),
     parts.capabilities(),
   ]);
-  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new AdcpWireError('aborted', 'discover was aborted');
+  if (signal.aborted)
+    throw signal.reason instanceof Error ? signal.reason : new AdcpWireError('aborted', 'discover was aborted');
   const out: DiscoverResult = {
     protocol: transport.protocol,
     card: card.status === 'fulfilled' ? card.value : { problem: describe(card.reason) },

@@ -4,11 +4,17 @@ import { isReadOnlyTool, prepareArgs } from './idempotency.js';
 
 describe('isReadOnlyTool', () => {
   it('treats the listed reads and every list_* tool as read-only', () => {
-    assert.deepEqual(['get_products', 'get_task_status', 'list_anything', 'get_adcp_capabilities'].map(isReadOnlyTool), [true, true, true, true]);
+    assert.deepEqual(
+      ['get_products', 'get_task_status', 'list_anything', 'get_adcp_capabilities'].map(isReadOnlyTool),
+      [true, true, true, true],
+    );
   });
 
   it('treats every other tool as mutating', () => {
-    assert.deepEqual(['create_media_buy', 'sync_creatives', 'some_new_tool', 'get_products_and_buy'].map(isReadOnlyTool), [false, false, false, false]);
+    assert.deepEqual(
+      ['create_media_buy', 'sync_creatives', 'some_new_tool', 'get_products_and_buy'].map(isReadOnlyTool),
+      [false, false, false, false],
+    );
   });
 });
 
@@ -25,11 +31,19 @@ describe('prepareArgs', () => {
   });
 
   it('keeps a key already in the arguments', () => {
-    assert.equal(prepareArgs('create_media_buy', { idempotency_key: 'mine-123' }, { protocol: 'mcp' }).idempotencyKey, 'mine-123');
+    assert.equal(
+      prepareArgs('create_media_buy', { idempotency_key: 'mine-123' }, { protocol: 'mcp' }).idempotencyKey,
+      'mine-123',
+    );
   });
 
   it('lets the idempotencyKey option win, even on a read', () => {
-    assert.equal(prepareArgs('get_products', { idempotency_key: 'x' }, { protocol: 'mcp', idempotencyKey: 'opt' }).args['idempotency_key'], 'opt');
+    assert.equal(
+      prepareArgs('get_products', { idempotency_key: 'x' }, { protocol: 'mcp', idempotencyKey: 'opt' }).args[
+        'idempotency_key'
+      ],
+      'opt',
+    );
   });
 
   it('drops context_id on MCP and keeps it on A2A', () => {
@@ -42,14 +56,22 @@ describe('prepareArgs', () => {
   });
 
   it('gives an MCP push_notification_config a UUID operation_id when it has none', () => {
-    const args = prepareArgs('create_media_buy', { push_notification_config: { url: 'https://b.example/h' } }, { protocol: 'mcp' }).args;
+    const args = prepareArgs(
+      'create_media_buy',
+      { push_notification_config: { url: 'https://b.example/h' } },
+      { protocol: 'mcp' },
+    ).args;
     const push = args['push_notification_config'] as Record<string, unknown>;
     assert.equal(push['url'], 'https://b.example/h');
     assert.match(String(push['operation_id']), /^[0-9a-f-]{36}$/);
   });
 
   it('keeps the caller operation_id', () => {
-    const args = prepareArgs('create_media_buy', { push_notification_config: { url: 'u', operation_id: 'op-1' } }, { protocol: 'mcp' }).args;
+    const args = prepareArgs(
+      'create_media_buy',
+      { push_notification_config: { url: 'u', operation_id: 'op-1' } },
+      { protocol: 'mcp' },
+    ).args;
     assert.equal((args['push_notification_config'] as Record<string, unknown>)['operation_id'], 'op-1');
   });
 

@@ -58,7 +58,9 @@ export function prepareArgs(
 ): PreparedArgs {
   const given = args['idempotency_key'];
   if (given !== undefined && (typeof given !== 'string' || given === '')) {
-    throw new TypeError(`${tool}: idempotency_key in the arguments must be a non-empty string (or pass the idempotencyKey option)`);
+    throw new TypeError(
+      `${tool}: idempotency_key in the arguments must be a non-empty string (or pass the idempotencyKey option)`,
+    );
   }
   const out: JsonObject = { ...args };
   if (options.protocol === 'mcp') delete out['context_id'];

@@ -5,11 +5,25 @@
 export { AdcpClient, DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES } from './adcp-client.js';
 export type { AdcpClientOptions, CallOptions, WaitOptions, RetryOptions, Clock } from './client-options.js';
 export type { DiscoverResult } from './discover.js';
-export type { AdcpTransport, TransportCallOptions, TransportOptions, ProgressEvent, ToolInfo, CardInfo } from './transport.js';
+export type {
+  AdcpTransport,
+  TransportCallOptions,
+  TransportOptions,
+  ProgressEvent,
+  ToolInfo,
+  CardInfo,
+} from './transport.js';
 export { createTransport } from './create-transport.js';
 export { READ_ONLY_TOOLS, isReadOnlyTool, prepareArgs } from './idempotency.js';
 export { validateArgs } from './validate-args.js';
 export { backoffMs, DEFAULT_RETRY } from './retry.js';
-export type { TaskResult, SuccessResult, PendingResult, ErrorResult, CanceledResult, ResultError } from '../core/task-result.js';
+export type {
+  TaskResult,
+  SuccessResult,
+  PendingResult,
+  ErrorResult,
+  CanceledResult,
+  ResultError,
+} from '../core/task-result.js';
 export { isFinalResult } from '../core/task-result.js';
 export { AdcpWireError, isAdcpWireError } from '../core/wire-error.js';

@@ -25,7 +25,12 @@ export function operationIdFor(args: JsonObject, result: TaskResult): string {
 }
 
 /** Moves the operation to `result`'s status (creating it when missing); the store refuses going backwards. */
-export async function advanceOperation(store: OperationStore, ref: OperationRef, result: TaskResult, now: number): Promise<void> {
+export async function advanceOperation(
+  store: OperationStore,
+  ref: OperationRef,
+  result: TaskResult,
+  now: number,
+): Promise<void> {
   const update: Parameters<OperationStore['advance']>[1] = {
     status: result.status,
     statusAt: now,
@@ -38,7 +43,12 @@ export async function advanceOperation(store: OperationStore, ref: OperationRef,
 }
 
 /** Records a `submitted`/`working` result as a new operation. */
-export async function recordOperation(store: OperationStore, ref: OperationRef, result: TaskResult, now: number): Promise<void> {
+export async function recordOperation(
+  store: OperationStore,
+  ref: OperationRef,
+  result: TaskResult,
+  now: number,
+): Promise<void> {
   const record: Parameters<OperationStore['create']>[0] = {
     operationId: ref.operationId,
     agent: ref.agent,

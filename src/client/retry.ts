@@ -57,12 +57,17 @@ function retryDelayMs(outcome: Attempt, n: number, policy: Required<RetryOptions
     return seconds === null ? backoffMs(n, policy, clock) : seconds * 1000;
   }
   const error = outcome.error;
-  if (error instanceof AdcpWireError && (error.retryable || error.code === 'network')) return backoffMs(n, policy, clock);
+  if (error instanceof AdcpWireError && (error.retryable || error.code === 'network'))
+    return backoffMs(n, policy, clock);
   return null;
 }
 
 /** Exponential backoff with jitter: half the doubled delay fixed, half random. */
-export function backoffMs(n: number, policy: { initialDelayMs: number; maxDelayMs: number }, clock: Pick<Clock, 'random'>): number {
+export function backoffMs(
+  n: number,
+  policy: { initialDelayMs: number; maxDelayMs: number },
+  clock: Pick<Clock, 'random'>,
+): number {
   const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (n - 1));
   return Math.round(base / 2 + (base / 2) * clock.random());
 }

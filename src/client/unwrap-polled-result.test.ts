@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { unwrapPolledResult } from './unwrap-polled-result.js';
 import { taskResultFromMcp } from '../core/task-result-from-mcp.js';
 
-const poll = (body: Record<string, unknown>) => unwrapPolledResult(taskResultFromMcp({ content: [], structuredContent: body }));
+const poll = (body: Record<string, unknown>) =>
+  unwrapPolledResult(taskResultFromMcp({ content: [], structuredContent: body }));
 
 describe('unwrapPolledResult', () => {
   it('makes the envelope result the data of a completed task', () => {
@@ -17,7 +18,11 @@ describe('unwrapPolledResult', () => {
   });
 
   it('takes the error of a failed task from its result payload', () => {
-    const result = poll({ task_id: 't', status: 'failed', result: { errors: [{ code: 'CREATIVE_REJECTED', message: 'no' }] } });
+    const result = poll({
+      task_id: 't',
+      status: 'failed',
+      result: { errors: [{ code: 'CREATIVE_REJECTED', message: 'no' }] },
+    });
     assert.ok(result.status === 'failed');
     assert.equal(result.error.code, 'CREATIVE_REJECTED');
     assert.equal(result.error.action, 'surface_to_caller');

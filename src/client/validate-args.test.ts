@@ -18,7 +18,17 @@ const schema = {
 
 describe('validateArgs', () => {
   it('accepts arguments that match', () => {
-    assert.deepEqual(validateArgs(schema, { brief: 'ctv ads', budget: { total: 5 }, channels: ['ctv'], mode: 'brief', count: 2, note: null }), []);
+    assert.deepEqual(
+      validateArgs(schema, {
+        brief: 'ctv ads',
+        budget: { total: 5 },
+        channels: ['ctv'],
+        mode: 'brief',
+        count: 2,
+        note: null,
+      }),
+      [],
+    );
   });
 
   it('reports a missing required property with its path', () => {
@@ -34,11 +44,19 @@ describe('validateArgs', () => {
   });
 
   it('reports a property the schema closes out', () => {
-    assert.deepEqual(validateArgs(schema, { brief: 'abc', budget: { total: 1 }, extra: 1 }), ['/extra: not an allowed property']);
+    assert.deepEqual(validateArgs(schema, { brief: 'abc', budget: { total: 1 }, extra: 1 }), [
+      '/extra: not an allowed property',
+    ]);
   });
 
   it('reports enum, maxItems, anyOf, integer and string length failures', () => {
-    const issues = validateArgs(schema, { brief: 'ab', budget: { total: 1 }, channels: ['radio', 'ctv', 'display'], mode: 'x', count: 1.5 });
+    const issues = validateArgs(schema, {
+      brief: 'ab',
+      budget: { total: 1 },
+      channels: ['radio', 'ctv', 'display'],
+      mode: 'x',
+      count: 1.5,
+    });
     assert.deepEqual(issues, [
       '/brief: shorter than 3',
       '/channels: more than 2 items',
@@ -49,7 +67,10 @@ describe('validateArgs', () => {
   });
 
   it('ignores keywords it does not know', () => {
-    assert.deepEqual(validateArgs({ type: 'object', properties: { a: { $ref: '#/x', format: 'uri', pattern: '^z' } } }, { a: 'q' }), []);
+    assert.deepEqual(
+      validateArgs({ type: 'object', properties: { a: { $ref: '#/x', format: 'uri', pattern: '^z' } } }, { a: 'q' }),
+      [],
+    );
   });
 
   it('accepts anything for a schema that is not an object', () => {

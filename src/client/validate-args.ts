@@ -33,11 +33,16 @@ function check(schema: unknown, value: unknown, path: string, depth: number, iss
     issues.push(`${at}: expected ${Array.isArray(type) ? type.join(' or ') : String(type)}, got ${typeName(value)}`);
     return;
   }
-  if (Array.isArray(s['enum']) && !s['enum'].some((option) => sameJson(option, value))) issues.push(`${at}: not one of the allowed values`);
+  if (Array.isArray(s['enum']) && !s['enum'].some((option) => sameJson(option, value)))
+    issues.push(`${at}: not one of the allowed values`);
   if ('const' in s && !sameJson(s['const'], value)) issues.push(`${at}: must equal ${JSON.stringify(s['const'])}`);
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = s[key];
-    if (Array.isArray(branches) && branches.length > 0 && !branches.some((b) => validateBranch(b, value, path, depth))) {
+    if (
+      Array.isArray(branches) &&
+      branches.length > 0 &&
+      !branches.some((b) => validateBranch(b, value, path, depth))
+    ) {
       issues.push(`${at}: matches none of the ${key} schemas`);
     }
   }
@@ -55,8 +60,10 @@ function validateBranch(schema: unknown, value: unknown, path: string, depth: nu
 
 function checkString(s: JsonObject, value: string, at: string, issues: string[]): void {
   const length = [...value].length;
-  if (typeof s['minLength'] === 'number' && length < s['minLength']) issues.push(`${at}: shorter than ${s['minLength']}`);
-  if (typeof s['maxLength'] === 'number' && length > s['maxLength']) issues.push(`${at}: longer than ${s['maxLength']}`);
+  if (typeof s['minLength'] === 'number' && length < s['minLength'])
+    issues.push(`${at}: shorter than ${s['minLength']}`);
+  if (typeof s['maxLength'] === 'number' && length > s['maxLength'])
+    issues.push(`${at}: longer than ${s['maxLength']}`);
 }
 
 function checkNumber(s: JsonObject, value: number, at: string, issues: string[]): void {
@@ -66,14 +73,18 @@ function checkNumber(s: JsonObject, value: number, at: string, issues: string[])
 
 function checkArray(s: JsonObject, value: unknown[], path: string, depth: number, issues: string[]): void {
   const at = path || '/';
-  if (typeof s['minItems'] === 'number' && value.length < s['minItems']) issues.push(`${at}: fewer than ${s['minItems']} items`);
-  if (typeof s['maxItems'] === 'number' && value.length > s['maxItems']) issues.push(`${at}: more than ${s['maxItems']} items`);
+  if (typeof s['minItems'] === 'number' && value.length < s['minItems'])
+    issues.push(`${at}: fewer than ${s['minItems']} items`);
+  if (typeof s['maxItems'] === 'number' && value.length > s['maxItems'])
+    issues.push(`${at}: more than ${s['maxItems']} items`);
   const items = s['items'];
-  if (items !== undefined && !Array.isArray(items)) value.forEach((item, i) => check(items, item, `${path}/${i}`, depth + 1, issues));
+  if (items !== undefined && !Array.isArray(items))
+    value.forEach((item, i) => check(items, item, `${path}/${i}`, depth + 1, issues));
 }
 
 function checkObject(s: JsonObject, value: JsonObject, path: string, depth: number, issues: string[]): void {
-  const properties = s['properties'] !== null && typeof s['properties'] === 'object' ? (s['properties'] as JsonObject) : {};
+  const properties =
+    s['properties'] !== null && typeof s['properties'] === 'object' ? (s['properties'] as JsonObject) : {};
   if (Array.isArray(s['required'])) {
     for (const name of s['required']) {
       if (typeof name === 'string' && !Object.hasOwn(value, name)) issues.push(`${path}/${name}: required`);
@@ -82,7 +93,8 @@ function checkObject(s: JsonObject, value: JsonObject, path: string, depth: numb
   for (const [name, child] of Object.entries(value)) {
     if (Object.hasOwn(properties, name)) check(properties[name], child, `${path}/${name}`, depth + 1, issues);
     else if (s['additionalProperties'] === false) issues.push(`${path}/${name}: not an allowed property`);
-    else if (typeof s['additionalProperties'] === 'object') check(s['additionalProperties'], child, `${path}/${name}`, depth + 1, issues);
+    else if (typeof s['additionalProperties'] === 'object')
+      check(s['additionalProperties'], child, `${path}/${name}`, depth + 1, issues);
   }
 }
 

@@ -72,7 +72,12 @@ describe('waitForResult with a transport task id', () => {
 
   it('throws a non-transient error of a poll', async () => {
     const transport = twin([]);
-    const broken = { ...transport, getTask: async () => { throw new AdcpWireError('protocol', 'garbage'); } };
+    const broken = {
+      ...transport,
+      getTask: async () => {
+        throw new AdcpWireError('protocol', 'garbage');
+      },
+    };
     await assert.rejects(waitForResult(context(broken), a2a('working')), /garbage/);
   });
 });

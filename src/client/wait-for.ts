@@ -39,7 +39,11 @@ export interface WaitContext {
  * same delay. Throws `AdcpWireError('timeout')` past `timeoutMs`, and `TypeError` for a result
  * with nothing to follow.
  */
-export async function waitForResult(context: WaitContext, start: TaskResult, options: WaitOptions = {}): Promise<TaskResult> {
+export async function waitForResult(
+  context: WaitContext,
+  start: TaskResult,
+  options: WaitOptions = {},
+): Promise<TaskResult> {
   if (isSettled(start)) return start;
   const taskId = start.taskId;
   const transportTaskId = start.transportTaskId;
@@ -51,7 +55,10 @@ export async function waitForResult(context: WaitContext, start: TaskResult, opt
   const maxInterval = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
   let interval = Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, maxInterval);
   try {
-    const poll = taskId !== undefined ? await adcpPoller(context, taskId, deadline.signal) : await transportPoller(context, transportTaskId ?? '');
+    const poll =
+      taskId !== undefined
+        ? await adcpPoller(context, taskId, deadline.signal)
+        : await transportPoller(context, transportTaskId ?? '');
     let current = start;
     for (;;) {
       await context.clock.sleep(interval, deadline.signal);
@@ -79,7 +86,8 @@ async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Pro
   } catch (error) {
     if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : error;
     // Polls only read: any dropped connection or slow poll is worth another try.
-    if (error instanceof AdcpWireError && (error.retryable || error.code === 'network' || error.code === 'timeout')) return undefined;
+    if (error instanceof AdcpWireError && (error.retryable || error.code === 'network' || error.code === 'timeout'))
+      return undefined;
     throw error;
   } finally {
     perPoll.dispose();
@@ -89,7 +97,8 @@ async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Pro
 /** AdCP polling: `get_task_status`, or the legacy `tasks/get` tool when that is all the agent lists. */
 async function adcpPoller(context: WaitContext, taskId: string, signal: AbortSignal): Promise<Poll> {
   const names = await context.toolNames(signal).catch(() => undefined);
-  const tool = names !== undefined && !names.has('get_task_status') && names.has('tasks/get') ? 'tasks/get' : 'get_task_status';
+  const tool =
+    names !== undefined && !names.has('get_task_status') && names.has('tasks/get') ? 'tasks/get' : 'get_task_status';
   return async (s) => {
     const polled = await context.callOnce(tool, { task_id: taskId, include_result: true }, s);
     checkCorrelation(polled, taskId, context.taskType);
@@ -109,7 +118,10 @@ function checkCorrelation(polled: TaskResult, taskId: string, taskType: string |
   const wrongId = gotId !== undefined && gotId !== taskId;
   const wrongType = taskType !== undefined && gotType !== undefined && gotType !== taskType;
   if (wrongId || wrongType) {
-    throw new AdcpWireError('protocol', `task-correlation failure: polled ${taskId}${taskType ? ` (${taskType})` : ''} and got an answer about another task`);
+    throw new AdcpWireError(
+      'protocol',
+      `task-correlation failure: polled ${taskId}${taskType ? ` (${taskType})` : ''} and got an answer about another task`,
+    );
   }
 }
 

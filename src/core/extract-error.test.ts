@@ -35,7 +35,10 @@ describe('validateAdcpError', () => {
     assert.equal(validateAdcpError(cyclic), null);
   });
   it('keeps out-of-range retry_after untouched (clamping is the action layer)', () => {
-    assert.deepEqual(validateAdcpError({ code: 'RATE_LIMITED', retry_after: 99999 }), { code: 'RATE_LIMITED', retry_after: 99999 });
+    assert.deepEqual(validateAdcpError({ code: 'RATE_LIMITED', retry_after: 99999 }), {
+      code: 'RATE_LIMITED',
+      retry_after: 99999,
+    });
   });
 });
 
@@ -55,13 +58,22 @@ describe('extractAdcpErrorFromMcp', () => {
     assert.equal(extractAdcpErrorFromMcp({ isError: false, structuredContent: { adcp_error: rate } }), null);
   });
   it('reads the first text item that parses to an object with adcp_error, skipping prose', () => {
-    const result = { isError: true, content: [{ type: 'text', text: 'adcp_error happened' }, { type: 'text', text: JSON.stringify({ adcp_error: rate }) }] };
+    const result = {
+      isError: true,
+      content: [
+        { type: 'text', text: 'adcp_error happened' },
+        { type: 'text', text: JSON.stringify({ adcp_error: rate }) },
+      ],
+    };
     assert.deepEqual(extractAdcpErrorFromMcp(result), rate);
   });
   it('ignores arrays and non-text items in the text fallback', () => {
     const result = {
       isError: true,
-      content: [{ type: 'text', text: JSON.stringify([{ adcp_error: rate }]) }, { type: 'image', text: JSON.stringify({ adcp_error: rate }) }],
+      content: [
+        { type: 'text', text: JSON.stringify([{ adcp_error: rate }]) },
+        { type: 'image', text: JSON.stringify({ adcp_error: rate }) },
+      ],
     };
     assert.equal(extractAdcpErrorFromMcp(result), null);
   });
@@ -83,11 +95,16 @@ describe('extractAdcpErrorFromMcp', () => {
 
 describe('extractAdcpErrorFromA2A', () => {
   it('finds a 1.0 DataPart without kind in the artifacts', () => {
-    const task = { status: { state: 'TASK_STATE_FAILED' }, artifacts: [{ parts: [{ text: 'no' }, { data: { adcp_error: rate } }] }] };
+    const task = {
+      status: { state: 'TASK_STATE_FAILED' },
+      artifacts: [{ parts: [{ text: 'no' }, { data: { adcp_error: rate } }] }],
+    };
     assert.deepEqual(extractAdcpErrorFromA2A(task), rate);
   });
   it('scans every artifact, then status.message.parts', () => {
-    const later = { artifacts: [{ parts: [{ kind: 'text', text: 'x' }] }, { parts: [{ kind: 'data', data: { adcp_error: rate } }] }] };
+    const later = {
+      artifacts: [{ parts: [{ kind: 'text', text: 'x' }] }, { parts: [{ kind: 'data', data: { adcp_error: rate } }] }],
+    };
     assert.deepEqual(extractAdcpErrorFromA2A(later), rate);
     const inMessage = { status: { state: 'failed', message: { parts: [{ data: { adcp_error: rate } }] } } };
     assert.deepEqual(extractAdcpErrorFromA2A(inMessage), rate);
@@ -102,19 +119,42 @@ describe('extractAdcpErrorFromA2A', () => {
   it('unwraps a 1.0 stream envelope once and refuses a nested one', () => {
     const task = { status: { state: 'TASK_STATE_FAILED' }, artifacts: [{ parts: [{ data: { adcp_error: rate } }] }] };
     assert.deepEqual(extractAdcpErrorFromA2A({ task }), rate);
-    assert.deepEqual(extractAdcpErrorFromA2A({ statusUpdate: { status: { state: 'failed', message: { parts: [{ data: { adcp_error: rate } }] } } } }), rate);
+    assert.deepEqual(
+      extractAdcpErrorFromA2A({
+        statusUpdate: { status: { state: 'failed', message: { parts: [{ data: { adcp_error: rate } }] } } },
+      }),
+      rate,
+    );
     assert.equal(extractAdcpErrorFromA2A({ task: { task } }), null);
   });
   it('reads the artifact of an artifact-update event', () => {
-    assert.deepEqual(extractAdcpErrorFromA2A({ artifactUpdate: { taskId: 't', artifact: { parts: [{ data: { adcp_error: rate } }] } } }), rate);
+    assert.deepEqual(
+      extractAdcpErrorFromA2A({
+        artifactUpdate: { taskId: 't', artifact: { parts: [{ data: { adcp_error: rate } }] } },
+      }),
+      rate,
+    );
   });
   it('reads the parts of a bare Message answer, 1.0 envelope or v0.3 kind', () => {
-    assert.deepEqual(extractAdcpErrorFromA2A({ message: { role: 'ROLE_AGENT', parts: [{ data: { adcp_error: rate } }] } }), rate);
-    assert.deepEqual(extractAdcpErrorFromA2A({ kind: 'message', role: 'agent', parts: [{ kind: 'data', data: { adcp_error: rate } }] }), rate);
+    assert.deepEqual(
+      extractAdcpErrorFromA2A({ message: { role: 'ROLE_AGENT', parts: [{ data: { adcp_error: rate } }] } }),
+      rate,
+    );
+    assert.deepEqual(
+      extractAdcpErrorFromA2A({
+        kind: 'message',
+        role: 'agent',
+        parts: [{ kind: 'data', data: { adcp_error: rate } }],
+      }),
+      rate,
+    );
     assert.equal(extractAdcpErrorFromA2A({ parts: [{ data: { adcp_error: rate } }] }), null);
   });
   it('ignores a part whose kind says it is not data', () => {
-    assert.equal(extractAdcpErrorFromA2A({ artifacts: [{ parts: [{ kind: 'text', text: 'x', data: { adcp_error: rate } }] }] }), null);
+    assert.equal(
+      extractAdcpErrorFromA2A({ artifacts: [{ parts: [{ kind: 'text', text: 'x', data: { adcp_error: rate } }] }] }),
+      null,
+    );
   });
 });
 

@@ -30,7 +30,8 @@ describe('extractAdcpResponseFromMcp', () => {
     assert.equal(extractAdcpResponseFromMcp({ structuredContent: sc }), sc);
   });
   it('returns null for inputs that are not objects', () => {
-    for (const v of [null, undefined, 'x', 1, [], [{ structuredContent: {} }]]) assert.equal(extractAdcpResponseFromMcp(v), null);
+    for (const v of [null, undefined, 'x', 1, [], [{ structuredContent: {} }]])
+      assert.equal(extractAdcpResponseFromMcp(v), null);
   });
   it('counts the limit in UTF-8 bytes, not characters', () => {
     const json = `{"s":"${'é'.repeat(10)}"}`; // 18 characters, 28 bytes

@@ -32,7 +32,8 @@ export interface FilePartFields {
 /** Reads a part's file members from the 1.0 shape, or from `file` of a v0.3 `kind: "file"` part. */
 export function filePartFields(part: JsonObject): FilePartFields {
   const legacy = part['kind'] === 'file' && isPlainObject(part['file']) ? part['file'] : undefined;
-  if (legacy !== undefined) return { url: legacy['uri'], raw: legacy['bytes'], mediaType: legacy['mimeType'], filename: legacy['name'] };
+  if (legacy !== undefined)
+    return { url: legacy['uri'], raw: legacy['bytes'], mediaType: legacy['mimeType'], filename: legacy['name'] };
   return { url: part['url'], raw: part['raw'], mediaType: part['mediaType'], filename: part['filename'] };
 }
 
@@ -55,7 +56,8 @@ export function checkFilePart(part: unknown, options: FilePartOptions): FilePart
   }
   if (hasRaw) {
     const checked = checkFilePartRaw(raw, options.maxRawBytes ?? 1024 * 1024);
-    if (!checked.ok) return { ok: false, reason: checked.reason === 'not_a_string' ? 'invalid_base64' : checked.reason };
+    if (!checked.ok)
+      return { ok: false, reason: checked.reason === 'not_a_string' ? 'invalid_base64' : checked.reason };
     return { ok: true, kind: 'raw', raw: raw as string, bytes: checked.bytes, mediaType };
   }
   return { ok: false, reason: 'not_a_file_part' };

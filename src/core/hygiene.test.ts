@@ -52,11 +52,18 @@ describe('validateSellerUrl', () => {
     }
   });
   it('rejects userinfo, even empty', () => {
-    assert.deepEqual(validateSellerUrl('https://user:pass@seller.example.com/', allow), { ok: false, reason: 'userinfo' });
+    assert.deepEqual(validateSellerUrl('https://user:pass@seller.example.com/', allow), {
+      ok: false,
+      reason: 'userinfo',
+    });
     assert.deepEqual(validateSellerUrl('https://@seller.example.com/', allow), { ok: false, reason: 'userinfo' });
   });
   it('rejects hosts not in the allow-list, including look-alike suffixes', () => {
-    for (const u of ['https://evil.example/', 'https://seller.example.com.evil.example/', 'https://xseller.example.com/']) {
+    for (const u of [
+      'https://evil.example/',
+      'https://seller.example.com.evil.example/',
+      'https://xseller.example.com/',
+    ]) {
       assert.deepEqual(validateSellerUrl(u, allow), { ok: false, reason: 'host_not_allowed' }, u);
     }
   });
@@ -68,15 +75,24 @@ describe('validateSellerUrl', () => {
     assert.equal(validateSellerUrl('https://xn--bcher-kva.example/x', { allowedHosts: ['BÜCHER.example'] }).ok, true);
   });
   it('rejects a non-default port unless the allow-list names it', () => {
-    assert.deepEqual(validateSellerUrl('https://seller.example.com:8443/', allow), { ok: false, reason: 'host_not_allowed' });
-    assert.equal(validateSellerUrl('https://seller.example.com:8443/', { allowedHosts: ['seller.example.com:8443'] }).ok, true);
+    assert.deepEqual(validateSellerUrl('https://seller.example.com:8443/', allow), {
+      ok: false,
+      reason: 'host_not_allowed',
+    });
+    assert.equal(
+      validateSellerUrl('https://seller.example.com:8443/', { allowedHosts: ['seller.example.com:8443'] }).ok,
+      true,
+    );
     assert.equal(validateSellerUrl('https://seller.example.com:443/', allow).ok, true);
   });
   it('matches allowed origins exactly', () => {
     const origins = { allowedOrigins: ['https://auth.example.com'] };
     assert.equal(validateSellerUrl('https://auth.example.com/login', origins).ok, true);
     assert.equal(validateSellerUrl('https://other.example.com/login', origins).ok, false);
-    assert.equal(validateSellerUrl('https://auth.example.com/', { allowedOrigins: ['http://auth.example.com'] }).ok, false);
+    assert.equal(
+      validateSellerUrl('https://auth.example.com/', { allowedOrigins: ['http://auth.example.com'] }).ok,
+      false,
+    );
   });
   it('drops redirect-style query parameters in any case, and the fragment', () => {
     const r = validateSellerUrl(
@@ -90,14 +106,21 @@ describe('validateSellerUrl', () => {
     });
   });
   it('rejects control characters, spaces and backslashes instead of letting the parser fix them', () => {
-    for (const u of ['https://seller.example.com/\nx', 'https://seller.example.com\\@evil.example/', ' https://seller.example.com/']) {
+    for (const u of [
+      'https://seller.example.com/\nx',
+      'https://seller.example.com\\@evil.example/',
+      ' https://seller.example.com/',
+    ]) {
       assert.deepEqual(validateSellerUrl(u, allow), { ok: false, reason: 'invalid_url' }, JSON.stringify(u));
     }
   });
   it('rejects non-strings, garbage and overlong URLs', () => {
     assert.deepEqual(validateSellerUrl(42, allow), { ok: false, reason: 'not_a_string' });
     assert.deepEqual(validateSellerUrl('https://', allow), { ok: false, reason: 'invalid_url' });
-    assert.deepEqual(validateSellerUrl(`https://seller.example.com/${'a'.repeat(3000)}`, allow), { ok: false, reason: 'too_long' });
+    assert.deepEqual(validateSellerUrl(`https://seller.example.com/${'a'.repeat(3000)}`, allow), {
+      ok: false,
+      reason: 'too_long',
+    });
   });
   it('throws a TypeError when the caller gives no allow-list', () => {
     assert.throws(() => validateSellerUrl('https://a.example/', {}), TypeError);

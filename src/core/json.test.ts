@@ -20,10 +20,19 @@ describe('utf8ByteLength', () => {
 
 describe('parseJsonStrict', () => {
   it('parses valid JSON', () => {
-    assert.deepEqual(parseJsonStrict('{"a":[1,{"b":null}],"c":"x"}'), { ok: true, value: { a: [1, { b: null }], c: 'x' } });
+    assert.deepEqual(parseJsonStrict('{"a":[1,{"b":null}],"c":"x"}'), {
+      ok: true,
+      value: { a: [1, { b: null }], c: 'x' },
+    });
   });
   it('rejects a top-level duplicate key and names it', () => {
-    assert.deepEqual(parseJsonStrict('{"a":1,"a":2}'), { ok: false, reason: 'duplicate_key', key: 'a', keys: ['a'], repeats: 1 });
+    assert.deepEqual(parseJsonStrict('{"a":1,"a":2}'), {
+      ok: false,
+      reason: 'duplicate_key',
+      key: 'a',
+      keys: ['a'],
+      repeats: 1,
+    });
   });
   it('rejects a duplicate key in an object nested three deep', () => {
     const r = parseJsonStrict('{"x":{"y":{"z":{"k":1,"j":2,"k":3}}}}');

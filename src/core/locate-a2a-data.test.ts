@@ -2,7 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { locateA2AData } from './locate-a2a-data.js';
 
-const done = (parts: unknown[], state = 'TASK_STATE_COMPLETED') => ({ id: 't', status: { state }, artifacts: [{ parts }] });
+const done = (parts: unknown[], state = 'TASK_STATE_COMPLETED') => ({
+  id: 't',
+  status: { state },
+  artifacts: [{ parts }],
+});
 
 describe('locateA2AData', () => {
   it('reports found data with its path, state, envelope and the unwrapped task', () => {
@@ -31,13 +35,17 @@ describe('locateA2AData', () => {
     assert.equal(locateA2AData(done([{ data: { s: 'x'.repeat(64) } }]), { maxDataPartBytes: 32 }).outcome, 'too_large');
   });
   it('does not fall back to an earlier DataPart when the authoritative one is too large', () => {
-    const loc = locateA2AData(done([{ data: { small: 1 } }, { data: { s: 'x'.repeat(64) } }]), { maxDataPartBytes: 32 });
+    const loc = locateA2AData(done([{ data: { small: 1 } }, { data: { s: 'x'.repeat(64) } }]), {
+      maxDataPartBytes: 32,
+    });
     assert.equal(loc.outcome, 'too_large');
     assert.equal(loc.data, undefined);
   });
   it('skips a Part with two content fields in both searches', () => {
     assert.deepEqual(locateA2AData(done([{ data: { ok: 1 } }, { text: 'x', data: { bad: 1 } }])).data, { ok: 1 });
-    const interim = { status: { state: 'working', message: { parts: [{ url: 'https://x', data: { bad: 1 } }, { data: { ok: 1 } }] } } };
+    const interim = {
+      status: { state: 'working', message: { parts: [{ url: 'https://x', data: { bad: 1 } }, { data: { ok: 1 } }] } },
+    };
     assert.deepEqual(locateA2AData(interim).data, { ok: 1 });
   });
   it('does not check wrappers in the interim status message', () => {

@@ -17,7 +17,16 @@ describe('normalizeTaskState', () => {
     for (const [wire, status] of Object.entries(pairs)) assert.equal(normalizeTaskState(wire), status);
   });
   it('keeps v0.3 lowercase states as they are', () => {
-    for (const s of ['submitted', 'working', 'input-required', 'auth-required', 'completed', 'failed', 'rejected', 'canceled']) {
+    for (const s of [
+      'submitted',
+      'working',
+      'input-required',
+      'auth-required',
+      'completed',
+      'failed',
+      'rejected',
+      'canceled',
+    ]) {
       assert.equal(normalizeTaskState(s), s);
     }
   });
@@ -31,7 +40,14 @@ describe('normalizeTaskState', () => {
     assert.equal(normalizeTaskState('WOR\u212AING'), null); // Kelvin sign
   });
   it('compares exactly: no trimming, no collapsed separators, no double prefix', () => {
-    for (const s of [' completed', 'completed\n', 'input--required', 'INPUT__REQUIRED', 'TASK_STATE_TASK_STATE_WORKING', 'task_state_working']) {
+    for (const s of [
+      ' completed',
+      'completed\n',
+      'input--required',
+      'INPUT__REQUIRED',
+      'TASK_STATE_TASK_STATE_WORKING',
+      'task_state_working',
+    ]) {
       assert.equal(normalizeTaskState(s), null, JSON.stringify(s));
     }
   });

@@ -37,7 +37,14 @@ describe('recoveryAction', () => {
     assert.equal(recoveryAction({ code: 'AUTH_REQUIRED' }, { requestHadCredentials: true }), 'escalate_to_human');
   });
   it('escalates the per-agent PERMISSION_DENIED gate whatever the wire recovery', () => {
-    assert.equal(recoveryAction({ code: 'PERMISSION_DENIED', recovery: 'correctable', details: { scope: 'agent', reason: 'sandbox_only' } }), 'escalate_to_human');
+    assert.equal(
+      recoveryAction({
+        code: 'PERMISSION_DENIED',
+        recovery: 'correctable',
+        details: { scope: 'agent', reason: 'sandbox_only' },
+      }),
+      'escalate_to_human',
+    );
     assert.equal(recoveryAction({ code: 'PERMISSION_DENIED', recovery: 'correctable' }), 'surface_to_caller');
   });
 });
@@ -64,6 +71,12 @@ describe('retryDelaySeconds', () => {
 describe('toResultError', () => {
   it('bundles the error with its code, recovery, action and delay', () => {
     const adcpError = { code: 'RATE_LIMITED', retry_after: 7.5 };
-    assert.deepEqual(toResultError(adcpError), { adcpError, code: 'RATE_LIMITED', recovery: 'transient', action: 'retry', retryDelaySeconds: 8 });
+    assert.deepEqual(toResultError(adcpError), {
+      adcpError,
+      code: 'RATE_LIMITED',
+      recovery: 'transient',
+      action: 'retry',
+      retryDelaySeconds: 8,
+    });
   });
 });

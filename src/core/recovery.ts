@@ -92,7 +92,10 @@ export interface RecoveryActionOptions {
  * `escalate_to_human` (terminal), or `generic_error` when no structured error was found.
  * Decided from `code` and `recovery` only, never from seller prose.
  */
-export function recoveryAction(error: AdcpError | null | undefined, options: RecoveryActionOptions = {}): RecoveryAction {
+export function recoveryAction(
+  error: AdcpError | null | undefined,
+  options: RecoveryActionOptions = {},
+): RecoveryAction {
   if (error === null || error === undefined) return 'generic_error';
   if (error.code === 'AUTH_REQUIRED' && options.requestHadCredentials === true) return 'escalate_to_human';
   // Per-agent provisioning gate: terminal-pending-onboarding whatever the wire recovery says.

@@ -86,7 +86,8 @@ export function errorForStatus(
   options: RecoveryActionOptions,
   transportError: () => AdcpError | null,
 ): ResultError | undefined {
-  if (status === 'failed' || status === 'rejected') return resultErrorFor(status, transportError(), data, message, options);
+  if (status === 'failed' || status === 'rejected')
+    return resultErrorFor(status, transportError(), data, message, options);
   if (status !== 'canceled') return undefined;
   const found = transportError() ?? payloadAdcpError(data);
   return found === null ? undefined : toResultError(found, options);

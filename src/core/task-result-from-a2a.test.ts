@@ -38,11 +38,20 @@ describe('taskResultFromA2A', () => {
     const inSecond = {
       id: 't',
       status: { state: 'failed' },
-      artifacts: [{ parts: [{ text: 'x' }] }, { parts: [{ data: { adcp_error: { code: 'RATE_LIMITED', retry_after: 2 } } }] }],
+      artifacts: [
+        { parts: [{ text: 'x' }] },
+        { parts: [{ data: { adcp_error: { code: 'RATE_LIMITED', retry_after: 2 } } }] },
+      ],
     };
     const a = taskResultFromA2A(inSecond);
     assert.equal(a.status === 'failed' && a.error.code, 'RATE_LIMITED');
-    const inMessage = { id: 't', status: { state: 'TASK_STATE_REJECTED', message: { parts: [{ data: { adcp_error: { code: 'POLICY_VIOLATION' } } }] } } };
+    const inMessage = {
+      id: 't',
+      status: {
+        state: 'TASK_STATE_REJECTED',
+        message: { parts: [{ data: { adcp_error: { code: 'POLICY_VIOLATION' } } }] },
+      },
+    };
     const b = taskResultFromA2A(inMessage);
     assert.equal(b.status, 'rejected');
     assert.equal(b.status === 'rejected' && b.error.code, 'POLICY_VIOLATION');
@@ -58,7 +67,10 @@ describe('taskResultFromA2A', () => {
       statusUpdate: {
         taskId: 't9',
         contextId: 'c',
-        status: { state: 'TASK_STATE_WORKING', message: { parts: [{ text: 'Scoring' }, { data: { percentage: 72, current_step: 'scoring' } }] } },
+        status: {
+          state: 'TASK_STATE_WORKING',
+          message: { parts: [{ text: 'Scoring' }, { data: { percentage: 72, current_step: 'scoring' } }] },
+        },
       },
     };
     const result = taskResultFromA2A(event);
@@ -73,7 +85,11 @@ describe('taskResultFromA2A', () => {
     assert.equal(taskResultFromA2A(t('auth-required')).status, 'auth-required');
   });
   it('reports a canceled task with its error when it has one', () => {
-    const t = { id: 't', status: { state: 'canceled' }, artifacts: [{ parts: [{ data: { adcp_error: { code: 'SESSION_TERMINATED' } } }] }] };
+    const t = {
+      id: 't',
+      status: { state: 'canceled' },
+      artifacts: [{ parts: [{ data: { adcp_error: { code: 'SESSION_TERMINATED' } } }] }],
+    };
     const result = taskResultFromA2A(t);
     assert.equal(result.status, 'canceled');
     assert.equal(result.status === 'canceled' && result.error?.code, 'SESSION_TERMINATED');
@@ -93,8 +109,14 @@ describe('taskResultFromA2A', () => {
     const code = (c: string) => (e: unknown) => e instanceof AdcpWireError && e.code === c;
     assert.throws(() => taskResultFromA2A(completed({ response: { products: [] } })), code('wrapper_detected'));
     assert.throws(() => taskResultFromA2A({ task: { task: completed({}) } }), code('protocol'));
-    assert.throws(() => taskResultFromA2A({ artifactUpdate: { taskId: 't', artifact: { parts: [] } } }), code('protocol'));
-    assert.throws(() => taskResultFromA2A(completed({ s: 'x'.repeat(100) }), { maxDataPartBytes: 50 }), code('response_too_large'));
+    assert.throws(
+      () => taskResultFromA2A({ artifactUpdate: { taskId: 't', artifact: { parts: [] } } }),
+      code('protocol'),
+    );
+    assert.throws(
+      () => taskResultFromA2A(completed({ s: 'x'.repeat(100) }), { maxDataPartBytes: 50 }),
+      code('response_too_large'),
+    );
     assert.throws(() => taskResultFromA2A(7), code('protocol'));
   });
 });

@@ -43,7 +43,10 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
     case 'nested_envelope':
       throw new AdcpWireError('protocol', 'A2A response has a nested stream envelope (malformed)');
     case 'wrapper':
-      throw new AdcpWireError('wrapper_detected', 'A2A DataPart holds a {response: {...}} wrapper object (a server-side bug)');
+      throw new AdcpWireError(
+        'wrapper_detected',
+        'A2A DataPart holds a {response: {...}} wrapper object (a server-side bug)',
+      );
     case 'too_large':
       throw new AdcpWireError('response_too_large', 'A2A DataPart is over the DataPart size limit');
     case 'part_count_mismatch':
@@ -52,7 +55,11 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
   }
   const task = loc.task;
   if (task === undefined) throw new AdcpWireError('protocol', 'A2A response is not an object');
-  const fields = baseFields('a2a', input, stringField(task, 'id') ?? stringField(task, 'taskId') ?? options.transportTaskId);
+  const fields = baseFields(
+    'a2a',
+    input,
+    stringField(task, 'id') ?? stringField(task, 'taskId') ?? options.transportTaskId,
+  );
   const contextId = stringField(task, 'contextId');
   if (contextId !== undefined) fields['contextId'] = contextId;
 
@@ -72,7 +79,8 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
 
   const data = loc.data;
   const status: TaskStatus = loc.state === 'completed' ? deliveredStatus(data) : loc.state;
-  const final = loc.state === 'completed' || loc.state === 'failed' || loc.state === 'canceled' || loc.state === 'rejected';
+  const final =
+    loc.state === 'completed' || loc.state === 'failed' || loc.state === 'canceled' || loc.state === 'rejected';
   const message = cleanText(data?.['message']) ?? cleanText(statusText(task, final));
   const error = errorForStatus(status, data, message, options, () => extractAdcpErrorFromA2A(task));
   return payloadResult(status, fields, data, message, error);

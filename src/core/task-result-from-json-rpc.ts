@@ -15,7 +15,10 @@ export interface TaskResultFromJsonRpcOptions extends TaskResultOptions {
  * `adcp_error`: the caller then reports its own `AdcpWireError`. `data` is `undefined` (a JSON-RPC
  * error has no AdCP body); `message` is the sanitised `adcp_error.message`, else `error.message`.
  */
-export function taskResultFromJsonRpcError(errorOrResponse: unknown, options: TaskResultFromJsonRpcOptions = {}): TaskResult | null {
+export function taskResultFromJsonRpcError(
+  errorOrResponse: unknown,
+  options: TaskResultFromJsonRpcOptions = {},
+): TaskResult | null {
   const adcpError = extractAdcpErrorFromJsonRpc(errorOrResponse);
   if (adcpError === null) return null;
   const fields = baseFields(options.protocol ?? 'mcp', errorOrResponse, options.transportTaskId);

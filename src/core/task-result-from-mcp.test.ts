@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { taskResultFromMcp } from './task-result-from-mcp.js';
 import { AdcpWireError } from './wire-error.js';
 
-const sc = (structuredContent: Record<string, unknown>) => ({ content: [{ type: 'text', text: 'summary' }], structuredContent });
+const sc = (structuredContent: Record<string, unknown>) => ({
+  content: [{ type: 'text', text: 'summary' }],
+  structuredContent,
+});
 
 describe('taskResultFromMcp', () => {
   it('reads a flat envelope: body and envelope fields are siblings, data is the whole root', () => {
@@ -32,12 +35,21 @@ describe('taskResultFromMcp', () => {
     assert.equal(result.transportTaskId, 'mcp_task_9');
   });
   it('turns an isError result with adcp_error into failed with recovery, action and delay', () => {
-    const raw = { isError: true, content: [], structuredContent: { adcp_error: { code: 'RATE_LIMITED', retry_after: 4.2, message: 'slow' } } };
+    const raw = {
+      isError: true,
+      content: [],
+      structuredContent: { adcp_error: { code: 'RATE_LIMITED', retry_after: 4.2, message: 'slow' } },
+    };
     const result = taskResultFromMcp(raw);
     assert.equal(result.status, 'failed');
     if (result.status !== 'failed') return;
     assert.deepEqual(
-      { code: result.error.code, recovery: result.error.recovery, action: result.error.action, delay: result.error.retryDelaySeconds },
+      {
+        code: result.error.code,
+        recovery: result.error.recovery,
+        action: result.error.action,
+        delay: result.error.retryDelaySeconds,
+      },
       { code: 'RATE_LIMITED', recovery: 'transient', action: 'retry', delay: 5 },
     );
     assert.equal(result.message, 'slow');
@@ -78,7 +90,10 @@ describe('taskResultFromMcp', () => {
   });
   it('throws a typed protocol error for a misspelt task status or a non-string status', () => {
     for (const status of ['INPUT_REQUIRED', 'Completed', 'TASK_STATE_WORKING', 3, { s: 1 }]) {
-      assert.throws(() => taskResultFromMcp(sc({ status })), (e: unknown) => e instanceof AdcpWireError && e.code === 'protocol');
+      assert.throws(
+        () => taskResultFromMcp(sc({ status })),
+        (e: unknown) => e instanceof AdcpWireError && e.code === 'protocol',
+      );
     }
   });
   it('throws response_too_large when the only JSON text was over maxBytes', () => {

@@ -1,5 +1,10 @@
 import { extractAdcpErrorFromMcp } from './extract-error.js';
-import { extractAdcpResponseFromMcp, mayBeJsonObject, type McpExtractOptions, DEFAULT_MCP_MAX_BYTES } from './extract-mcp-response.js';
+import {
+  extractAdcpResponseFromMcp,
+  mayBeJsonObject,
+  type McpExtractOptions,
+  DEFAULT_MCP_MAX_BYTES,
+} from './extract-mcp-response.js';
 import { isAdcpErrorOnly, isPlainObject } from './plain-object.js';
 import {
   assembleResult,
@@ -48,10 +53,19 @@ export function taskResultFromMcp(result: unknown, options: TaskResultFromMcpOpt
       const message = cleanText(adcpError?.message) ?? cleanText(text);
       // `body` is `structured`, or a stand-in without `task_id`/`context`: its fields are those of `structured`.
       const body = structured ?? (adcpError === null ? undefined : { adcp_error: adcpError });
-      return payloadResult('failed', fields, body, message, resultErrorFor('failed', adcpError, structured, message, options));
+      return payloadResult(
+        'failed',
+        fields,
+        body,
+        message,
+        resultErrorFor('failed', adcpError, structured, message, options),
+      );
     }
     if (hasOversizedJsonText(result, options.maxBytes ?? DEFAULT_MCP_MAX_BYTES)) {
-      throw new AdcpWireError('response_too_large', 'MCP text content is over the response-size limit and was not parsed');
+      throw new AdcpWireError(
+        'response_too_large',
+        'MCP text content is over the response-size limit and was not parsed',
+      );
     }
     const kept = cleanText(text, MAX_RESULT_TEXT_LENGTH);
     if (kept !== undefined) Object.assign(fields, { text: kept, message: cleanText(kept) });

@@ -4,13 +4,7 @@
  * Validation" and "Auth Challenge URL Validation"; transport-errors.md, "URL validation").
  */
 
-export type UrlRejection =
-  | 'not_a_string'
-  | 'too_long'
-  | 'invalid_url'
-  | 'not_https'
-  | 'userinfo'
-  | 'host_not_allowed';
+export type UrlRejection = 'not_a_string' | 'too_long' | 'invalid_url' | 'not_https' | 'userinfo' | 'host_not_allowed';
 
 export type UrlCheck =
   | {
@@ -32,8 +26,23 @@ export interface UrlAllowList {
 }
 
 const REDIRECT_PARAMS = new Set([
-  'next', 'continue', 'goto', 'dest', 'destination', 'target', 'forward', 'url', 'uri', 'state_url',
-  'relaystate', 'success_url', 'failure_url', 'cancel_url', 'back', 'back_url', 'to',
+  'next',
+  'continue',
+  'goto',
+  'dest',
+  'destination',
+  'target',
+  'forward',
+  'url',
+  'uri',
+  'state_url',
+  'relaystate',
+  'success_url',
+  'failure_url',
+  'cancel_url',
+  'back',
+  'back_url',
+  'to',
 ]);
 const REDIRECT_WORDS = /redirect|return|callback|continue/;
 
@@ -52,7 +61,7 @@ export function isRedirectParam(name: string): boolean {
  */
 export function validateSellerUrl(url: unknown, allow: UrlAllowList): UrlCheck {
   if (allow.allowedHosts === undefined && allow.allowedOrigins === undefined) {
-    throw new TypeError('validateSellerUrl: pass allowedHosts or allowedOrigins (the seller\'s known hosts)');
+    throw new TypeError("validateSellerUrl: pass allowedHosts or allowedOrigins (the seller's known hosts)");
   }
   if (typeof url !== 'string') return { ok: false, reason: 'not_a_string' };
   if (url.length > (allow.maxLength ?? 2048)) return { ok: false, reason: 'too_long' };
@@ -116,7 +125,8 @@ function normaliseAuthority(text: string): { host: string; port: string; https: 
 }
 
 /** Outcome of {@link checkFilePartRaw}. */
-export type RawCheck = { ok: true; bytes: number } | { ok: false; reason: 'not_a_string' | 'invalid_base64' | 'too_large' };
+export type RawCheck =
+  { ok: true; bytes: number } | { ok: false; reason: 'not_a_string' | 'invalid_base64' | 'too_large' };
 
 /**
  * Checks a FilePart `raw` (base64 or base64url) against `maxBytes` decoded bytes without

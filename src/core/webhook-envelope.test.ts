@@ -42,8 +42,16 @@ describe('validateWebhookEnvelope', () => {
     }
   });
   it('refuses non-string required fields', () => {
-    assert.deepEqual(validateWebhookEnvelope({ ...good, task_id: 7 }), { ok: false, error: 'invalid_field_type', field: 'task_id' });
-    assert.deepEqual(validateWebhookEnvelope({ ...good, message: { x: 1 } }), { ok: false, error: 'invalid_field_type', field: 'message' });
+    assert.deepEqual(validateWebhookEnvelope({ ...good, task_id: 7 }), {
+      ok: false,
+      error: 'invalid_field_type',
+      field: 'task_id',
+    });
+    assert.deepEqual(validateWebhookEnvelope({ ...good, message: { x: 1 } }), {
+      ok: false,
+      error: 'invalid_field_type',
+      field: 'message',
+    });
   });
   it('refuses an unknown or A2A-shaped status', () => {
     assert.equal(errorOf({ ...good, status: 'COMPLETED' }), 'invalid_status');

@@ -52,7 +52,8 @@ export function validateWebhookEnvelope(payload: unknown): WebhookEnvelopeCheck 
     return { ok: false, error: 'missing_envelope_fields' };
   }
   const key = payload['idempotency_key'];
-  if (key === undefined || key === null) return { ok: false, error: 'missing_idempotency_key', field: 'idempotency_key' };
+  if (key === undefined || key === null)
+    return { ok: false, error: 'missing_idempotency_key', field: 'idempotency_key' };
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     return { ok: false, error: 'invalid_idempotency_key', field: 'idempotency_key' };
   }

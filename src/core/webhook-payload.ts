@@ -67,7 +67,11 @@ export function extractWebhookPayload(payload: unknown, options: WebhookPayloadO
     );
     const out: WebhookPayload = { format, status: located.state, data: located.data ?? null };
     if (located.outcome === 'wrapper') out.problem = 'wrapper_detected';
-    else if (located.outcome === 'nested_envelope' || located.outcome === 'too_large' || located.outcome === 'unknown_state') {
+    else if (
+      located.outcome === 'nested_envelope' ||
+      located.outcome === 'too_large' ||
+      located.outcome === 'unknown_state'
+    ) {
       out.problem = located.outcome;
     }
     return out;

@@ -48,34 +48,60 @@ const sseText = fc
 
 describe('capBody', () => {
   it('passes a body within the cap through unchanged', async () => {
-    const text = await new Response(capBody(streamOf([new TextEncoder().encode('hello')]), { maxBytes: 5, onOverflow: () => new RangeError('x') })).text();
+    const text = await new Response(
+      capBody(streamOf([new TextEncoder().encode('hello')]), { maxBytes: 5, onOverflow: () => new RangeError('x') }),
+    ).text();
     assert.equal(text, 'hello');
   });
 
   it('errors once the whole body passes the cap, however it is chunked', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 200 }), fc.array(fc.nat(), { maxLength: 6 }), fc.nat({ max: 220 }), async (bytes, points, cap) => {
-        const got = await outcome(capBody(streamOf(cut(bytes, points)), { maxBytes: cap, onOverflow: () => new RangeError('over') }));
-        assert.equal(got, bytes.length > cap ? 'overflow' : 'ok');
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.nat({ max: 220 }),
+        async (bytes, points, cap) => {
+          const got = await outcome(
+            capBody(streamOf(cut(bytes, points)), { maxBytes: cap, onOverflow: () => new RangeError('over') }),
+          );
+          assert.equal(got, bytes.length > cap ? 'overflow' : 'ok');
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('caps each SSE event, not the stream, in per-event mode', async () => {
     await fc.assert(
-      fc.asyncProperty(sseText, fc.array(fc.nat(), { maxLength: 6 }), fc.integer({ min: 8, max: 120 }), async (text, points, cap) => {
-        const bytes = new TextEncoder().encode(text);
-        const got = await outcome(capBody(streamOf(cut(bytes, points)), { maxBytes: cap, onOverflow: () => new RangeError('over'), perEvent: true }));
-        assert.equal(got, largestEvent(text) > cap ? 'overflow' : 'ok');
-      }),
+      fc.asyncProperty(
+        sseText,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.integer({ min: 8, max: 120 }),
+        async (text, points, cap) => {
+          const bytes = new TextEncoder().encode(text);
+          const got = await outcome(
+            capBody(streamOf(cut(bytes, points)), {
+              maxBytes: cap,
+              onOverflow: () => new RangeError('over'),
+              perEvent: true,
+            }),
+          );
+          assert.equal(got, largestEvent(text) > cap ? 'overflow' : 'ok');
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('calls onEnd exactly once when the body ends', async () => {
     let ends = 0;
-    await new Response(capBody(streamOf([new Uint8Array(3)]), { maxBytes: 10, onOverflow: () => new RangeError('x'), onEnd: () => ends++ })).arrayBuffer();
+    await new Response(
+      capBody(streamOf([new Uint8Array(3)]), {
+        maxBytes: 10,
+        onOverflow: () => new RangeError('x'),
+        onEnd: () => ends++,
+      }),
+    ).arrayBuffer();
     assert.equal(ends, 1);
   });
 });

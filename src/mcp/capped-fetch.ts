@@ -103,7 +103,12 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
           if (readError !== undefined) failIfUnanswered(context, readError, options.url);
         } else if (perEvent) {
           const how = readError === undefined ? 'ended' : 'broke';
-          options.onStreamEnd?.(new AdcpWireError('network', `the event stream from ${options.url} ${how}`, { cause: readError, url: options.url }));
+          options.onStreamEnd?.(
+            new AdcpWireError('network', `the event stream from ${options.url} ${how}`, {
+              cause: readError,
+              url: options.url,
+            }),
+          );
         }
       },
     });

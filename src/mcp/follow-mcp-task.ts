@@ -52,11 +52,14 @@ export async function followMcpTask(first: Task, options: FollowTaskOptions): Pr
       options.onProgress?.(progressOf(task));
     }
     if (task.status !== 'completed' && task.status !== 'failed') return { task };
-    const result = await sendRequest(session, { maxBytes, what: 'tasks/result', url, ...(signal ? { signal } : {}) }, (client, s) =>
-      client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, {
-        signal: s,
-        timeout: NO_SDK_TIMEOUT,
-      }),
+    const result = await sendRequest(
+      session,
+      { maxBytes, what: 'tasks/result', url, ...(signal ? { signal } : {}) },
+      (client, s) =>
+        client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, {
+          signal: s,
+          timeout: NO_SDK_TIMEOUT,
+        }),
     );
     return { task, result };
   } catch (error) {
@@ -73,7 +76,10 @@ export function getMcpTask(
   options: { url: string; maxBytes: number; signal?: AbortSignal },
 ): Promise<Task> {
   return sendRequest(session, { ...options, what: 'tasks/get' }, (client, s) =>
-    client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, { signal: s, timeout: NO_SDK_TIMEOUT }),
+    client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, {
+      signal: s,
+      timeout: NO_SDK_TIMEOUT,
+    }),
   );
 }
 

@@ -73,7 +73,8 @@ export class McpSession {
 
   /** The connected SDK client (connecting on first use). */
   connect(): Promise<Connection> {
-    if (this.#closed) return Promise.reject(new AdcpWireError('aborted', `the MCP client for ${this.#options.url} is closed`));
+    if (this.#closed)
+      return Promise.reject(new AdcpWireError('aborted', `the MCP client for ${this.#options.url} is closed`));
     if (this.#connection === undefined) {
       const attempt = this.#open();
       this.#connection = attempt;
@@ -236,7 +237,8 @@ function toConnectError(error: unknown, url: string): Error {
     });
   }
   // SDK messages can carry the server's own text (an HTTP error body): sanitise it.
-  const message = (error instanceof Error ? sanitizeSellerText(error.message, { maxLength: 200 }) : undefined) ?? 'unknown failure';
+  const message =
+    (error instanceof Error ? sanitizeSellerText(error.message, { maxLength: 200 }) : undefined) ?? 'unknown failure';
   return new AdcpWireError('protocol', `could not open an MCP session with ${url}: ${message}`, {
     cause: error,
     url,

@@ -159,7 +159,11 @@ export class McpTransport implements AdcpTransport {
     const raw = await sendRequest(this.#session, { ...this.#send(options), what: tool }, (client, signal) => {
       const request: RequestOptions = { signal, timeout: NO_SDK_TIMEOUT };
       if (onProgress !== undefined) request.onprogress = (p) => onProgress(progressEvent(p));
-      return client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, request);
+      return client.request(
+        { method: 'tools/call', params: { name: tool, arguments: args } },
+        CallToolResultSchema,
+        request,
+      );
     });
     this.#checkLegacySize(raw, options.maxBytes, tool);
     return taskResultFromMcp(raw, this.#toResult(options.maxBytes));
@@ -173,13 +177,22 @@ export class McpTransport implements AdcpTransport {
     if (this.#session.wire !== 'sse' || maxBytes >= this.#options.maxBytes) return;
     const size = utf8ByteLength(JSON.stringify(raw));
     if (size <= maxBytes) return;
-    throw new AdcpWireError('response_too_large', `${tool} at ${this.#options.url}: answer of ${size} bytes is over ${maxBytes}`, {
-      tool,
-      url: this.#options.url,
-    });
+    throw new AdcpWireError(
+      'response_too_large',
+      `${tool} at ${this.#options.url}: answer of ${size} bytes is over ${maxBytes}`,
+      {
+        tool,
+        url: this.#options.url,
+      },
+    );
   }
 
-  async #callAsTask(tool: string, args: JsonObject, ttl: number | null, options: TransportCallOptions): Promise<TaskResult> {
+  async #callAsTask(
+    tool: string,
+    args: JsonObject,
+    ttl: number | null,
+    options: TransportCallOptions,
+  ): Promise<TaskResult> {
     const task = ttl === null ? {} : { ttl };
     const created = await sendRequest(this.#session, { ...this.#send(options), what: tool }, (client, signal) =>
       client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CreateTaskResultSchema, {
@@ -195,7 +208,8 @@ export class McpTransport implements AdcpTransport {
 
   #outcome(outcome: McpTaskOutcome, options: TransportCallOptions): TaskResult {
     const { task, result } = outcome;
-    if (result !== undefined) return taskResultFromMcp(result, { ...this.#toResult(options.maxBytes), transportTaskId: task.taskId });
+    if (result !== undefined)
+      return taskResultFromMcp(result, { ...this.#toResult(options.maxBytes), transportTaskId: task.taskId });
     return fromBareTask(task);
   }
 
@@ -203,7 +217,10 @@ export class McpTransport implements AdcpTransport {
     if (!(error instanceof McpError)) throw error;
     // McpError prefixes the wire message with "MCP error <code>: "; the result wants the wire's own.
     const wireMessage = error.message.replace(/^MCP error -?\d+: /, '');
-    const result = taskResultFromJsonRpcError({ code: error.code, message: wireMessage, data: error.data }, { requestHadCredentials: this.#hasCredentials() });
+    const result = taskResultFromJsonRpcError(
+      { code: error.code, message: wireMessage, data: error.data },
+      { requestHadCredentials: this.#hasCredentials() },
+    );
     if (result !== null) return result;
     const message = sanitizeSellerText(error.message) ?? '';
     throw new AdcpWireError('protocol', `${what} at ${this.#options.url}: JSON-RPC error ${error.code}: ${message}`, {
@@ -283,13 +300,18 @@ function toToolInfo(tool: {
 }): ToolInfo {
   const info: ToolInfo = { name: tool.name };
   if (tool.description !== undefined) info.description = tool.description;
-  if (tool.inputSchema !== null && typeof tool.inputSchema === 'object') info.inputSchema = tool.inputSchema as JsonObject;
+  if (tool.inputSchema !== null && typeof tool.inputSchema === 'object')
+    info.inputSchema = tool.inputSchema as JsonObject;
   const support = tool.execution?.taskSupport;
   if (support === 'forbidden' || support === 'optional' || support === 'required') info.taskSupport = support;
   return info;
 }
 
-function progressEvent(p: { progress: number; total?: number | undefined; message?: string | undefined }): ProgressEvent {
+function progressEvent(p: {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}): ProgressEvent {
   const event: ProgressEvent = { status: 'working' };
   if (typeof p.total === 'number' && p.total > 0) event.percentage = Math.min(100, (p.progress / p.total) * 100);
   const message = sanitizeSellerText(p.message);

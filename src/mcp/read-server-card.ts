@@ -54,7 +54,10 @@ async function readCardBody(cardUrl: string, response: Response, maxBytes: numbe
   let text: string;
   try {
     const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-    const capped = capBody(body, { maxBytes, onOverflow: (seen) => new RangeError(`over ${maxBytes} bytes (${seen} read)`) });
+    const capped = capBody(body, {
+      maxBytes,
+      onOverflow: (seen) => new RangeError(`over ${maxBytes} bytes (${seen} read)`),
+    });
     text = await new Response(capped).text();
   } catch (error) {
     return { url: cardUrl, problem: `the server card is unreadable: ${describe(error)}` };
@@ -78,5 +81,7 @@ export function adcpCardMeta(card: JsonObject | undefined): JsonObject | undefin
 }
 
 function describe(error: unknown): string {
-  return (error instanceof Error ? sanitizeSellerText(error.message, { maxLength: 120 }) : undefined) ?? 'unknown error';
+  return (
+    (error instanceof Error ? sanitizeSellerText(error.message, { maxLength: 120 }) : undefined) ?? 'unknown error'
+  );
 }

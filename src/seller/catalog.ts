@@ -38,14 +38,78 @@ function product(
 
 /** The deterministic catalog every reference seller serves. */
 export const CATALOG: readonly CatalogProduct[] = [
-  product('ctv_premium_sports', 'Premium CTV: live sports', ['ctv'], 'guaranteed', 42, ['video_30s'], ['ctv', 'tv', 'sports', 'premium', 'video', 'live']),
-  product('ctv_entertainment', 'CTV entertainment run-of-network', ['ctv'], 'non_guaranteed', 24, ['video_15s', 'video_30s'], ['ctv', 'tv', 'entertainment', 'video', 'family']),
-  product('olv_pets', 'Online video: pet owners', ['olv'], 'non_guaranteed', 14, ['video_15s'], ['video', 'pet', 'pets', 'dog', 'cat', 'food']),
-  product('display_news', 'Display: news homepage takeover', ['display'], 'guaranteed', 18, ['display_300x250', 'display_728x90'], ['display', 'news', 'banner', 'homepage']),
-  product('display_ron', 'Display run-of-network', ['display'], 'non_guaranteed', 4, ['display_300x250'], ['display', 'banner', 'reach', 'cheap']),
-  product('audio_podcasts', 'Audio: top podcasts', ['audio'], 'guaranteed', 20, ['audio_30s'], ['audio', 'podcast', 'podcasts', 'radio']),
-  product('dooh_transit', 'Digital out-of-home: transit screens', ['dooh'], 'guaranteed', 9, ['dooh_landscape'], ['dooh', 'outdoor', 'transit', 'city']),
-  product('social_luxury', 'Social video: luxury shoppers', ['social'], 'non_guaranteed', 11, ['video_15s'], ['social', 'luxury', 'auto', 'fashion', 'video']),
+  product(
+    'ctv_premium_sports',
+    'Premium CTV: live sports',
+    ['ctv'],
+    'guaranteed',
+    42,
+    ['video_30s'],
+    ['ctv', 'tv', 'sports', 'premium', 'video', 'live'],
+  ),
+  product(
+    'ctv_entertainment',
+    'CTV entertainment run-of-network',
+    ['ctv'],
+    'non_guaranteed',
+    24,
+    ['video_15s', 'video_30s'],
+    ['ctv', 'tv', 'entertainment', 'video', 'family'],
+  ),
+  product(
+    'olv_pets',
+    'Online video: pet owners',
+    ['olv'],
+    'non_guaranteed',
+    14,
+    ['video_15s'],
+    ['video', 'pet', 'pets', 'dog', 'cat', 'food'],
+  ),
+  product(
+    'display_news',
+    'Display: news homepage takeover',
+    ['display'],
+    'guaranteed',
+    18,
+    ['display_300x250', 'display_728x90'],
+    ['display', 'news', 'banner', 'homepage'],
+  ),
+  product(
+    'display_ron',
+    'Display run-of-network',
+    ['display'],
+    'non_guaranteed',
+    4,
+    ['display_300x250'],
+    ['display', 'banner', 'reach', 'cheap'],
+  ),
+  product(
+    'audio_podcasts',
+    'Audio: top podcasts',
+    ['audio'],
+    'guaranteed',
+    20,
+    ['audio_30s'],
+    ['audio', 'podcast', 'podcasts', 'radio'],
+  ),
+  product(
+    'dooh_transit',
+    'Digital out-of-home: transit screens',
+    ['dooh'],
+    'guaranteed',
+    9,
+    ['dooh_landscape'],
+    ['dooh', 'outdoor', 'transit', 'city'],
+  ),
+  product(
+    'social_luxury',
+    'Social video: luxury shoppers',
+    ['social'],
+    'non_guaranteed',
+    11,
+    ['video_15s'],
+    ['social', 'luxury', 'auto', 'fashion', 'video'],
+  ),
 ];
 
 /** The wire shape of a product (the matching keywords stay internal). */
@@ -55,7 +119,10 @@ export function productToWire(item: CatalogProduct): JsonObject {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
 }
 
 /**
@@ -63,7 +130,9 @@ function words(text: string): string[] {
  * brief (products sharing a word with it, most shared first; all of them when none does).
  */
 export function searchCatalog(brief: string | undefined, filters: JsonObject): CatalogProduct[] {
-  const channels = Array.isArray(filters.channels) ? filters.channels.filter((c): c is string => typeof c === 'string') : undefined;
+  const channels = Array.isArray(filters.channels)
+    ? filters.channels.filter((c): c is string => typeof c === 'string')
+    : undefined;
   const delivery = typeof filters.delivery_type === 'string' ? filters.delivery_type : undefined;
   const maxCpm = typeof filters.max_cpm === 'number' ? filters.max_cpm : undefined;
   const kept = CATALOG.filter(

@@ -35,6 +35,8 @@ export function createFaultInjector(): (tool: string, args: JsonObject, headers:
     }
     if (!/^[A-Z][A-Z0-9_]{1,63}$/.test(ask)) return;
     const transient = ask === 'SERVICE_UNAVAILABLE' || ask === 'CONFLICT';
-    throw new AdcpToolError(ask, `Failure injected on request (${ask}).`, { recovery: transient ? 'transient' : 'correctable' });
+    throw new AdcpToolError(ask, `Failure injected on request (${ask}).`, {
+      recovery: transient ? 'transient' : 'correctable',
+    });
   };
 }

@@ -36,11 +36,18 @@ export function openSellerDb(path: string): SellerDb {
   const parse = (text: string) => JSON.parse(text) as JsonObject;
   return {
     saveMediaBuy(principal, id, body, now) {
-      db.prepare('INSERT OR REPLACE INTO seller_media_buys VALUES (?, ?, ?, ?)').run(principal, id, JSON.stringify(body), now);
+      db.prepare('INSERT OR REPLACE INTO seller_media_buys VALUES (?, ?, ?, ?)').run(
+        principal,
+        id,
+        JSON.stringify(body),
+        now,
+      );
     },
     getMediaBuy(principal, id) {
       const row = db
-        .prepare<[string, string], { body: string; created_at: number }>('SELECT body, created_at FROM seller_media_buys WHERE principal = ? AND media_buy_id = ?')
+        .prepare<[string, string], { body: string; created_at: number }>(
+          'SELECT body, created_at FROM seller_media_buys WHERE principal = ? AND media_buy_id = ?',
+        )
         .get(principal, id);
       return row === undefined ? undefined : { body: parse(row.body), createdAt: row.created_at };
     },
@@ -53,12 +60,21 @@ export function openSellerDb(path: string): SellerDb {
         .map((r) => ({ id: r.media_buy_id, body: parse(r.body), createdAt: r.created_at }));
     },
     upsertCreative(principal, id, body, now) {
-      const existed = db.prepare('SELECT 1 FROM seller_creatives WHERE principal = ? AND creative_id = ?').get(principal, id) !== undefined;
-      db.prepare('INSERT OR REPLACE INTO seller_creatives VALUES (?, ?, ?, ?)').run(principal, id, JSON.stringify(body), now);
+      const existed =
+        db.prepare('SELECT 1 FROM seller_creatives WHERE principal = ? AND creative_id = ?').get(principal, id) !==
+        undefined;
+      db.prepare('INSERT OR REPLACE INTO seller_creatives VALUES (?, ?, ?, ?)').run(
+        principal,
+        id,
+        JSON.stringify(body),
+        now,
+      );
       return existed ? 'updated' : 'created';
     },
     listCreatives(principal, limit, offset) {
-      const total = (db.prepare('SELECT count(*) AS n FROM seller_creatives WHERE principal = ?').get(principal) as { n: number }).n;
+      const total = (
+        db.prepare('SELECT count(*) AS n FROM seller_creatives WHERE principal = ?').get(principal) as { n: number }
+      ).n;
       const items = db
         .prepare<[string, number, number], { body: string }>(
           'SELECT body FROM seller_creatives WHERE principal = ? ORDER BY creative_id LIMIT ? OFFSET ?',
@@ -69,12 +85,20 @@ export function openSellerDb(path: string): SellerDb {
     },
     getReply(principal, tool, key) {
       const row = db
-        .prepare<[string, string, string], { reply: string }>('SELECT reply FROM seller_replies WHERE principal = ? AND tool = ? AND idempotency_key = ?')
+        .prepare<[string, string, string], { reply: string }>(
+          'SELECT reply FROM seller_replies WHERE principal = ? AND tool = ? AND idempotency_key = ?',
+        )
         .get(principal, tool, key);
       return row === undefined ? undefined : parse(row.reply);
     },
     saveReply(principal, tool, key, reply, now) {
-      db.prepare('INSERT OR IGNORE INTO seller_replies VALUES (?, ?, ?, ?, ?)').run(principal, tool, key, JSON.stringify(reply), now);
+      db.prepare('INSERT OR IGNORE INTO seller_replies VALUES (?, ?, ?, ?, ?)').run(
+        principal,
+        tool,
+        key,
+        JSON.stringify(reply),
+        now,
+      );
     },
     close() {
       if (db.open) db.close();

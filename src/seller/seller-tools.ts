@@ -42,7 +42,8 @@ function invalid(message: string, field: string): AdcpToolError {
 }
 
 function shortString(value: unknown, field: string, max = 128): string {
-  if (typeof value !== 'string' || value === '' || value.length > max) throw invalid(`${field} must be a string of 1 to ${max} characters.`, field);
+  if (typeof value !== 'string' || value === '' || value.length > max)
+    throw invalid(`${field} must be a string of 1 to ${max} characters.`, field);
   return value;
 }
 
@@ -80,10 +81,14 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         if (args.brief !== undefined && (typeof args.brief !== 'string' || args.brief.length > 10_000)) {
           throw invalid('brief must be a string of at most 10000 characters.', 'brief');
         }
-        if (args.filters !== undefined && !isJsonObject(args.filters)) throw invalid('filters must be an object.', 'filters');
+        if (args.filters !== undefined && !isJsonObject(args.filters))
+          throw invalid('filters must be an object.', 'filters');
         // An interim `working` update on an A2A stream (the CLI's progress line); nothing on MCP.
         await ctx.working('Ranking the catalog against the brief', { percentage: 50, step: 'ranking' });
-        const products = searchCatalog(args.brief as string | undefined, (args.filters as JsonObject | undefined) ?? {});
+        const products = searchCatalog(
+          args.brief as string | undefined,
+          (args.filters as JsonObject | undefined) ?? {},
+        );
         return {
           message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,
           products: products.map(productToWire),
@@ -92,8 +97,12 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     },
     {
       name: 'create_media_buy',
-      description: 'Create a media buy; answers submitted, then completes after approval (webhooks on push_notification_config).',
-      inputSchema: open({ packages: { type: 'array' }, buyer_ref: { type: 'string' }, push_notification_config: { type: 'object' } }, ['packages']),
+      description:
+        'Create a media buy; answers submitted, then completes after approval (webhooks on push_notification_config).',
+      inputSchema: open(
+        { packages: { type: 'array' }, buyer_ref: { type: 'string' }, push_notification_config: { type: 'object' } },
+        ['packages'],
+      ),
       handler: async (args, ctx) => {
         fault('create_media_buy', args, ctx.headers);
         const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined;
@@ -107,12 +116,19 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         const packages = args.packages.map((pkg, i) => {
           if (!isJsonObject(pkg)) throw invalid('each package must be an object.', `packages[${i}]`);
           const item = findProduct(pkg.product_id);
-          if (item === undefined) throw new AdcpToolError('PRODUCT_NOT_FOUND', 'Referenced product IDs are unknown.', { field: `packages[${i}].product_id` });
+          if (item === undefined)
+            throw new AdcpToolError('PRODUCT_NOT_FOUND', 'Referenced product IDs are unknown.', {
+              field: `packages[${i}].product_id`,
+            });
           const budget = pkg.budget;
           if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) {
             throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
           }
-          return { package_id: `pkg_${i + 1}`, product_id: item.product_id, budget: typeof budget === 'number' ? budget : 0 };
+          return {
+            package_id: `pkg_${i + 1}`,
+            product_id: item.product_id,
+            budget: typeof budget === 'number' ? budget : 0,
+          };
         });
         const buyerRef = args.buyer_ref === undefined ? undefined : shortString(args.buyer_ref, 'buyer_ref');
         const reject = typeof buyerRef === 'string' && buyerRef.includes('[reject]');
@@ -122,7 +138,10 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             await sleep(timings.workingAfterMs, progress.signal);
             await progress.working('Media buy under review', { percentage: 50, step: 'review' });
             await sleep(timings.completeAfterMs - timings.workingAfterMs, progress.signal);
-            if (reject) throw new AdcpToolError('POLICY_VIOLATION', 'The media buy was rejected in review.', { recovery: 'correctable' });
+            if (reject)
+              throw new AdcpToolError('POLICY_VIOLATION', 'The media buy was rejected in review.', {
+                recovery: 'correctable',
+              });
             const mediaBuyId = `mb_${randomUUID().slice(0, 8)}`;
             const body: JsonObject = {
               media_buy_id: mediaBuyId,
@@ -153,7 +172,10 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           }
           const wanted = new Set(args.media_buy_ids);
           buys = buys.filter((b) => wanted.has(b.id));
-          if (buys.length !== wanted.size) throw new AdcpToolError('MEDIA_BUY_NOT_FOUND', 'A referenced media buy was not found.', { field: 'media_buy_ids' });
+          if (buys.length !== wanted.size)
+            throw new AdcpToolError('MEDIA_BUY_NOT_FOUND', 'A referenced media buy was not found.', {
+              field: 'media_buy_ids',
+            });
         }
         const end = now();
         const deliveries = buys.map((b) => {
@@ -164,7 +186,10 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         });
         return {
           currency: 'USD',
-          reporting_period: { start: new Date(Math.min(end, ...buys.map((b) => b.createdAt))).toISOString(), end: new Date(end).toISOString() },
+          reporting_period: {
+            start: new Date(Math.min(end, ...buys.map((b) => b.createdAt))).toISOString(),
+            end: new Date(end).toISOString(),
+          },
           media_buy_deliveries: deliveries,
         };
       },
@@ -197,7 +222,8 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       handler: (args, ctx) => {
         fault('list_creatives', args, ctx.headers);
         const page = isJsonObject(args.pagination) ? args.pagination : {};
-        const limit = typeof page.max_results === 'number' ? Math.min(MAX_ITEMS, Math.max(1, Math.floor(page.max_results))) : 50;
+        const limit =
+          typeof page.max_results === 'number' ? Math.min(MAX_ITEMS, Math.max(1, Math.floor(page.max_results))) : 50;
         const offset = typeof page.offset === 'number' ? Math.max(0, Math.floor(page.offset)) : 0;
         const { items, total } = db.listCreatives(ctx.principal, limit, offset);
         return { query_summary: { total_matching: total, returned: items.length }, creatives: items };

@@ -56,7 +56,14 @@ export interface ReferenceSeller extends ListeningAdcpServer {
 function ephemeralSigningKey(): { key: WebhookSigningKey; jwks: JsonObject } {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const keyid = `seller-${randomUUID().slice(0, 8)}`;
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid: keyid, alg: 'EdDSA', use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing' };
+  const jwk = {
+    ...publicKey.export({ format: 'jwk' }),
+    kid: keyid,
+    alg: 'EdDSA',
+    use: 'sig',
+    key_ops: ['verify'],
+    adcp_use: 'request-signing',
+  };
   return { key: { keyid, alg: 'ed25519', privateKey }, jwks: { keys: [jwk] } };
 }
 

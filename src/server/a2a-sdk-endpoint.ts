@@ -75,7 +75,12 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
   });
   const rateLimited = (id: RpcId, retryAfterMs: number) =>
     rpcError(id, -32029, 'Rate limit exceeded', {
-      adcp_error: { code: 'RATE_LIMITED', message: 'Too many requests.', recovery: 'transient', retry_after: Math.ceil(retryAfterMs / 1000) },
+      adcp_error: {
+        code: 'RATE_LIMITED',
+        message: 'Too many requests.',
+        recovery: 'transient',
+        retry_after: Math.ceil(retryAfterMs / 1000),
+      },
     });
 
   return {
@@ -105,7 +110,12 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
           return;
         }
         if (!options.tools.has(parsed.skill)) {
-          const adcpError = { code: 'INVALID_REQUEST', message: 'Unknown skill.', recovery: 'correctable', field: 'skill' };
+          const adcpError = {
+            code: 'INVALID_REQUEST',
+            message: 'Unknown skill.',
+            recovery: 'correctable',
+            field: 'skill',
+          };
           writeJson(res, rpcError(id, -32602, 'Unknown skill', { adcp_error: adcpError }));
           return;
         }
@@ -114,7 +124,8 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         const { taskId: _taskId, referenceTaskIds: _references, ...message } = params.message as JsonObject;
         request = { ...body, params: { ...params, message } };
         const config = isJsonObject(params.configuration) ? params.configuration : {};
-        const blocking = op === 'send' && (wire === '1.0' ? config.returnImmediately !== true : config.blocking !== false);
+        const blocking =
+          op === 'send' && (wire === '1.0' ? config.returnImmediately !== true : config.blocking !== false);
         state.set(A2A_STATE.durable, !blocking);
         // v0.3 says an absent `blocking` blocks (as the 0.3 SDK server does); the 1.x compat layer
         // reads a configuration without it as non-blocking, so spell it out.
@@ -140,7 +151,9 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         return;
       }
       const mapError = (error: unknown) =>
-        wire === '1.0' ? JsonRpcTransportHandler.mapToJSONRPCError(error) : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error);
+        wire === '1.0'
+          ? JsonRpcTransportHandler.mapToJSONRPCError(error)
+          : LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error);
       let first: IteratorResult<unknown>;
       try {
         first = await answer.next();

@@ -10,11 +10,30 @@ import type { WorkingProgress } from './types.js';
 // "Interim A2A Responses" and "Final Responses"): the Task `working`, a `working` status update
 // per progress report, one artifact update carrying the whole artifact, the terminal status update.
 
-const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' });
-const dataPart = (data: unknown): Part => ({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: '' });
+const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: '',
+});
+const dataPart = (data: unknown): Part => ({
+  content: { $case: 'data', value: data },
+  metadata: undefined,
+  filename: '',
+  mediaType: '',
+});
 
 function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
-  return { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 function statusUpdate(taskId: string, contextId: string, state: TaskState, parts: Part[]): TaskStatusUpdateEvent {
@@ -34,7 +53,13 @@ export function workingTask(taskId: string, contextId: string, toolName: string)
  * `{ percentage?, current_step? }`, the names of the spec's example and of the AdCP `working` webhook.
  * A percentage outside 0-100 is left out.
  */
-export function progressUpdate(taskId: string, contextId: string, toolName: string, message?: string, progress?: WorkingProgress): TaskStatusUpdateEvent {
+export function progressUpdate(
+  taskId: string,
+  contextId: string,
+  toolName: string,
+  message?: string,
+  progress?: WorkingProgress,
+): TaskStatusUpdateEvent {
   const data: JsonObject = {};
   const percentage = progress?.percentage;
   if (typeof percentage === 'number' && percentage >= 0 && percentage <= 100) data.percentage = percentage; // else dropped, as clients would
@@ -62,7 +87,12 @@ export function artifactUpdate(taskId: string, contextId: string, artifact: Arti
 }
 
 /** The terminal update: `completed`, or `failed` for an error answer; its message is the terse sentence only. */
-export function finalUpdate(taskId: string, contextId: string, toolName: string, answer: AdcpAnswer): TaskStatusUpdateEvent {
+export function finalUpdate(
+  taskId: string,
+  contextId: string,
+  toolName: string,
+  answer: AdcpAnswer,
+): TaskStatusUpdateEvent {
   const state = answer.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED;
   return statusUpdate(taskId, contextId, state, [textPart(terseText(toolName, answer))]);
 }

@@ -6,7 +6,14 @@ import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { principalOwner } from './adcp-tasks.js';
 import { A2A_STATE, principalOf, storedStatus } from './a2a-sdk-task-store.js';
-import { artifactUpdate, canceledUpdate, finalUpdate, progressUpdate, resultArtifact, workingTask } from './a2a-sdk-events.js';
+import {
+  artifactUpdate,
+  canceledUpdate,
+  finalUpdate,
+  progressUpdate,
+  resultArtifact,
+  workingTask,
+} from './a2a-sdk-events.js';
 import type { AdcpAnswer } from './invoke-tool.js';
 import { errorAnswer, invokeTool } from './invoke-tool.js';
 import { isJsonObject } from './json-object.js';
@@ -38,7 +45,10 @@ export interface AdcpExecutor extends AgentExecutor {
  * send answers with and `GetTask` returns.
  */
 export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
-  const running = new Map<string, { controller: AbortController; contextId: string; canceled: boolean; done: Promise<void> }>();
+  const running = new Map<
+    string,
+    { controller: AbortController; contextId: string; canceled: boolean; done: Promise<void> }
+  >();
   let closing = false;
   return {
     async execute(request, bus) {
@@ -51,7 +61,12 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       const owner = principalOwner(principal);
       const durable = context.state.get(A2A_STATE.durable) === true;
       let settle = () => {};
-      const entry = { controller: new AbortController(), contextId, canceled: false, done: new Promise<void>((resolve) => (settle = resolve)) };
+      const entry = {
+        controller: new AbortController(),
+        contextId,
+        canceled: false,
+        done: new Promise<void>((resolve) => (settle = resolve)),
+      };
       let started = false;
       let finished = false;
       const finish = async (answer: AdcpAnswer) => {
@@ -61,7 +76,11 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
         const final = finalUpdate(taskId, contextId, tool.name, answer);
         const task = { ...workingTask(taskId, contextId, tool.name), status: final.status, artifacts: [artifact] };
         if (closing) {
-          if (durable) await options.store.update(owner, taskId, { status: storedStatus(final.status?.state), result: Task.toJSON(task) });
+          if (durable)
+            await options.store.update(owner, taskId, {
+              status: storedStatus(final.status?.state),
+              result: Task.toJSON(task),
+            });
         } else if (started) {
           bus.publish(AgentEvent.artifactUpdate(artifactUpdate(taskId, contextId, artifact)));
           bus.publish(AgentEvent.statusUpdate(final));
@@ -76,7 +95,13 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       const timer = setTimeout(() => entry.controller.abort(new Error('timeout')), options.requestTimeoutMs);
       try {
         if (durable) {
-          const created = await options.store.create({ owner, kind: 'a2a', taskId, taskType: tool.name, status: 'working' });
+          const created = await options.store.create({
+            owner,
+            kind: 'a2a',
+            taskId,
+            taskType: tool.name,
+            status: 'working',
+          });
           if (!created.ok) {
             context.state.set(A2A_STATE.rateLimitedMs, created.retryAfterMs);
             return;
@@ -102,7 +127,11 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
         await finish(answer);
       } catch {
         // A store failure. Never let the SDK see the exception: it would put its text in the task.
-        const unavailable = { code: 'SERVICE_UNAVAILABLE', message: 'The agent could not run the task.', recovery: 'transient' } as const;
+        const unavailable = {
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'The agent could not run the task.',
+          recovery: 'transient',
+        } as const;
         await finish(errorAnswer(unavailable, data.input, options.adcpVersion)).catch(() => undefined);
       } finally {
         clearTimeout(timer);

@@ -15,7 +15,10 @@ const RECENT_LIMIT = 1000;
 
 /** A 1.x TaskState as the lowercase v0.3 name our store keeps (`TASK_STATE_INPUT_REQUIRED` -> `input-required`). */
 export function storedStatus(state: TaskState | undefined): string {
-  return taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED).replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+  return taskStateToJSON(state ?? TaskState.TASK_STATE_UNSPECIFIED)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }
 
 /** The principal the endpoint authenticated for this call. */

@@ -20,8 +20,7 @@ export const A2A_METHODS: Readonly<Record<string, readonly [A2AWire, 'send' | 's
 };
 
 export type InvocationParse =
-  | { ok: true; skill: string; input: JsonObject; contextId?: string }
-  | { ok: false; message: string };
+  { ok: true; skill: string; input: JsonObject; contextId?: string } | { ok: false; message: string };
 
 /**
  * Reads the AdCP profile invocation from a `message` (a2a-guide, "Profile Invocation Messages"):
@@ -33,7 +32,8 @@ export function parseInvocation(message: unknown): InvocationParse {
     return { ok: false, message: 'params.message with parts is required' };
   }
   const dataParts = message.parts.filter(
-    (part): part is JsonObject => isJsonObject(part) && (part.kind === 'data' || (part.kind === undefined && 'data' in part)),
+    (part): part is JsonObject =>
+      isJsonObject(part) && (part.kind === 'data' || (part.kind === undefined && 'data' in part)),
   );
   if (dataParts.length !== 1) {
     return { ok: false, message: 'the message must hold exactly one DataPart { skill, input }' };

@@ -79,7 +79,11 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
         },
       });
       if (!isJsonObject(finalBody)) throw new TypeError('async work must resolve to a JSON object');
-      finalStatus = isJsonObject(finalBody.adcp_error) ? 'failed' : typeof finalBody.status === 'string' ? finalBody.status : 'completed';
+      finalStatus = isJsonObject(finalBody.adcp_error)
+        ? 'failed'
+        : typeof finalBody.status === 'string'
+          ? finalBody.status
+          : 'completed';
       if (!isTerminalTaskStatus(finalStatus)) finalStatus = 'completed';
     } catch (error) {
       finalBody = { status: 'failed', adcp_error: adcpErrorFromThrown(error) as JsonObject };

@@ -171,7 +171,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       }
       const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes });
       if (!parsed.ok) {
-        rpcError(res, 400, -32700, parsed.reason === 'duplicate_key' ? 'Parse error: duplicate object key' : 'Parse error');
+        rpcError(
+          res,
+          400,
+          -32700,
+          parsed.reason === 'duplicate_key' ? 'Parse error: duplicate object key' : 'Parse error',
+        );
         return;
       }
       body = parsed.value;
@@ -214,7 +219,10 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         const statusMessage = 'The agent restarted before the task finished.';
         await store.abandonUnfinished('adcp', {
           statusMessage,
-          result: { status: 'failed', adcp_error: { code: 'SERVICE_UNAVAILABLE', message: statusMessage, recovery: 'transient' } },
+          result: {
+            status: 'failed',
+            adcp_error: { code: 'SERVICE_UNAVAILABLE', message: statusMessage, recovery: 'transient' },
+          },
         });
         await store.abandonUnfinished('a2a', { statusMessage });
       }

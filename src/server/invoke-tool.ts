@@ -41,7 +41,11 @@ export function finishAnswer(body: JsonObject, args: JsonObject, adcpVersion: st
 
 /** An error answer with the given `adcp_error`. */
 export function errorAnswer(error: AdcpError, args: unknown, adcpVersion: string): AdcpAnswer {
-  return finishAnswer({ status: 'failed', adcp_error: error as JsonObject }, isJsonObject(args) ? args : {}, adcpVersion);
+  return finishAnswer(
+    { status: 'failed', adcp_error: error as JsonObject },
+    isJsonObject(args) ? args : {},
+    adcpVersion,
+  );
 }
 
 /**
@@ -51,7 +55,11 @@ export function errorAnswer(error: AdcpError, args: unknown, adcpVersion: string
 export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
   const { tool, runner, adcpVersion } = input;
   if (!isJsonObject(input.args)) {
-    return errorAnswer({ code: 'INVALID_REQUEST', message: 'Arguments must be a JSON object.', recovery: 'correctable' }, {}, adcpVersion);
+    return errorAnswer(
+      { code: 'INVALID_REQUEST', message: 'Arguments must be a JSON object.', recovery: 'correctable' },
+      {},
+      adcpVersion,
+    );
   }
   const args = input.args;
   const context: ToolContext = {
@@ -101,6 +109,7 @@ export function terseText(toolName: string, answer: AdcpAnswer): string {
     return `${toolName} failed: ${String(error.code)}.${retry}`;
   }
   if (typeof body.message === 'string' && body.message !== '') return body.message;
-  if (body.status === 'submitted' && typeof body.task_id === 'string') return `${toolName} submitted as task ${body.task_id}.`;
+  if (body.status === 'submitted' && typeof body.task_id === 'string')
+    return `${toolName} submitted as task ${body.task_id}.`;
   return `${toolName}: ${String(body.status)}.`;
 }

@@ -153,7 +153,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (!created.ok) {
         const retryAfter = Math.ceil(created.retryAfterMs / 1000);
         throw new McpError(-32029, 'Task creation rate limit exceeded', {
-          adcp_error: { code: 'RATE_LIMITED', message: 'Too many tasks created; retry later.', recovery: 'transient', retry_after: retryAfter },
+          adcp_error: {
+            code: 'RATE_LIMITED',
+            message: 'Too many tasks created; retry later.',
+            recovery: 'transient',
+            retry_after: retryAfter,
+          },
         });
       }
       const task = created.task;
@@ -163,9 +168,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       ttlTimer.unref();
       // Progress of a task-augmented call shows as the MCP task's `statusMessage` (tasks/get).
       const onTaskWorking = (message?: string, progress?: WorkingProgress) => {
-        const parts = [message, progress?.step, progress?.percentage === undefined ? undefined : `${progress.percentage}%`];
+        const parts = [
+          message,
+          progress?.step,
+          progress?.percentage === undefined ? undefined : `${progress.percentage}%`,
+        ];
         const statusMessage = parts.filter((p) => p !== undefined).join(' ');
-        if (statusMessage !== '') void options.store.update(owner, task.taskId, { statusMessage }).catch(() => undefined);
+        if (statusMessage !== '')
+          void options.store.update(owner, task.taskId, { statusMessage }).catch(() => undefined);
       };
       void runTool(tool, args, principal, headers, controller.signal, onTaskWorking)
         .then((answer) =>

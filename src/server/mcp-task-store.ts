@@ -71,7 +71,10 @@ export function createSdkTaskStore(store: TaskStore, onCancel: (taskId: string) 
       if (status === 'cancelled') onCancel(taskId);
     },
     async listTasks(cursor, sessionId) {
-      const page = await store.list(mcpTaskOwner(sessionId), { kind: 'mcp', ...(cursor === undefined ? {} : { cursor }) });
+      const page = await store.list(mcpTaskOwner(sessionId), {
+        kind: 'mcp',
+        ...(cursor === undefined ? {} : { cursor }),
+      });
       const out: { tasks: Task[]; nextCursor?: string } = { tasks: page.tasks.map(toMcpTask) };
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
       return out;

@@ -6,7 +6,10 @@ import { AdcpToolError } from './tool-error.js';
 import type { WebhookSend } from './types.js';
 
 /** How the server sends AdCP webhooks (the library's emitter unless `send` replaces it). */
-export interface ServerWebhookOptions extends Pick<WebhookEmitterOptions, 'signingKey' | 'allowInsecureUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch'> {
+export interface ServerWebhookOptions extends Pick<
+  WebhookEmitterOptions,
+  'signingKey' | 'allowInsecureUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch'
+> {
   /** Replaces the emitter (tests, queues); the registration is still checked. */
   send?: WebhookSend;
 }
@@ -39,25 +42,45 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
       }
       const destination = checkWebhookDestination(config.url, { allowInsecure: options.allowInsecureUrls === true });
       if (!destination.ok) {
-        throw new AdcpToolError('INVALID_REQUEST', `${field}.url refused: ${destination.reason}.`, { field: `${field}.url` });
+        throw new AdcpToolError('INVALID_REQUEST', `${field}.url refused: ${destination.reason}.`, {
+          field: `${field}.url`,
+        });
       }
-      if (config.operation_id !== undefined && (typeof config.operation_id !== 'string' || config.operation_id === '' || config.operation_id.length > 255)) {
-        throw new AdcpToolError('INVALID_REQUEST', `${field}.operation_id must be a string of 1 to 255 characters.`, { field: `${field}.operation_id` });
+      if (
+        config.operation_id !== undefined &&
+        (typeof config.operation_id !== 'string' || config.operation_id === '' || config.operation_id.length > 255)
+      ) {
+        throw new AdcpToolError('INVALID_REQUEST', `${field}.operation_id must be a string of 1 to 255 characters.`, {
+          field: `${field}.operation_id`,
+        });
       }
       const auth = config.authentication;
       if (auth !== undefined && auth !== null) {
-        if (!isJsonObject(auth)) throw new AdcpToolError('INVALID_REQUEST', `${field}.authentication must be an object.`, { field: `${field}.authentication` });
+        if (!isJsonObject(auth))
+          throw new AdcpToolError('INVALID_REQUEST', `${field}.authentication must be an object.`, {
+            field: `${field}.authentication`,
+          });
         const schemes = auth.schemes === undefined ? ['HMAC-SHA256'] : auth.schemes;
         if (!Array.isArray(schemes) || !schemes.every((s) => typeof s === 'string')) {
-          throw new AdcpToolError('INVALID_REQUEST', `${field}.authentication.schemes must be a list of strings.`, { field: `${field}.authentication.schemes` });
+          throw new AdcpToolError('INVALID_REQUEST', `${field}.authentication.schemes must be a list of strings.`, {
+            field: `${field}.authentication.schemes`,
+          });
         }
         if (auth.credentials !== undefined) {
           if (!schemes.includes('HMAC-SHA256') && !schemes.includes('Bearer')) {
-            throw new AdcpToolError('UNSUPPORTED_FEATURE', 'Only the HMAC-SHA256 and Bearer webhook schemes are supported.', { field: `${field}.authentication.schemes` });
+            throw new AdcpToolError(
+              'UNSUPPORTED_FEATURE',
+              'Only the HMAC-SHA256 and Bearer webhook schemes are supported.',
+              { field: `${field}.authentication.schemes` },
+            );
           }
           const strength = validateWebhookSecret(auth.credentials);
           if (!strength.ok) {
-            throw new AdcpToolError('INVALID_REQUEST', `${field}.authentication.credentials refused: ${strength.reason}.`, { field: `${field}.authentication.credentials` });
+            throw new AdcpToolError(
+              'INVALID_REQUEST',
+              `${field}.authentication.credentials refused: ${strength.reason}.`,
+              { field: `${field}.authentication.credentials` },
+            );
           }
           return config;
         }
@@ -74,10 +97,7 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
     send:
       options.send ??
       (async (config, payload) => {
-        const outcome = await emitter.deliver(
-          config as unknown as Parameters<typeof emitter.deliver>[0],
-          payload,
-        );
+        const outcome = await emitter.deliver(config as unknown as Parameters<typeof emitter.deliver>[0], payload);
         if (!outcome.ok) throw new Error(`webhook delivery failed: ${outcome.reason}`);
       }),
   };

@@ -22,7 +22,17 @@ export { SqliteDedupStore } from './sqlite-dedup-store.js';
 export { SqliteOperationStore } from './sqlite-operation-store.js';
 export { openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
 export { openStoresFromUrl, isPgUrl, type OpenedStores, type OpenStoresOptions } from './pg-open-stores.js';
-export type { TaskStore, StoredTask, TaskKind, CreateTaskInput, CreateTaskOutcome, TaskUpdate, UpdateTaskOutcome, ListTasksOptions, TaskPage } from './task-store.js';
+export type {
+  TaskStore,
+  StoredTask,
+  TaskKind,
+  CreateTaskInput,
+  CreateTaskOutcome,
+  TaskUpdate,
+  UpdateTaskOutcome,
+  ListTasksOptions,
+  TaskPage,
+} from './task-store.js';
 export { TERMINAL_TASK_STATUSES, isTerminalTaskStatus } from './task-store.js';
 export { DEFAULT_TASK_POLICY, resolveTaskPolicy, clampTtl, type TaskPolicy } from './task-policy.js';
 export { createMemoryTaskStore } from './memory-task-store.js';

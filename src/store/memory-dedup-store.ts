@@ -34,11 +34,22 @@ export class MemoryDedupStore implements DedupStore {
       fingerprint = row.fingerprint ?? fingerprint;
     }
     const token = randomUUID();
-    this.#rows.set(id, { state: 'processing', token, leaseExpiresAt: now + options.leaseMs, expiresAt: 0, fingerprint });
+    this.#rows.set(id, {
+      state: 'processing',
+      token,
+      leaseExpiresAt: now + options.leaseMs,
+      expiresAt: 0,
+      fingerprint,
+    });
     return { kind: 'claimed', token };
   }
 
-  async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
+  async complete(
+    scope: string,
+    key: string,
+    token: string,
+    options: { ttlMs: number; now?: number },
+  ): Promise<boolean> {
     const row = this.#rows.get(rowId(scope, key));
     if (row === undefined || row.state !== 'processing' || row.token !== token) return false;
     row.state = 'done';

@@ -19,7 +19,10 @@ export class MemoryOperationStore implements OperationStore {
     return copy(record);
   }
 
-  async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
+  async advance(
+    operationId: string,
+    input: AdvanceInput,
+  ): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
     const current = this.#records.get(operationId);
     if (current === undefined) {
@@ -53,7 +56,8 @@ export class MemoryOperationStore implements OperationStore {
   async list(filter: OperationFilter = {}): Promise<OperationRecord[]> {
     const out: OperationRecord[] = [];
     const sorted = [...this.#records.values()].sort(
-      (a, b) => a.createdAt - b.createdAt || (a.operationId < b.operationId ? -1 : a.operationId > b.operationId ? 1 : 0),
+      (a, b) =>
+        a.createdAt - b.createdAt || (a.operationId < b.operationId ? -1 : a.operationId > b.operationId ? 1 : 0),
     );
     for (const record of sorted) {
       if (filter.agent !== undefined && record.agent !== filter.agent) continue;

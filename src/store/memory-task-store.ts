@@ -11,7 +11,14 @@ import type {
 } from './task-store.js';
 import { isTerminalTaskStatus } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
-import { cancelledStatus, clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
+import {
+  cancelledStatus,
+  clampTtl,
+  decodeTaskCursor,
+  encodeTaskCursor,
+  pageSize,
+  resolveTaskPolicy,
+} from './task-policy.js';
 
 /** An owner-scoped task store in process memory (tests, single short-lived processes). */
 export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): TaskStore {
@@ -34,7 +41,11 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
         .map((r) => r.createdAt)
         .sort((a, b) => a - b);
       if (recent.length >= policy.rateLimit.max) {
-        return { ok: false, reason: 'rate_limited', retryAfterMs: Math.max(1, (recent[0] ?? now) + policy.rateLimit.windowMs - now) };
+        return {
+          ok: false,
+          reason: 'rate_limited',
+          retryAfterMs: Math.max(1, (recent[0] ?? now) + policy.rateLimit.windowMs - now),
+        };
       }
       const taskId = input.taskId ?? randomUUID();
       if (rows.has(taskId)) throw new RangeError(`task id already exists: ${taskId}`);
@@ -90,7 +101,12 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
         .filter((r) => options.kind === undefined || r.kind === options.kind)
         .filter((r) => options.statuses === undefined || options.statuses.includes(r.status))
         .sort((a, b) => b.createdAt - a.createdAt || (a.taskId < b.taskId ? 1 : a.taskId > b.taskId ? -1 : 0))
-        .filter((r) => after === undefined || r.createdAt < after.createdAt || (r.createdAt === after.createdAt && r.taskId < after.taskId));
+        .filter(
+          (r) =>
+            after === undefined ||
+            r.createdAt < after.createdAt ||
+            (r.createdAt === after.createdAt && r.taskId < after.taskId),
+        );
       const page = matching.slice(0, size);
       const last = page[page.length - 1];
       return matching.length > size && last !== undefined
@@ -113,7 +129,8 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
       const now = options.now ?? Date.now();
       let count = 0;
       for (const row of rows.values()) {
-        if (row.kind !== kind || isTerminalTaskStatus(row.status) || (row.expiresAt !== null && row.expiresAt <= now)) continue;
+        if (row.kind !== kind || isTerminalTaskStatus(row.status) || (row.expiresAt !== null && row.expiresAt <= now))
+          continue;
         row.status = 'failed';
         row.statusMessage = options.statusMessage;
         if (options.result !== undefined) row.result = structuredClone(options.result);

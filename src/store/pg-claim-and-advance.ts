@@ -30,7 +30,9 @@ const HEAD = `WITH cur AS (
   RETURNING token
 ), moved AS (`;
 
-const FORWARD = (o: string) => `${o}status_rank < ${FINAL_RANK} AND ${o}status_at <= $13::bigint AND ${o}status_rank <= $12::integer
+const FORWARD = (
+  o: string,
+) => `${o}status_rank < ${FINAL_RANK} AND ${o}status_at <= $13::bigint AND ${o}status_rank <= $12::integer
     AND ($9::text IS NULL OR ${o}agent = $9::text) AND ($10::text IS NULL OR ${o}task_type = $10::text)`;
 
 const TAIL = `  RETURNING ${OPERATION_COLUMNS}
@@ -76,7 +78,11 @@ interface Row extends Partial<PgOperationRow> {
  * and the conditional create-or-advance in one statement (see the SQL above), so the receiver
  * pays one round trip and one commit instead of three before its handler runs.
  */
-export async function pgClaimAndAdvance(db: PgDatabase, request: ClaimAndAdvanceRequest, keyBytes: Buffer): Promise<ClaimAndAdvanceOutcome> {
+export async function pgClaimAndAdvance(
+  db: PgDatabase,
+  request: ClaimAndAdvanceRequest,
+  keyBytes: Buffer,
+): Promise<ClaimAndAdvanceOutcome> {
   const { now, update } = request;
   const fingerprint = request.fingerprint ?? null;
   const create = update.createIfMissing;
@@ -102,12 +108,17 @@ export async function pgClaimAndAdvance(db: PgDatabase, request: ClaimAndAdvance
   for (let attempt = 0; attempt < 5; attempt += 1) {
     const token = randomUUID();
     values[2] = token;
-    const { rows } = await db.query<Row>('dedup claim and operation advance', create === undefined ? ADVANCE_ONLY : CREATE_OR_ADVANCE, values);
+    const { rows } = await db.query<Row>(
+      'dedup claim and operation advance',
+      create === undefined ? ADVANCE_ONLY : CREATE_OR_ADVANCE,
+      values,
+    );
     const row = rows[0] as Row;
     if (row.token !== null) return claimed(db, request, keyBytes, token, row);
     const lapsedDone = row.dedup_state === 'done' && toMs(row.dedup_expires) <= now;
     if (row.dedup_state !== null && !lapsedDone) {
-      if (row.dedup_fingerprint !== null && fingerprint !== null && row.dedup_fingerprint !== fingerprint) return { kind: 'conflict' };
+      if (row.dedup_fingerprint !== null && fingerprint !== null && row.dedup_fingerprint !== fingerprint)
+        return { kind: 'conflict' };
       if (row.dedup_state === 'done') return { kind: 'done' };
       if (toMs(row.dedup_lease) > now) return { kind: 'busy', leaseExpiresAt: toMs(row.dedup_lease) };
     }
@@ -117,7 +128,13 @@ export async function pgClaimAndAdvance(db: PgDatabase, request: ClaimAndAdvance
   return { kind: 'busy', leaseExpiresAt: now + request.leaseMs };
 }
 
-async function claimed(db: PgDatabase, request: ClaimAndAdvanceRequest, keyBytes: Buffer, token: string, row: Row): Promise<ClaimAndAdvanceOutcome> {
+async function claimed(
+  db: PgDatabase,
+  request: ClaimAndAdvanceRequest,
+  keyBytes: Buffer,
+  token: string,
+  row: Row,
+): Promise<ClaimAndAdvanceOutcome> {
   if (row.operation_id !== undefined && row.operation_id !== null) {
     return { kind: 'claimed', token, applied: true, record: toOperationRecord(row as PgOperationRow) };
   }
@@ -131,13 +148,26 @@ async function claimed(db: PgDatabase, request: ClaimAndAdvanceRequest, keyBytes
   const field = current === undefined ? undefined : mismatchOf(request, current.agent, current.task_type);
   if (field !== undefined) {
     // Created by another agent or task between the snapshot and the write: give the key back.
-    await db.query('dedup release', 'DELETE FROM adcp_webhook_dedup WHERE scope = $1 AND key = $2 AND token = $3', [request.scope, keyBytes, token]);
+    await db.query('dedup release', 'DELETE FROM adcp_webhook_dedup WHERE scope = $1 AND key = $2 AND token = $3', [
+      request.scope,
+      keyBytes,
+      token,
+    ]);
     return { kind: 'mismatch', field };
   }
-  return { kind: 'claimed', token, applied: false, record: current === undefined ? undefined : toOperationRecord(current) };
+  return {
+    kind: 'claimed',
+    token,
+    applied: false,
+    record: current === undefined ? undefined : toOperationRecord(current),
+  };
 }
 
-function mismatchOf(request: ClaimAndAdvanceRequest, agent: string | null, taskType: string | null): 'agent' | 'task_type' | undefined {
+function mismatchOf(
+  request: ClaimAndAdvanceRequest,
+  agent: string | null,
+  taskType: string | null,
+): 'agent' | 'task_type' | undefined {
   if (agent === null) return undefined;
   if (request.expect.agent !== undefined && agent !== request.expect.agent) return 'agent';
   if (request.expect.taskType !== undefined && taskType !== request.expect.taskType) return 'task_type';

@@ -87,7 +87,11 @@ export class PgDatabase {
    * Runs one statement on any pooled connection, as a named prepared statement: each connection
    * parses and plans a given SQL text once, which halves the server's CPU per webhook.
    */
-  async query<R extends QueryResultRow = QueryResultRow>(what: string, sql: string, values: unknown[] = []): Promise<QueryResult<R>> {
+  async query<R extends QueryResultRow = QueryResultRow>(
+    what: string,
+    sql: string,
+    values: unknown[] = [],
+  ): Promise<QueryResult<R>> {
     await this.#ensureReady();
     let name = this.#statementNames.get(sql);
     if (name === undefined && this.#statementNames.size < MAX_PREPARED) {
@@ -174,5 +178,9 @@ export function toMs(value: unknown): number {
 
 /** An error from the driver or the server (SQLSTATE, socket), as opposed to one thrown by a caller's callback. */
 function isDriverError(error: unknown): boolean {
-  return error instanceof pg.DatabaseError || typeof (error as { code?: unknown })?.code === 'string' || isRetryablePgError(error);
+  return (
+    error instanceof pg.DatabaseError ||
+    typeof (error as { code?: unknown })?.code === 'string' ||
+    isRetryablePgError(error)
+  );
 }

@@ -53,16 +53,25 @@ export class PgDedupStore implements DedupStore {
     // Bounded: the row can vanish (released) or lapse between our two statements; then retry.
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const token = randomUUID();
-      const claimed = await this.#db.query('dedup claim', CLAIM, [scope, keyBytes, token, now + options.leaseMs, now, fingerprint]);
+      const claimed = await this.#db.query('dedup claim', CLAIM, [
+        scope,
+        keyBytes,
+        token,
+        now + options.leaseMs,
+        now,
+        fingerprint,
+      ]);
       if (claimed.rowCount === 1) return { kind: 'claimed', token };
-      const { rows } = await this.#db.query<{ state: string; lease: string; expires: string | null; fingerprint: string | null }>(
-        'dedup claim',
-        READ,
-        [scope, keyBytes],
-      );
+      const { rows } = await this.#db.query<{
+        state: string;
+        lease: string;
+        expires: string | null;
+        fingerprint: string | null;
+      }>('dedup claim', READ, [scope, keyBytes]);
       const row = rows[0];
       if (row === undefined || (row.state === 'done' && toMs(row.expires) <= now)) continue;
-      if (row.fingerprint !== null && fingerprint !== null && row.fingerprint !== fingerprint) return { kind: 'conflict' };
+      if (row.fingerprint !== null && fingerprint !== null && row.fingerprint !== fingerprint)
+        return { kind: 'conflict' };
       if (row.state === 'done') return { kind: 'done' };
       if (toMs(row.lease) > now) return { kind: 'busy', leaseExpiresAt: toMs(row.lease) };
     }
@@ -80,7 +89,12 @@ export class PgDedupStore implements DedupStore {
     return pgClaimAndAdvance(this.#db, request, encodeKey(request.key));
   }
 
-  async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
+  async complete(
+    scope: string,
+    key: string,
+    token: string,
+    options: { ttlMs: number; now?: number },
+  ): Promise<boolean> {
     const expiresAt = (options.now ?? Date.now()) + options.ttlMs;
     const result = await this.#db.query('dedup complete', COMPLETE, [scope, encodeKey(key), token, expiresAt]);
     return result.rowCount === 1;

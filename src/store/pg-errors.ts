@@ -8,7 +8,15 @@ import { AdcpWireError } from '../core/wire-error.js';
 const RETRYABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '40001', '40P01']);
 
 /** Node socket errors and node-postgres messages that mean "the connection went away". */
-const RETRYABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const RETRYABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const RETRYABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',

@@ -90,7 +90,9 @@ export async function migratePg(client: PoolClient, schema?: string, migrations 
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM adcp_schema_migrations');
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM adcp_schema_migrations',
+    );
     const current = rows[0]?.version ?? 0;
     if (current > migrations.length) {
       throw new Error(`schema version ${current} is newer than this library (${migrations.length}); upgrade adcp-wire`);
@@ -98,7 +100,10 @@ export async function migratePg(client: PoolClient, schema?: string, migrations 
     for (let version = current + 1; version <= migrations.length; version += 1) {
       const migration = migrations[version - 1] as { name: string; sql: string };
       await client.query(migration.sql);
-      await client.query('INSERT INTO adcp_schema_migrations (version, name) VALUES ($1, $2)', [version, migration.name]);
+      await client.query('INSERT INTO adcp_schema_migrations (version, name) VALUES ($1, $2)', [
+        version,
+        migration.name,
+      ]);
     }
     await client.query('COMMIT');
     return migrations.length;

@@ -24,7 +24,12 @@ export interface OpenedStores {
 /** Structurally the webhooks `ReplayStore` (the store layer does not import webhooks). */
 export interface SharedReplayStore {
   isAtCapacity(keyid: string, nowSeconds: number): Promise<boolean>;
-  record(keyid: string, nonce: string, expiresAtSeconds: number, nowSeconds: number): Promise<'recorded' | 'replayed' | 'rate_abuse'>;
+  record(
+    keyid: string,
+    nonce: string,
+    expiresAtSeconds: number,
+    nowSeconds: number,
+  ): Promise<'recorded' | 'replayed' | 'rate_abuse'>;
   close(): Promise<void>;
 }
 
@@ -81,13 +86,14 @@ async function openPg(
   options: OpenStoresOptions,
   sweepIntervalMs: number,
 ): Promise<OpenedStores & { sweepReplay: () => Promise<number> }> {
-  const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }, { PgReplayStore }] = await Promise.all([
-    import('./pg-database.js'),
-    import('./pg-dedup-store.js'),
-    import('./pg-operation-store.js'),
-    import('./pg-task-store.js'),
-    import('./pg-replay-store.js'),
-  ]);
+  const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }, { PgReplayStore }] =
+    await Promise.all([
+      import('./pg-database.js'),
+      import('./pg-dedup-store.js'),
+      import('./pg-operation-store.js'),
+      import('./pg-task-store.js'),
+      import('./pg-replay-store.js'),
+    ]);
   const database = new PgDatabase({ ...options.pg, url });
   try {
     await database.connect();
@@ -95,7 +101,11 @@ async function openPg(
     await database.close();
     throw error;
   }
-  const tasks = createPgTaskStore({ database, sweepIntervalMs, ...(options.taskPolicy ? { policy: options.taskPolicy } : {}) });
+  const tasks = createPgTaskStore({
+    database,
+    sweepIntervalMs,
+    ...(options.taskPolicy ? { policy: options.taskPolicy } : {}),
+  });
   const replay = new PgReplayStore({ database });
   return {
     kind: 'postgres',
@@ -112,18 +122,27 @@ async function openPg(
   };
 }
 
-async function openSqlite(url: string | undefined, options: OpenStoresOptions, sweepIntervalMs: number): Promise<OpenedStores> {
+async function openSqlite(
+  url: string | undefined,
+  options: OpenStoresOptions,
+  sweepIntervalMs: number,
+): Promise<OpenedStores> {
   const path = url === undefined ? ':memory:' : url.replace(/^sqlite:(\/\/)?/i, '');
   if (path === '') throw new TypeError('store URL: give postgres://..., a SQLite file path, or :memory:');
-  const [{ SqliteDedupStore }, { SqliteOperationStore }, { createSqliteTaskStore }, { SqliteReplayStore }] = await Promise.all([
-    import('./sqlite-dedup-store.js'),
-    import('./sqlite-operation-store.js'),
-    import('./sqlite-task-store.js'),
-    import('./sqlite-replay-store.js'),
-  ]);
+  const [{ SqliteDedupStore }, { SqliteOperationStore }, { createSqliteTaskStore }, { SqliteReplayStore }] =
+    await Promise.all([
+      import('./sqlite-dedup-store.js'),
+      import('./sqlite-operation-store.js'),
+      import('./sqlite-task-store.js'),
+      import('./sqlite-replay-store.js'),
+    ]);
   const dedup = new SqliteDedupStore({ path });
   const operations = new SqliteOperationStore({ path });
-  const tasks = createSqliteTaskStore({ path, sweepIntervalMs, ...(options.taskPolicy ? { policy: options.taskPolicy } : {}) });
+  const tasks = createSqliteTaskStore({
+    path,
+    sweepIntervalMs,
+    ...(options.taskPolicy ? { policy: options.taskPolicy } : {}),
+  });
   const replay = path === ':memory:' ? undefined : new SqliteReplayStore({ path });
   return {
     kind: 'sqlite',

@@ -19,7 +19,8 @@ export interface PgOperationRow {
   updated_at: string;
 }
 
-export const OPERATION_COLUMNS = 'operation_id, agent, task_type, task_id, status, result, status_at, created_at, updated_at';
+export const OPERATION_COLUMNS =
+  'operation_id, agent, task_type, task_id, status, result, status_at, created_at, updated_at';
 
 const INSERT = `INSERT INTO adcp_operations
   (operation_id, agent, task_type, task_id, status, status_rank, result, status_at, created_at, updated_at)
@@ -82,11 +83,18 @@ export class PgOperationStore implements OperationStore {
     return toOperationRecord(row);
   }
 
-  async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
+  async advance(
+    operationId: string,
+    input: AdvanceInput,
+  ): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
     if (input.createIfMissing !== undefined) {
       const { agent, taskType } = input.createIfMissing;
-      const { rows } = await this.#db.query<PgOperationRow>('operation advance', UPSERT, insertParams(operationId, agent, taskType, input, now));
+      const { rows } = await this.#db.query<PgOperationRow>(
+        'operation advance',
+        UPSERT,
+        insertParams(operationId, agent, taskType, input, now),
+      );
       if (rows[0] !== undefined) return { applied: true, record: toOperationRecord(rows[0]) };
     } else {
       const { rows } = await this.#db.query<PgOperationRow>('operation advance', ADVANCE, [
@@ -166,5 +174,15 @@ function insertParams(
   update: { taskId?: string; status: string; result?: unknown; statusAt: number },
   now: number,
 ): unknown[] {
-  return [operationId, agent, taskType, update.taskId ?? null, update.status, statusRank(update.status), toJson(update.result), update.statusAt, now];
+  return [
+    operationId,
+    agent,
+    taskType,
+    update.taskId ?? null,
+    update.status,
+    statusRank(update.status),
+    toJson(update.result),
+    update.statusAt,
+    now,
+  ];
 }

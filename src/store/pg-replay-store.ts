@@ -15,8 +15,10 @@ export type PgReplayStoreOptions = PgStoreOptions & {
 const RECORD = `INSERT INTO adcp_webhook_replay AS r (keyid, nonce, expires_at) VALUES ($1, $2, $3)
   ON CONFLICT (keyid, nonce) DO UPDATE SET expires_at = excluded.expires_at WHERE r.expires_at <= $4
   RETURNING 1`;
-const LIVE_FOR = 'SELECT count(*)::int AS n FROM (SELECT 1 FROM adcp_webhook_replay WHERE keyid = $1 AND expires_at > $2 LIMIT $3) live';
-const LIVE_TOTAL = 'SELECT count(*)::int AS n FROM (SELECT 1 FROM adcp_webhook_replay WHERE expires_at > $1 LIMIT $2) live';
+const LIVE_FOR =
+  'SELECT count(*)::int AS n FROM (SELECT 1 FROM adcp_webhook_replay WHERE keyid = $1 AND expires_at > $2 LIMIT $3) live';
+const LIVE_TOTAL =
+  'SELECT count(*)::int AS n FROM (SELECT 1 FROM adcp_webhook_replay WHERE expires_at > $1 LIMIT $2) live';
 const SWEEP_BATCH = 1000;
 
 type CountQuery = (sql: string, values: unknown[]) => Promise<{ rows: { n: number }[] }>;
@@ -93,12 +95,19 @@ export class PgReplayStore {
   }
 
   async #liveFor(keyid: string, nowSeconds: number): Promise<number> {
-    const { rows } = await this.#db.query<{ n: number }>('replay capacity', LIVE_FOR, [keyid, nowSeconds, this.#perKeyidCap]);
+    const { rows } = await this.#db.query<{ n: number }>('replay capacity', LIVE_FOR, [
+      keyid,
+      nowSeconds,
+      this.#perKeyidCap,
+    ]);
     return rows[0]?.n ?? 0;
   }
 
   /** All live entries (bounded count), recounted at most every `aggregateRecountMs` by this process. */
-  async #liveTotal(nowSeconds: number, query: CountQuery = (sql, values) => this.#db.query('replay capacity', sql, values)): Promise<number> {
+  async #liveTotal(
+    nowSeconds: number,
+    query: CountQuery = (sql, values) => this.#db.query('replay capacity', sql, values),
+  ): Promise<number> {
     const now = Date.now();
     if (now - this.#aggregate.at >= this.#recountMs) {
       const { rows } = await query(LIVE_TOTAL, [nowSeconds, this.#aggregateCap]);

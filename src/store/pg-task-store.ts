@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTaskInput, CreateTaskOutcome, ListTasksOptions, StoredTask, TaskKind, TaskPage, TaskStore, TaskUpdate, UpdateTaskOutcome } from './task-store.js';
+import type {
+  CreateTaskInput,
+  CreateTaskOutcome,
+  ListTasksOptions,
+  StoredTask,
+  TaskKind,
+  TaskPage,
+  TaskStore,
+  TaskUpdate,
+  UpdateTaskOutcome,
+} from './task-store.js';
 import { TERMINAL_TASK_STATUSES } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
 import { clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
@@ -56,7 +66,11 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
   const select = async (owner: string, taskId: string, now: number): Promise<Row | undefined> =>
     (await db.query<Row>('task get', `SELECT * FROM adcp_server_tasks WHERE ${LIVE}`, [taskId, owner, now])).rows[0];
 
-  const change = async (owner: string, taskId: string, update: TaskUpdate & { cancel?: boolean }): Promise<UpdateTaskOutcome> => {
+  const change = async (
+    owner: string,
+    taskId: string,
+    update: TaskUpdate & { cancel?: boolean },
+  ): Promise<UpdateTaskOutcome> => {
     const now = update.now ?? Date.now();
     const { rows } = await db.query<Row>(update.cancel === true ? 'task cancel' : 'task update', UPDATE, [
       taskId,
@@ -70,7 +84,9 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
     ]);
     if (rows[0] !== undefined) return { ok: true, task: toTask(rows[0]) };
     const row = await select(owner, taskId, now);
-    return row === undefined ? { ok: false, reason: 'not_found' } : { ok: false, reason: 'terminal', task: toTask(row) };
+    return row === undefined
+      ? { ok: false, reason: 'not_found' }
+      : { ok: false, reason: 'terminal', task: toTask(row) };
   };
 
   const sweep = async (now: number): Promise<number> => {
@@ -90,7 +106,8 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
   };
 
   const sweepEvery = options.sweepIntervalMs ?? 60_000;
-  const timer = sweepEvery > 0 ? setInterval(() => void sweep(Date.now()).catch(() => undefined), sweepEvery) : undefined;
+  const timer =
+    sweepEvery > 0 ? setInterval(() => void sweep(Date.now()).catch(() => undefined), sweepEvery) : undefined;
   timer?.unref();
 
   return {
@@ -105,7 +122,11 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
         const counted = recent.rows[0];
         if (counted !== undefined && Number(counted.n) >= policy.rateLimit.max) {
           const oldest = counted.oldest === null ? now : toMs(counted.oldest);
-          return { ok: false, reason: 'rate_limited', retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now) } as const;
+          return {
+            ok: false,
+            reason: 'rate_limited',
+            retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now),
+          } as const;
         }
         const ttlMs = clampTtl(policy, input.requestedTtlMs);
         const inserted = await client.query<Row>(
@@ -128,7 +149,9 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
           ],
         );
         const row = inserted.rows[0];
-        return row === undefined ? ({ ok: false, reason: 'duplicate' } as const) : ({ ok: true, task: toTask(row) } as const);
+        return row === undefined
+          ? ({ ok: false, reason: 'duplicate' } as const)
+          : ({ ok: true, task: toTask(row) } as const);
       });
       if (outcome.ok === false && outcome.reason === 'duplicate') {
         throw new RangeError(`task id already exists: ${input.taskId ?? ''}`);

@@ -37,11 +37,12 @@ function ensureSchemaTable(db: SqliteDatabase): void {
 export function migrateSqlite(db: SqliteDatabase, component: string, migrations: readonly string[]): void {
   db.transaction(() => {
     const row = db.prepare('SELECT version FROM schema_version WHERE component = ?').get(component) as
-      | { version: number }
-      | undefined;
+      { version: number } | undefined;
     const current = row?.version ?? 0;
     if (current > migrations.length) {
-      throw new Error(`SQLite store: ${component} schema version ${current} is newer than this library (${migrations.length})`);
+      throw new Error(
+        `SQLite store: ${component} schema version ${current} is newer than this library (${migrations.length})`,
+      );
     }
     for (let v = current; v < migrations.length; v += 1) db.exec(migrations[v] as string);
     db.prepare(

@@ -27,7 +27,13 @@ export class SqliteDedupStore implements DedupStore {
   readonly #db: SqliteDatabase;
   readonly #owned: boolean;
   readonly #writes: SqliteWriteBatcher;
-  readonly #claim: (scope: string, key: string, leaseMs: number, now: number, fingerprint: string | null) => ClaimOutcome;
+  readonly #claim: (
+    scope: string,
+    key: string,
+    leaseMs: number,
+    now: number,
+    fingerprint: string | null,
+  ) => ClaimOutcome;
   readonly #complete;
   readonly #release;
   readonly #sweep;
@@ -52,10 +58,10 @@ export class SqliteDedupStore implements DedupStore {
     const claim = db.transaction(
       (scope: string, key: string, leaseMs: number, now: number, fingerprint: string | null): ClaimOutcome => {
         const row = read.get(scope, key) as
-          | { state: string; lease: number; expires: number | null; fingerprint: string | null }
-          | undefined;
+          { state: string; lease: number; expires: number | null; fingerprint: string | null } | undefined;
         if (row !== undefined && !(row.state === 'done' && (row.expires ?? 0) <= now)) {
-          if (row.fingerprint !== null && fingerprint !== null && row.fingerprint !== fingerprint) return { kind: 'conflict' };
+          if (row.fingerprint !== null && fingerprint !== null && row.fingerprint !== fingerprint)
+            return { kind: 'conflict' };
           if (row.state === 'done') return { kind: 'done' };
           if (row.lease > now) return { kind: 'busy', leaseExpiresAt: row.lease };
           fingerprint = row.fingerprint ?? fingerprint;
@@ -98,7 +104,12 @@ export class SqliteDedupStore implements DedupStore {
     return this.#writes.run(() => this.#claim(scope, key, options.leaseMs, now, options.fingerprint ?? null));
   }
 
-  async complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean> {
+  async complete(
+    scope: string,
+    key: string,
+    token: string,
+    options: { ttlMs: number; now?: number },
+  ): Promise<boolean> {
     return this.#writes.run(() => this.completeSync(scope, key, token, options));
   }
 

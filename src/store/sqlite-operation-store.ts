@@ -75,12 +75,19 @@ export class SqliteOperationStore implements OperationStore {
     });
   }
 
-  async advance(operationId: string, input: AdvanceInput): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
+  async advance(
+    operationId: string,
+    input: AdvanceInput,
+  ): Promise<{ applied: boolean; record: OperationRecord | undefined }> {
     const now = input.now ?? Date.now();
     return this.#writes.run(() => this.#advance(operationId, input, now));
   }
 
-  #advance(operationId: string, input: AdvanceInput, now: number): { applied: boolean; record: OperationRecord | undefined } {
+  #advance(
+    operationId: string,
+    input: AdvanceInput,
+    now: number,
+  ): { applied: boolean; record: OperationRecord | undefined } {
     if (input.createIfMissing !== undefined) {
       const fields: CreateInput = { operationId, ...input.createIfMissing, ...updateFields(input) };
       if (this.#insert.run(insertParams(fields, now)).changes === 1) {

@@ -50,16 +50,18 @@ export class SqliteReplayStore {
       const removed = expire.run(keyid, now).changes;
       if (removed > 0) count.run(keyid, -removed);
     };
-    this.#record = db.transaction((keyid: string, nonce: string, expiresAt: number, now: number): SqliteReplayOutcome => {
-      const previous = seen.get(keyid, nonce) as number | undefined;
-      if (previous !== undefined && previous > now) return 'replayed';
-      this.#purge(keyid, now);
-      const live = (this.#live.get(keyid) as number | undefined) ?? 0;
-      if (live >= this.#perKeyidCap || (total.get() as number) >= this.#aggregateCap) return 'rate_abuse';
-      insert.run(keyid, nonce, expiresAt);
-      count.run(keyid, 1);
-      return 'recorded';
-    });
+    this.#record = db.transaction(
+      (keyid: string, nonce: string, expiresAt: number, now: number): SqliteReplayOutcome => {
+        const previous = seen.get(keyid, nonce) as number | undefined;
+        if (previous !== undefined && previous > now) return 'replayed';
+        this.#purge(keyid, now);
+        const live = (this.#live.get(keyid) as number | undefined) ?? 0;
+        if (live >= this.#perKeyidCap || (total.get() as number) >= this.#aggregateCap) return 'rate_abuse';
+        insert.run(keyid, nonce, expiresAt);
+        count.run(keyid, 1);
+        return 'recorded';
+      },
+    );
   }
 
   async isAtCapacity(keyid: string, nowSeconds: number): Promise<boolean> {
@@ -70,7 +72,12 @@ export class SqliteReplayStore {
     });
   }
 
-  async record(keyid: string, nonce: string, expiresAtSeconds: number, nowSeconds: number): Promise<SqliteReplayOutcome> {
+  async record(
+    keyid: string,
+    nonce: string,
+    expiresAtSeconds: number,
+    nowSeconds: number,
+  ): Promise<SqliteReplayOutcome> {
     return this.#writes.run(() => this.#record(keyid, nonce, expiresAtSeconds, nowSeconds));
   }
 

@@ -13,7 +13,14 @@ import type {
 } from './task-store.js';
 import { TERMINAL_TASK_STATUSES } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
-import { cancelledStatus, clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
+import {
+  cancelledStatus,
+  clampTtl,
+  decodeTaskCursor,
+  encodeTaskCursor,
+  pageSize,
+  resolveTaskPolicy,
+} from './task-policy.js';
 
 export interface SqliteTaskStoreOptions {
   /** Database file (created if missing); `:memory:` for a private in-memory database. */

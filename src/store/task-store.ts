@@ -114,6 +114,9 @@ export interface TaskStore {
    * message and result: for a single process that restarted and lost the work behind them. Never
    * call it on a store shared by a fleet (other processes may be running those tasks).
    */
-  abandonUnfinished?(kind: TaskKind, options: { statusMessage: string; result?: unknown; now?: number }): Promise<number>;
+  abandonUnfinished?(
+    kind: TaskKind,
+    options: { statusMessage: string; result?: unknown; now?: number },
+  ): Promise<number>;
   close(): Promise<void>;
 }

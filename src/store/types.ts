@@ -34,7 +34,11 @@ export interface DedupStore {
    * first claim and kept across reclaims; a later claim with a different fingerprint gets
    * `conflict` while the row lives (a claim without one is never a conflict).
    */
-  claim(scope: string, key: string, options: { leaseMs: number; now?: number; fingerprint?: string }): Promise<ClaimOutcome>;
+  claim(
+    scope: string,
+    key: string,
+    options: { leaseMs: number; now?: number; fingerprint?: string },
+  ): Promise<ClaimOutcome>;
   complete(scope: string, key: string, token: string, options: { ttlMs: number; now?: number }): Promise<boolean>;
   release(scope: string, key: string, token: string): Promise<void>;
   /** Deletes done rows past their TTL; never blocks writers for long. Returns rows removed. */

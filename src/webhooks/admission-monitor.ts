@@ -17,7 +17,13 @@ export interface AdmissionThresholds {
 }
 
 export type AdmissionAlarm =
-  | { kind: 'admission_pressure'; clause: 'a' | 'b' | 'c' | 'd'; newKeyids: number; threshold: number; windowStart: number }
+  | {
+      kind: 'admission_pressure';
+      clause: 'a' | 'b' | 'c' | 'd';
+      newKeyids: number;
+      threshold: number;
+      windowStart: number;
+    }
   | { kind: 'threshold_tuning_overdue'; defaults: Array<keyof AdmissionThresholds> };
 
 const WINDOW = 300;
@@ -39,9 +45,13 @@ export class AdmissionMonitor {
   /** Baselines from closed windows, recomputed once per window (not per admission). */
   #baseline = { mean: 0, p95: 0, p99: 0 };
 
-  constructor(options: Partial<AdmissionThresholds> & { onAlarm: (alarm: AdmissionAlarm) => void; random?: () => number }) {
+  constructor(
+    options: Partial<AdmissionThresholds> & { onAlarm: (alarm: AdmissionAlarm) => void; random?: () => number },
+  ) {
     const random = options.random ?? Math.random;
-    this.#defaults = (Object.keys(STARTING) as Array<keyof AdmissionThresholds>).filter((k) => options[k] === undefined);
+    this.#defaults = (Object.keys(STARTING) as Array<keyof AdmissionThresholds>).filter(
+      (k) => options[k] === undefined,
+    );
     const jitter = (value: number) => value * 2 ** (random() * 2 - 1);
     this.#thresholds = { ...STARTING };
     for (const key of Object.keys(STARTING) as Array<keyof AdmissionThresholds>) {
@@ -104,7 +114,13 @@ export class AdmissionMonitor {
       if (clause !== 'd' && (this.#history.length < DAY_WINDOWS || limit <= 0)) continue;
       if (this.#count > limit && !this.#alarmed.has(clause)) {
         this.#alarmed.add(clause);
-        this.#onAlarm({ kind: 'admission_pressure', clause, newKeyids: this.#count, threshold: limit, windowStart: this.#window * WINDOW });
+        this.#onAlarm({
+          kind: 'admission_pressure',
+          clause,
+          newKeyids: this.#count,
+          threshold: limit,
+          windowStart: this.#window * WINDOW,
+        });
       }
     }
   }

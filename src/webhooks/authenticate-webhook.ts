@@ -32,7 +32,8 @@ export async function authenticateWebhook(
   }
   const hasHmac = readHeader(request.headers, 'x-adcp-signature') !== undefined;
   const hasHttpSignature =
-    readHeader(request.headers, 'signature-input') !== undefined || readHeader(request.headers, 'signature') !== undefined;
+    readHeader(request.headers, 'signature-input') !== undefined ||
+    readHeader(request.headers, 'signature') !== undefined;
   if (config.scheme === 'hmac') {
     if (hasHttpSignature && !hasHmac) return mismatch();
     const result = verifyWebhookHmac({
@@ -60,9 +61,17 @@ export async function authenticateWebhook(
       ? { ok: false, status: 401, reason: result.reason, challenge }
       : { ok: false, status: retry.status, reason: result.reason, challenge, retryAfter: retry.retryAfter };
   }
-  return { ok: true, sender: { scheme: 'rfc9421', scope: context.agent ?? `kid:${result.keyid}`, keyid: result.keyid } };
+  return {
+    ok: true,
+    sender: { scheme: 'rfc9421', scope: context.agent ?? `kid:${result.keyid}`, keyid: result.keyid },
+  };
 }
 
 function mismatch(): Authentication {
-  return { ok: false, status: 401, reason: 'webhook_mode_mismatch', challenge: 'Signature error="webhook_mode_mismatch"' };
+  return {
+    ok: false,
+    status: 401,
+    reason: 'webhook_mode_mismatch',
+    challenge: 'Signature error="webhook_mode_mismatch"',
+  };
 }

@@ -25,11 +25,14 @@ export interface WebhookEventInput {
  */
 export function buildWebhookEnvelope(input: WebhookEventInput): JsonObject {
   for (const field of ['operationId', 'taskId', 'taskType', 'status'] as const) {
-    if (typeof input[field] !== 'string' || input[field] === '') throw new TypeError(`buildWebhookEnvelope: ${field} must be a non-empty string`);
+    if (typeof input[field] !== 'string' || input[field] === '')
+      throw new TypeError(`buildWebhookEnvelope: ${field} must be a non-empty string`);
   }
   const key = input.idempotencyKey ?? `whk_${randomUUID()}`;
-  if (!/^[A-Za-z0-9_.:-]{16,255}$/.test(key)) throw new TypeError('buildWebhookEnvelope: idempotencyKey must match ^[A-Za-z0-9_.:-]{16,255}$');
-  const timestamp = input.timestamp instanceof Date ? input.timestamp.toISOString() : (input.timestamp ?? new Date().toISOString());
+  if (!/^[A-Za-z0-9_.:-]{16,255}$/.test(key))
+    throw new TypeError('buildWebhookEnvelope: idempotencyKey must match ^[A-Za-z0-9_.:-]{16,255}$');
+  const timestamp =
+    input.timestamp instanceof Date ? input.timestamp.toISOString() : (input.timestamp ?? new Date().toISOString());
   const envelope: JsonObject = {
     idempotency_key: key,
     operation_id: input.operationId,

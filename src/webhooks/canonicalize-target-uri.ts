@@ -10,8 +10,7 @@ import { isIPv6 } from 'node:net';
  * uppercased, unreserved characters decoded; 7 query kept byte for byte; 8 fragment dropped.
  */
 export type CanonicalTarget =
-  | { ok: true; targetUri: string; authority: string; scheme: string }
-  | { ok: false; reason: string };
+  { ok: true; targetUri: string; authority: string; scheme: string } | { ok: false; reason: string };
 
 const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s;
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { https: '443', http: '80' };
@@ -26,14 +25,22 @@ export function canonicalizeTargetUri(url: string): CanonicalTarget {
   const path = canonicalizePath(m[3] as string);
   if (path === undefined) return { ok: false, reason: 'malformed percent-encoding in path' };
   const query = m[4] ?? '';
-  return { ok: true, scheme, authority: authority.authority, targetUri: `${scheme}://${authority.authority}${path}${query}` };
+  return {
+    ok: true,
+    scheme,
+    authority: authority.authority,
+    targetUri: `${scheme}://${authority.authority}${path}${query}`,
+  };
 }
 
 /**
  * Canonicalizes an authority (`[userinfo@]host[:port]`, as in a URL or a `Host` header) for
  * `scheme`: the `@authority` component value.
  */
-export function canonicalizeAuthority(raw: string, scheme: string): { ok: true; authority: string } | { ok: false; reason: string } {
+export function canonicalizeAuthority(
+  raw: string,
+  scheme: string,
+): { ok: true; authority: string } | { ok: false; reason: string } {
   const at = raw.lastIndexOf('@');
   const hostPort = at >= 0 ? raw.slice(at + 1) : raw;
   if (hostPort === '') return { ok: false, reason: 'empty authority' };

@@ -5,7 +5,10 @@ import { isIP } from 'node:net';
  * "Webhook URL validation (SSRF)"): https, no userinfo, and no IP literal in a reserved range.
  * Host names are not resolved here: DNS pinning is the deployment's job (egress proxy).
  */
-export function checkWebhookDestination(url: string, options: { allowInsecure?: boolean } = {}): { ok: true; url: URL } | { ok: false; reason: string } {
+export function checkWebhookDestination(
+  url: string,
+  options: { allowInsecure?: boolean } = {},
+): { ok: true; url: URL } | { ok: false; reason: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -25,8 +28,15 @@ export function checkWebhookDestination(url: string, options: { allowInsecure?: 
 }
 
 const V4_RESERVED: Array<[number, number]> = [
-  [0x00000000, 8], [0x0a000000, 8], [0x64400000, 10], [0x7f000000, 8], [0xa9fe0000, 16],
-  [0xac100000, 12], [0xc0a80000, 16], [0xe0000000, 4], [0xf0000000, 4],
+  [0x00000000, 8],
+  [0x0a000000, 8],
+  [0x64400000, 10],
+  [0x7f000000, 8],
+  [0xa9fe0000, 16],
+  [0xac100000, 12],
+  [0xc0a80000, 16],
+  [0xe0000000, 4],
+  [0xf0000000, 4],
 ];
 
 function isReservedAddress(host: string): boolean {
@@ -39,5 +49,7 @@ function isReservedAddress(host: string): boolean {
 
 function isReservedV4(host: string): boolean {
   const value = host.split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0);
-  return V4_RESERVED.some(([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
+  return V4_RESERVED.some(
+    ([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)),
+  );
 }

@@ -60,9 +60,17 @@ export interface WebhookEmitter {
    * and body on every retry), signs each attempt afresh, retries with backoff; never throws for
    * delivery failures (the outcome says why), only for misuse (TypeError).
    */
-  send(config: PushNotificationConfig, event: Omit<WebhookEventInput, 'operationId'> & { operationId?: string }, options?: { signal?: AbortSignal }): Promise<DeliveryOutcome>;
+  send(
+    config: PushNotificationConfig,
+    event: Omit<WebhookEventInput, 'operationId'> & { operationId?: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<DeliveryOutcome>;
   /** Delivers an envelope built earlier with `buildWebhookEnvelope` (e.g. a persisted retry). */
-  deliver(config: PushNotificationConfig, envelope: JsonObject, options?: { signal?: AbortSignal }): Promise<DeliveryOutcome>;
+  deliver(
+    config: PushNotificationConfig,
+    envelope: JsonObject,
+    options?: { signal?: AbortSignal },
+  ): Promise<DeliveryOutcome>;
 }
 
 /** Creates the seller-side webhook emitter (webhooks.md; security.md "Webhook callbacks"). */
@@ -75,7 +83,8 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1)) throw new RangeError('createWebhookEmitter: maxAttempts must be an integer >= 1');
+  if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1))
+    throw new RangeError('createWebhookEmitter: maxAttempts must be an integer >= 1');
   const report = (attempt: DeliveryAttempt): void => {
     try {
       options.onAttempt?.(attempt);
@@ -89,23 +98,41 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
     if (auth?.credentials !== undefined) {
       const schemes = auth.schemes ?? ['HMAC-SHA256'];
       if (schemes.includes('HMAC-SHA256')) {
-        const signed = signWebhookHmac({ secret: auth.credentials, rawBody: body, timestamp: Math.floor(now() / 1000) });
+        const signed = signWebhookHmac({
+          secret: auth.credentials,
+          rawBody: body,
+          timestamp: Math.floor(now() / 1000),
+        });
         return { 'Content-Type': 'application/json', ...signed.headers };
       }
-      if (schemes.includes('Bearer')) return { 'Content-Type': 'application/json', Authorization: `Bearer ${auth.credentials}` };
+      if (schemes.includes('Bearer'))
+        return { 'Content-Type': 'application/json', Authorization: `Bearer ${auth.credentials}` };
       throw new TypeError(`webhook emitter: unsupported authentication schemes ${schemes.join(', ')}`);
     }
-    if (options.signingKey === undefined) throw new TypeError('webhook emitter: no signingKey configured for RFC 9421 delivery');
+    if (options.signingKey === undefined)
+      throw new TypeError('webhook emitter: no signingKey configured for RFC 9421 delivery');
     return signWebhookRequest({ url, body, key: options.signingKey, now: now() });
   }
 
-  async function deliver(config: PushNotificationConfig, envelope: JsonObject, sendOptions: { signal?: AbortSignal } = {}): Promise<DeliveryOutcome> {
+  async function deliver(
+    config: PushNotificationConfig,
+    envelope: JsonObject,
+    sendOptions: { signal?: AbortSignal } = {},
+  ): Promise<DeliveryOutcome> {
     const idempotencyKey = String(envelope['idempotency_key']);
     const destination = checkWebhookDestination(config.url, { allowInsecure: options.allowInsecureUrls === true });
-    if (!destination.ok) return { ok: false, idempotencyKey, attempts: 0, reason: 'unsafe_url', error: destination.reason };
+    if (!destination.ok)
+      return { ok: false, idempotencyKey, attempts: 0, reason: 'unsafe_url', error: destination.reason };
     if (config.authentication?.credentials !== undefined) {
       const check = validateWebhookSecret(config.authentication.credentials);
-      if (!check.ok) return { ok: false, idempotencyKey, attempts: 0, reason: 'rejected', error: `buyer credentials refused: ${check.reason}` };
+      if (!check.ok)
+        return {
+          ok: false,
+          idempotencyKey,
+          attempts: 0,
+          reason: 'rejected',
+          error: `buyer credentials refused: ${check.reason}`,
+        };
     }
     const body = JSON.stringify(envelope);
     let lastStatus: number | undefined;
@@ -115,18 +142,30 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
       let retryAfterMs: number | undefined;
       const headers = headersFor(config, config.url, body); // signed afresh for every attempt
       try {
-        const signal = sendOptions.signal === undefined ? AbortSignal.timeout(timeoutMs) : AbortSignal.any([sendOptions.signal, AbortSignal.timeout(timeoutMs)]);
+        const signal =
+          sendOptions.signal === undefined
+            ? AbortSignal.timeout(timeoutMs)
+            : AbortSignal.any([sendOptions.signal, AbortSignal.timeout(timeoutMs)]);
         const response = await doFetch(config.url, { method: 'POST', headers, body, redirect: 'manual', signal });
         await response.body?.cancel().catch(() => undefined);
         lastStatus = response.status;
         lastError = undefined;
         const verdict = classifyResponse(response.status, response.headers, now());
         if (verdict.kind !== 'retry') report({ idempotencyKey, url: config.url, attempt, status: response.status });
-        if (verdict.kind === 'delivered') return { ok: true, idempotencyKey, attempts: attempt, status: response.status };
-        if (verdict.kind === 'stop') return { ok: false, idempotencyKey, attempts: attempt, reason: verdict.reason, status: response.status };
+        if (verdict.kind === 'delivered')
+          return { ok: true, idempotencyKey, attempts: attempt, status: response.status };
+        if (verdict.kind === 'stop')
+          return { ok: false, idempotencyKey, attempts: attempt, reason: verdict.reason, status: response.status };
         retryAfterMs = verdict.retryAfterMs;
         if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs) {
-          return { ok: false, idempotencyKey, attempts: attempt, reason: 'retries_exhausted', status: response.status, error: 'Retry-After beyond limit' };
+          return {
+            ok: false,
+            idempotencyKey,
+            attempts: attempt,
+            reason: 'retries_exhausted',
+            status: response.status,
+            error: 'Retry-After beyond limit',
+          };
         }
       } catch (error) {
         if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt, reason: 'aborted' };
@@ -158,7 +197,8 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
     deliver,
     send(config, event, sendOptions) {
       const operationId = event.operationId ?? config.operation_id;
-      if (operationId === undefined) throw new TypeError('webhook emitter: no operation_id (pass event.operationId or config.operation_id)');
+      if (operationId === undefined)
+        throw new TypeError('webhook emitter: no operation_id (pass event.operationId or config.operation_id)');
       return deliver(config, buildWebhookEnvelope({ ...event, operationId }), sendOptions);
     },
   };

@@ -20,19 +20,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const signature = checkSignatureConfig(options.signature);
   if (options.dedup === undefined || typeof options.dedup.claim !== 'function') {
-    throw new TypeError('createWebhookHandler: pass a `dedup` store (SqliteDedupStore in production, MemoryDedupStore in tests)');
+    throw new TypeError(
+      'createWebhookHandler: pass a `dedup` store (SqliteDedupStore in production, MemoryDedupStore in tests)',
+    );
   }
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new RangeError('createWebhookHandler: maxBodyBytes must be a positive integer');
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0))
+    throw new RangeError('createWebhookHandler: maxBodyBytes must be a positive integer');
   let publicOrigin: string | undefined;
   if (options.publicOrigin !== undefined) {
     const url = new URL(options.publicOrigin);
-    if (url.pathname !== '/' || url.search !== '') throw new TypeError('createWebhookHandler: publicOrigin is an origin only, like https://buyer.example');
+    if (url.pathname !== '/' || url.search !== '')
+      throw new TypeError('createWebhookHandler: publicOrigin is an origin only, like https://buyer.example');
     publicOrigin = url.origin;
   }
   const signals = new OperationSignals();
   const sweepMs = options.sweepIntervalMs ?? 600_000;
-  const sweeper = sweepMs > 0 ? setInterval(() => void options.dedup.sweep().catch(() => undefined), sweepMs) : undefined;
+  const sweeper =
+    sweepMs > 0 ? setInterval(() => void options.dedup.sweep().catch(() => undefined), sweepMs) : undefined;
   sweeper?.unref();
   const ctx: DeliveryContext = {
     options,
@@ -46,18 +51,28 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
 
   const answer = (result: DeliveryAnswer): DeliveryAnswer => {
-    if (result.status >= 400) options.onReject?.({ status: result.status, reason: result.reason, ...(result.detail !== undefined ? { detail: result.detail } : {}) });
+    if (result.status >= 400)
+      options.onReject?.({
+        status: result.status,
+        reason: result.reason,
+        ...(result.detail !== undefined ? { detail: result.detail } : {}),
+      });
     return result;
   };
   const run = async (request: Parameters<typeof processDelivery>[1]): Promise<DeliveryAnswer> => {
     try {
       return answer(await processDelivery(ctx, request));
     } catch (error) {
-      return answer({ status: 500, reason: 'internal_error', detail: error instanceof Error ? error.message : String(error) });
+      return answer({
+        status: 500,
+        reason: 'internal_error',
+        detail: error instanceof Error ? error.message : String(error),
+      });
     }
   };
   const operationsOrThrow = () => {
-    if (options.operations === undefined) throw new TypeError('createWebhookHandler: no `operations` store was configured');
+    if (options.operations === undefined)
+      throw new TypeError('createWebhookHandler: no `operations` store was configured');
     return options.operations;
   };
 
@@ -80,7 +95,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         .catch(() => ({ status: 400, reason: 'unreadable_body' }) as DeliveryAnswer)
         .then((result) => {
           const text = responseBody(result);
-          res.writeHead(result.status, { ...responseHeaders(result), 'content-length': String(Buffer.byteLength(text)) });
+          res.writeHead(result.status, {
+            ...responseHeaders(result),
+            'content-length': String(Buffer.byteLength(text)),
+          });
           if (result.status === 413) res.end(text, () => req.destroy());
           else res.end(text);
         });
@@ -94,9 +112,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
 function checkSignatureConfig(config: WebhookHandlerOptions['signature']): 'rfc9421' | 'hmac' | 'none' {
   if (config === UNSIGNED_WEBHOOKS) {
-    process.emitWarning('adcp-wire: webhook signatures are NOT verified (signature: "none-i-know-this-is-unsafe"); anyone can forge events', {
-      code: 'ADCP_UNSIGNED_WEBHOOKS',
-    });
+    process.emitWarning(
+      'adcp-wire: webhook signatures are NOT verified (signature: "none-i-know-this-is-unsafe"); anyone can forge events',
+      {
+        code: 'ADCP_UNSIGNED_WEBHOOKS',
+      },
+    );
     return 'none';
   }
   if (config === undefined || config === null || typeof config !== 'object') {
@@ -117,11 +138,15 @@ function checkSignatureConfig(config: WebhookHandlerOptions['signature']): 'rfc9
     toJwksSource(config.jwks, remoteJwks); // validates the shape, and starts nothing yet
     return 'rfc9421';
   }
-  throw new TypeError(`createWebhookHandler: unknown signature scheme ${String((config as { scheme?: unknown }).scheme)}`);
+  throw new TypeError(
+    `createWebhookHandler: unknown signature scheme ${String((config as { scheme?: unknown }).scheme)}`,
+  );
 }
 
 function replayStoreOf(config: WebhookHandlerOptions['signature']): ReplayStore {
-  return typeof config === 'object' && config.scheme === 'rfc9421' && config.replay !== undefined ? config.replay : new MemoryReplayStore();
+  return typeof config === 'object' && config.scheme === 'rfc9421' && config.replay !== undefined
+    ? config.replay
+    : new MemoryReplayStore();
 }
 
 /** Whether the body is worth reading at all: anything else is refused (405/415) unread. */

@@ -1,17 +1,9 @@
 /** How the emitter treats one HTTP answer (webhooks.md "Reliability"; security.md "Retry semantics"). */
 export type AttemptVerdict =
-  | { kind: 'delivered' }
-  | { kind: 'retry'; retryAfterMs?: number }
-  | { kind: 'stop'; reason: DeliveryFailure };
+  { kind: 'delivered' } | { kind: 'retry'; retryAfterMs?: number } | { kind: 'stop'; reason: DeliveryFailure };
 
 export type DeliveryFailure =
-  | 'signature_rejected'
-  | 'conflict'
-  | 'rejected'
-  | 'redirect_refused'
-  | 'retries_exhausted'
-  | 'aborted'
-  | 'unsafe_url';
+  'signature_rejected' | 'conflict' | 'rejected' | 'redirect_refused' | 'retries_exhausted' | 'aborted' | 'unsafe_url';
 
 /**
  * 2xx delivered. 401 with `Signature error="webhook_*"`, 409 and other 4xx are final for this
@@ -21,7 +13,8 @@ export type DeliveryFailure =
 export function classifyResponse(status: number, headers: Headers, nowMs: number): AttemptVerdict {
   if (status >= 200 && status < 300) return { kind: 'delivered' };
   if (status >= 300 && status < 400) return { kind: 'stop', reason: 'redirect_refused' };
-  if (status === 401 && /error="?webhook_/.test(headers.get('www-authenticate') ?? '')) return { kind: 'stop', reason: 'signature_rejected' };
+  if (status === 401 && /error="?webhook_/.test(headers.get('www-authenticate') ?? ''))
+    return { kind: 'stop', reason: 'signature_rejected' };
   if (status === 409) return { kind: 'stop', reason: 'conflict' };
   if (status === 401 || status === 408 || status === 425 || status === 429 || status >= 500) {
     const retryAfterMs = parseRetryAfter(headers.get('retry-after'), nowMs);
@@ -45,7 +38,12 @@ export interface BackoffOptions {
 }
 
 /** Exponential backoff with full jitter in [50%, 100%] of the step, at least `retryAfterMs` when the receiver asked. */
-export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number, retryAfterMs?: number): number {
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions,
+  random: () => number,
+  retryAfterMs?: number,
+): number {
   const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   const jittered = Math.round(step * (0.5 + random() * 0.5));
   return retryAfterMs === undefined ? jittered : Math.max(jittered, retryAfterMs);

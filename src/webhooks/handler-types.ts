@@ -104,7 +104,10 @@ export interface WebhookHandler {
   getOperation(operationId: string): Promise<OperationRecord | undefined>;
   listOperations(filter?: OperationFilter): Promise<OperationRecord[]>;
   /** Resolves with the operation once final; rejects (AdcpWireError `timeout`/`aborted`) otherwise. */
-  waitForOperation(operationId: string, options?: { timeoutMs?: number; signal?: AbortSignal; pollMs?: number }): Promise<OperationRecord>;
+  waitForOperation(
+    operationId: string,
+    options?: { timeoutMs?: number; signal?: AbortSignal; pollMs?: number },
+  ): Promise<OperationRecord>;
   /** Stops the periodic sweep; the stores stay open (they belong to the caller). */
   close(): void;
 }

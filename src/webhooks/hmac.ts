@@ -26,12 +26,15 @@ export type HmacSecret = string | Uint8Array;
  * short repeated pattern. Returns `{ ok: false, reason }` for a weak one (callers refuse it).
  */
 export function validateWebhookSecret(secret: unknown): { ok: true } | { ok: false; reason: string } {
-  if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) return { ok: false, reason: 'secret must be a string or bytes' };
+  if (typeof secret !== 'string' && !(secret instanceof Uint8Array))
+    return { ok: false, reason: 'secret must be a string or bytes' };
   const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Buffer.from(secret);
   if (bytes.length === 0) return { ok: false, reason: 'secret is empty' };
-  if (bytes.length < MIN_SECRET_BYTES) return { ok: false, reason: `secret is ${bytes.length} bytes; at least ${MIN_SECRET_BYTES} are required` };
+  if (bytes.length < MIN_SECRET_BYTES)
+    return { ok: false, reason: `secret is ${bytes.length} bytes; at least ${MIN_SECRET_BYTES} are required` };
   for (let period = 1; period <= 4; period += 1) {
-    if (bytes.every((b, i) => b === bytes[i % period])) return { ok: false, reason: 'secret is a repeated pattern (no entropy)' };
+    if (bytes.every((b, i) => b === bytes[i % period]))
+      return { ok: false, reason: 'secret is a repeated pattern (no entropy)' };
   }
   if (new Set(bytes).size < 8) return { ok: false, reason: 'secret uses fewer than 8 distinct bytes' };
   return { ok: true };
@@ -39,7 +42,8 @@ export function validateWebhookSecret(secret: unknown): { ok: true } | { ok: fal
 
 function assertSecret(secret: HmacSecret, where: string): void {
   const check = validateWebhookSecret(secret);
-  if (!check.ok) throw new RangeError(`${where}: weak webhook secret refused (${check.reason}); use crypto.randomBytes(32)`);
+  if (!check.ok)
+    throw new RangeError(`${where}: weak webhook secret refused (${check.reason}); use crypto.randomBytes(32)`);
 }
 
 function hmacHex(secret: HmacSecret, timestamp: string, rawBody: Uint8Array | string): string {
@@ -69,7 +73,8 @@ export function signWebhookHmac(input: {
     }
   }
   const timestamp = String(input.timestamp ?? Math.floor(Date.now() / 1000));
-  if (!/^\d+$/.test(timestamp)) throw new TypeError('signWebhookHmac: timestamp must be a non-negative integer (Unix seconds)');
+  if (!/^\d+$/.test(timestamp))
+    throw new TypeError('signWebhookHmac: timestamp must be a non-negative integer (Unix seconds)');
   const signature = `sha256=${hmacHex(input.secret, timestamp, input.rawBody)}`;
   return { signature, timestamp, headers: { 'X-ADCP-Signature': signature, 'X-ADCP-Timestamp': timestamp } };
 }
@@ -95,7 +100,14 @@ export function verifyWebhookHmac(input: {
   }
   const timestamp = String(input.timestamp);
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'timestamp_not_integer' };
-  const nowMs = input.now instanceof Date ? input.now.getTime() : input.now === undefined ? Date.now() : input.now > 1e11 ? input.now : input.now * 1000;
+  const nowMs =
+    input.now instanceof Date
+      ? input.now.getTime()
+      : input.now === undefined
+        ? Date.now()
+        : input.now > 1e11
+          ? input.now
+          : input.now * 1000;
   if (Math.abs(Math.floor(nowMs / 1000) - Number(timestamp)) > HMAC_WINDOW_SECONDS) {
     return { ok: false, reason: 'timestamp_out_of_window' };
   }

@@ -19,10 +19,28 @@ export {
   WEBHOOK_SIGNING_TAG,
   type WebhookSignatureError,
 } from './signature-codes.js';
-export { staticJwks, toJwksSource, JwksUnavailableError, type Jwk, type JwkSet, type JwksSource, type JwksInput } from './jwks.js';
+export {
+  staticJwks,
+  toJwksSource,
+  JwksUnavailableError,
+  type Jwk,
+  type JwkSet,
+  type JwksSource,
+  type JwksInput,
+} from './jwks.js';
 export { remoteJwks, type RemoteJwksOptions } from './remote-jwks.js';
-export { MemoryReplayStore, type ReplayStore, type ReplayOutcome, type MemoryReplayStoreOptions } from './replay-store.js';
-export { RevocationList, type RevocationSource, type RevocationStatus, type RevocationListPayload } from './revocation.js';
+export {
+  MemoryReplayStore,
+  type ReplayStore,
+  type ReplayOutcome,
+  type MemoryReplayStoreOptions,
+} from './replay-store.js';
+export {
+  RevocationList,
+  type RevocationSource,
+  type RevocationStatus,
+  type RevocationListPayload,
+} from './revocation.js';
 export { canonicalizeTargetUri, canonicalizeAuthority, type CanonicalTarget } from './canonicalize-target-uri.js';
 export { buildSignatureBase } from './signature-base.js';
 export { contentDigest, contentDigestMatches } from './content-digest.js';

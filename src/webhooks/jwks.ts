@@ -65,7 +65,8 @@ export function toJwksSource(jwks: JwksInput, remote?: (url: string) => JwksSour
     }
     return source;
   }
-  if (jwks === null || typeof jwks !== 'object') throw new TypeError('jwks: pass a JwksSource, { keys }, an array or a URL');
+  if (jwks === null || typeof jwks !== 'object')
+    throw new TypeError('jwks: pass a JwksSource, { keys }, an array or a URL');
   const cached = fromObject.get(jwks);
   if (cached !== undefined) return cached;
   if (Array.isArray(jwks) || 'keys' in jwks) {
@@ -73,7 +74,8 @@ export function toJwksSource(jwks: JwksInput, remote?: (url: string) => JwksSour
     fromObject.set(jwks, source);
     return source;
   }
-  if (typeof (jwks as JwksSource).get !== 'function') throw new TypeError('jwks: pass a JwksSource, { keys } or an array');
+  if (typeof (jwks as JwksSource).get !== 'function')
+    throw new TypeError('jwks: pass a JwksSource, { keys } or an array');
   return jwks as JwksSource;
 }
 

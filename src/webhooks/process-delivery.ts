@@ -43,15 +43,20 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   if (request.method !== 'POST') return { status: 405, reason: 'method_not_allowed', headers: { allow: 'POST' } };
   const contentType = readContentType(request.headers);
   if (contentType !== 'application/json') return { status: 415, reason: 'unsupported_media_type' };
-  if (request.body === 'too_large') return { status: 413, reason: 'payload_too_large', headers: { connection: 'close' } };
+  if (request.body === 'too_large')
+    return { status: 413, reason: 'payload_too_large', headers: { connection: 'close' } };
   const body = request.body;
   const nowMs = ctx.now();
 
-  const auth = await authenticateWebhook(ctx.options.signature, { ...request, body }, {
-    agent: ctx.options.agent,
-    nowMs,
-    replay: ctx.replay,
-  });
+  const auth = await authenticateWebhook(
+    ctx.options.signature,
+    { ...request, body },
+    {
+      agent: ctx.options.agent,
+      nowMs,
+      replay: ctx.replay,
+    },
+  );
   if (!auth.ok) {
     const headers: Record<string, string> = {};
     if (auth.challenge !== undefined) headers['www-authenticate'] = auth.challenge;
@@ -60,7 +65,8 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   }
 
   const read = readWebhookEvent(body, ctx.options.format);
-  if (!read.ok) return { status: 400, reason: read.reason, ...(read.detail !== undefined ? { detail: read.detail } : {}) };
+  if (!read.ok)
+    return { status: 400, reason: read.reason, ...(read.detail !== undefined ? { detail: read.detail } : {}) };
   const delivery = read.delivery;
   const scope = auth.sender.scope;
 
@@ -70,8 +76,15 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
     // A store that can claim and advance in one step (PostgreSQL) saves round trips; with no
     // handler to run in between, it completes the key in that same step too.
     const combined = await claimAndAdvance(ctx, delivery, scope, nowMs);
-    claim = combined ?? (await ctx.dedup.claim(scope, delivery.dedupKey, { leaseMs: ctx.leaseMs, now: nowMs, fingerprint: delivery.fingerprint }));
-    if (combined?.kind === 'claimed') advanced = { applied: combined.applied, record: combined.record, completed: ctx.options.onEvent === undefined };
+    claim =
+      combined ??
+      (await ctx.dedup.claim(scope, delivery.dedupKey, {
+        leaseMs: ctx.leaseMs,
+        now: nowMs,
+        fingerprint: delivery.fingerprint,
+      }));
+    if (combined?.kind === 'claimed')
+      advanced = { applied: combined.applied, record: combined.record, completed: ctx.options.onEvent === undefined };
   } catch (error) {
     return { status: 503, reason: 'store_unavailable', headers: { 'retry-after': '5' }, detail: describe(error) };
   }
@@ -93,7 +106,14 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   };
   let event: WebhookEvent;
   try {
-    event = await buildEvent(ctx, delivery, auth.sender, { scope, key: delivery.dedupKey, token, ttlMs: ctx.dedupTtlMs }, nowMs, advanced);
+    event = await buildEvent(
+      ctx,
+      delivery,
+      auth.sender,
+      { scope, key: delivery.dedupKey, token, ttlMs: ctx.dedupTtlMs },
+      nowMs,
+      advanced,
+    );
   } catch (error) {
     await release();
     if (error instanceof OperationMismatch) return { status: 409, reason: `operation_${error.field}_mismatch` };
@@ -127,7 +147,10 @@ async function buildEvent(
 ): Promise<WebhookEvent> {
   let operationId = delivery.operationId;
   if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined) {
-    operationId = ctx.options.resolveA2AOperationId !== undefined ? await ctx.options.resolveA2AOperationId(delivery.a2aTaskId) : delivery.a2aTaskId;
+    operationId =
+      ctx.options.resolveA2AOperationId !== undefined
+        ? await ctx.options.resolveA2AOperationId(delivery.a2aTaskId)
+        : delivery.a2aTaskId;
   }
   const statusAt = clampStatusAt(delivery, nowMs);
   let operation: OperationRecord | undefined;
@@ -140,15 +163,23 @@ async function buildEvent(
       // The payload names the operation, but only its own seller and task type may move it: a
       // verified sender echoing another seller's operation_id, or another task's, is refused.
       if (current !== undefined) {
-        if (ctx.options.agent !== undefined && current.agent !== ctx.options.agent) throw new OperationMismatch('agent');
-        if (delivery.taskType !== undefined && current.taskType !== delivery.taskType) throw new OperationMismatch('task_type');
+        if (ctx.options.agent !== undefined && current.agent !== ctx.options.agent)
+          throw new OperationMismatch('agent');
+        if (delivery.taskType !== undefined && current.taskType !== delivery.taskType)
+          throw new OperationMismatch('task_type');
       }
-      outcome = await ctx.operations.advance(operationId, { ...update, ...createIfMissing(ctx, delivery, sender.scope) });
+      outcome = await ctx.operations.advance(operationId, {
+        ...update,
+        ...createIfMissing(ctx, delivery, sender.scope),
+      });
     }
     operation = outcome.record;
     if (outcome.applied && operation !== undefined) ctx.notify(operation);
     // A redelivery of the event that set the current state is not stale (its handler may have failed).
-    stale = !outcome.applied && operation !== undefined && !(operation.status === update.status && operation.statusAt === statusAt);
+    stale =
+      !outcome.applied &&
+      operation !== undefined &&
+      !(operation.status === update.status && operation.statusAt === statusAt);
   }
   return {
     format: delivery.format,
@@ -176,9 +207,17 @@ type Advanced = { applied: boolean; record: OperationRecord | undefined; complet
  * `undefined`: make the separate calls.
  */
 async function claimAndAdvance(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string, nowMs: number) {
-  const operationId = delivery.format === 'a2a' && delivery.a2aTaskId !== undefined ? delivery.a2aTaskId : delivery.operationId;
-  if (ctx.dedup.claimAndAdvance === undefined || ctx.operations === undefined || operationId === undefined || delivery.status === null) return undefined;
-  if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined && ctx.options.resolveA2AOperationId !== undefined) return undefined;
+  const operationId =
+    delivery.format === 'a2a' && delivery.a2aTaskId !== undefined ? delivery.a2aTaskId : delivery.operationId;
+  if (
+    ctx.dedup.claimAndAdvance === undefined ||
+    ctx.operations === undefined ||
+    operationId === undefined ||
+    delivery.status === null
+  )
+    return undefined;
+  if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined && ctx.options.resolveA2AOperationId !== undefined)
+    return undefined;
   return ctx.dedup.claimAndAdvance({
     scope,
     key: delivery.dedupKey,
@@ -188,7 +227,10 @@ async function claimAndAdvance(ctx: DeliveryContext, delivery: ParsedDelivery, s
     ...(ctx.options.onEvent === undefined ? { complete: { ttlMs: ctx.dedupTtlMs } } : {}),
     operations: ctx.operations,
     operationId,
-    update: { ...operationUpdate(delivery, delivery.status, clampStatusAt(delivery, nowMs), nowMs), ...createIfMissing(ctx, delivery, scope) },
+    update: {
+      ...operationUpdate(delivery, delivery.status, clampStatusAt(delivery, nowMs), nowMs),
+      ...createIfMissing(ctx, delivery, scope),
+    },
     expect: {
       ...(ctx.options.agent !== undefined ? { agent: ctx.options.agent } : {}),
       ...(delivery.taskType !== undefined ? { taskType: delivery.taskType } : {}),
@@ -202,7 +244,12 @@ function clampStatusAt(delivery: ParsedDelivery, nowMs: number): number {
   return Math.min(delivery.statusAt ?? nowMs, nowMs + 60_000);
 }
 
-function operationUpdate(delivery: ParsedDelivery, status: NonNullable<ParsedDelivery['status']>, statusAt: number, nowMs: number) {
+function operationUpdate(
+  delivery: ParsedDelivery,
+  status: NonNullable<ParsedDelivery['status']>,
+  statusAt: number,
+  nowMs: number,
+) {
   return {
     status,
     statusAt,
@@ -213,7 +260,9 @@ function operationUpdate(delivery: ParsedDelivery, status: NonNullable<ParsedDel
 }
 
 function createIfMissing(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string) {
-  return delivery.taskType !== undefined ? { createIfMissing: { agent: ctx.options.agent ?? scope, taskType: delivery.taskType } } : {};
+  return delivery.taskType !== undefined
+    ? { createIfMissing: { agent: ctx.options.agent ?? scope, taskType: delivery.taskType } }
+    : {};
 }
 
 function readContentType(headers: HeaderSource): string | undefined {

@@ -23,7 +23,8 @@ export interface ParsedDelivery {
   payload: JsonObject;
 }
 
-export type ReadOutcome = { ok: true; delivery: ParsedDelivery } | { ok: false; status: 400; reason: string; detail?: string };
+export type ReadOutcome =
+  { ok: true; delivery: ParsedDelivery } | { ok: false; status: 400; reason: string; detail?: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -41,7 +42,8 @@ export function readWebhookEvent(body: Buffer, knownFormat: 'mcp' | 'a2a' | unde
   }
   const parsed = parseJsonStrict(text);
   if (!parsed.ok) {
-    if (parsed.reason === 'duplicate_key') return { ok: false, status: 400, reason: WEBHOOK_BODY_MALFORMED, detail: 'duplicate object key' };
+    if (parsed.reason === 'duplicate_key')
+      return { ok: false, status: 400, reason: WEBHOOK_BODY_MALFORMED, detail: 'duplicate object key' };
     return { ok: false, status: 400, reason: 'invalid_json' };
   }
   const payload = parsed.value;
@@ -52,7 +54,12 @@ export function readWebhookEvent(body: Buffer, knownFormat: 'mcp' | 'a2a' | unde
 function readMcp(payload: unknown): ReadOutcome {
   const check = validateWebhookEnvelope(payload);
   if (!check.ok) {
-    return { ok: false, status: 400, reason: `envelope_${check.error}`, ...(check.field !== undefined ? { detail: check.field } : {}) };
+    return {
+      ok: false,
+      status: 400,
+      reason: `envelope_${check.error}`,
+      ...(check.field !== undefined ? { detail: check.field } : {}),
+    };
   }
   const envelope = check.envelope;
   const extracted = extractWebhookPayload(envelope, { knownFormat: 'mcp' });
@@ -81,12 +88,19 @@ function readA2A(payload: unknown): ReadOutcome {
   if (envelope === null) return { ok: false, status: 400, reason: 'a2a_nested_envelope' };
   if (envelope.kind === 'message') return { ok: false, status: 400, reason: 'a2a_message_is_not_a_task_update' };
   const inner = envelope.value;
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) return { ok: false, status: 400, reason: 'not_an_object' };
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner))
+    return { ok: false, status: 400, reason: 'not_an_object' };
   const record = inner as JsonObject;
-  const taskId = typeof record['taskId'] === 'string' ? record['taskId'] : typeof record['id'] === 'string' ? record['id'] : undefined;
+  const taskId =
+    typeof record['taskId'] === 'string'
+      ? record['taskId']
+      : typeof record['id'] === 'string'
+        ? record['id']
+        : undefined;
   if (taskId === undefined || taskId === '') return { ok: false, status: 400, reason: 'a2a_missing_task_id' };
   const extracted = extractWebhookPayload(payload, { knownFormat: 'a2a' });
-  if (extracted.status === null && envelope.kind !== 'artifactUpdate') return { ok: false, status: 400, reason: 'a2a_missing_state' };
+  if (extracted.status === null && envelope.kind !== 'artifactUpdate')
+    return { ok: false, status: 400, reason: 'a2a_missing_state' };
   const status = record['status'];
   const stamp = typeof status === 'object' && status !== null ? (status as JsonObject)['timestamp'] : undefined;
   const statusAt = typeof stamp === 'string' ? Date.parse(stamp) : NaN;

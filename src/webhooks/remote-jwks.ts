@@ -52,7 +52,12 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSo
     if (!Array.isArray(body.keys)) throw new Error(`JWKS ${url}: no keys array`);
     const next = new Map<string, Jwk>();
     for (const key of body.keys.slice(0, maxKeys)) {
-      if (key !== null && typeof key === 'object' && typeof (key as Jwk).kid === 'string' && !next.has((key as Jwk).kid as string)) {
+      if (
+        key !== null &&
+        typeof key === 'object' &&
+        typeof (key as Jwk).kid === 'string' &&
+        !next.has((key as Jwk).kid as string)
+      ) {
         next.set((key as Jwk).kid as string, key as Jwk);
       }
     }

@@ -25,7 +25,10 @@ export interface RemoteRevocationListOptions {
  * keeps the previous one; once none was refreshed within `next_update` plus grace, every check
  * answers `stale`. Until the first successful fetch, checks answer `stale` too.
  */
-export function remoteRevocationList(url: string, options: RemoteRevocationListOptions): RevocationSource & { refresh(): Promise<boolean> } {
+export function remoteRevocationList(
+  url: string,
+  options: RemoteRevocationListOptions,
+): RevocationSource & { refresh(): Promise<boolean> } {
   const now = options.now ?? Date.now;
   const doFetch = options.fetch ?? fetch;
   const jwks = toJwksSource(options.jwks, remoteJwks);
@@ -36,7 +39,10 @@ export function remoteRevocationList(url: string, options: RemoteRevocationListO
 
   async function load(): Promise<boolean> {
     try {
-      const response = await doFetch(url, { redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 5000) });
+      const response = await doFetch(url, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      });
       if (response.status !== 200) return false;
       const text = await response.text();
       if (Buffer.byteLength(text) > (options.maxBytes ?? 262_144)) return false;
@@ -45,7 +51,8 @@ export function remoteRevocationList(url: string, options: RemoteRevocationListO
       if (options.issuer !== undefined && payload['issuer'] !== options.issuer) return false;
       const revoked = payload['revoked_kids'];
       const nextUpdate = payload['next_update'];
-      if (!Array.isArray(revoked) || !revoked.every((k) => typeof k === 'string') || typeof nextUpdate !== 'string') return false;
+      if (!Array.isArray(revoked) || !revoked.every((k) => typeof k === 'string') || typeof nextUpdate !== 'string')
+        return false;
       const nowSeconds = now() / 1000;
       list.update({ revoked_kids: revoked as string[], next_update: nextUpdate }, nowSeconds);
       const interval = Math.min(1800, Math.max(60, Date.parse(nextUpdate) / 1000 - nowSeconds));
@@ -76,21 +83,33 @@ export function remoteRevocationList(url: string, options: RemoteRevocationListO
 }
 
 /** Verifies a JWS (flattened JSON, general JSON with one signature, or compact) and returns its JSON payload. */
-async function verifyJws(text: string, jwks: ReturnType<typeof toJwksSource>): Promise<Record<string, unknown> | undefined> {
+async function verifyJws(
+  text: string,
+  jwks: ReturnType<typeof toJwksSource>,
+): Promise<Record<string, unknown> | undefined> {
   let protectedB64: string;
   let payloadB64: string;
   let signatureB64: string;
   if (text.startsWith('{')) {
-    const jws = JSON.parse(text) as { payload?: unknown; protected?: unknown; signature?: unknown; signatures?: Array<{ protected?: unknown; signature?: unknown }> };
+    const jws = JSON.parse(text) as {
+      payload?: unknown;
+      protected?: unknown;
+      signature?: unknown;
+      signatures?: Array<{ protected?: unknown; signature?: unknown }>;
+    };
     const first = Array.isArray(jws.signatures) ? jws.signatures[0] : jws;
-    if (typeof jws.payload !== 'string' || typeof first?.protected !== 'string' || typeof first.signature !== 'string') return undefined;
+    if (typeof jws.payload !== 'string' || typeof first?.protected !== 'string' || typeof first.signature !== 'string')
+      return undefined;
     [protectedB64, payloadB64, signatureB64] = [first.protected, jws.payload, first.signature];
   } else {
     const parts = text.split('.');
     if (parts.length !== 3) return undefined;
     [protectedB64, payloadB64, signatureB64] = parts as [string, string, string];
   }
-  const header = JSON.parse(decodeBase64UrlStrict(protectedB64)?.toString('utf8') ?? 'null') as { kid?: unknown; alg?: unknown } | null;
+  const header = JSON.parse(decodeBase64UrlStrict(protectedB64)?.toString('utf8') ?? 'null') as {
+    kid?: unknown;
+    alg?: unknown;
+  } | null;
   const signature = decodeBase64UrlStrict(signatureB64);
   if (header === null || typeof header.kid !== 'string' || signature === undefined) return undefined;
   const jwk = await jwks.get(header.kid);
@@ -106,5 +125,7 @@ async function verifyJws(text: string, jwks: ReturnType<typeof toJwksSource>): P
         : false;
   if (!ok) return undefined;
   const payload = JSON.parse(decodeBase64UrlStrict(payloadB64)?.toString('utf8') ?? 'null') as unknown;
-  return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : undefined;
+  return payload !== null && typeof payload === 'object' && !Array.isArray(payload)
+    ? (payload as Record<string, unknown>)
+    : undefined;
 }

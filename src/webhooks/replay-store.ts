@@ -10,7 +10,12 @@ export interface ReplayStore {
    * Steps 12 and 13, atomically: `replayed` when `(keyid, nonce)` is live, `rate_abuse` when the
    * insert would pass a cap, else records it until `expiresAtSeconds` and answers `recorded`.
    */
-  record(keyid: string, nonce: string, expiresAtSeconds: number, nowSeconds: number): Promise<ReplayOutcome> | ReplayOutcome;
+  record(
+    keyid: string,
+    nonce: string,
+    expiresAtSeconds: number,
+    nowSeconds: number,
+  ): Promise<ReplayOutcome> | ReplayOutcome;
 }
 
 export type ReplayOutcome = 'recorded' | 'replayed' | 'rate_abuse';

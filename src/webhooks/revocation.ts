@@ -31,7 +31,11 @@ export class RevocationList implements RevocationSource {
   #staleAfter = Infinity;
   readonly #graceSeconds: number | undefined;
 
-  constructor(initial: RevocationListPayload = {}, options: RevocationListOptions = {}, nowSeconds = Date.now() / 1000) {
+  constructor(
+    initial: RevocationListPayload = {},
+    options: RevocationListOptions = {},
+    nowSeconds = Date.now() / 1000,
+  ) {
     this.#graceSeconds = options.graceSeconds;
     this.update(initial, nowSeconds);
   }

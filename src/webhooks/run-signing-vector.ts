@@ -36,10 +36,13 @@ export async function runWebhookSigningVector(
     .map((k) => vector.jwks_override?.[k.kid as string] ?? k);
   const now = vector.reference_now;
   const state = vector.test_harness_state ?? {};
-  const replay = new MemoryReplayStore(state.per_keyid_cap_filled_for !== undefined ? { perKeyidCap: HARNESS_CAP } : {});
+  const replay = new MemoryReplayStore(
+    state.per_keyid_cap_filled_for !== undefined ? { perKeyidCap: HARNESS_CAP } : {},
+  );
   for (const entry of state.replay_cache_entries ?? []) replay.record(entry.keyid, entry.nonce, now + 360, now);
   if (state.per_keyid_cap_filled_for !== undefined) {
-    for (let i = 0; i < HARNESS_CAP; i += 1) replay.record(state.per_keyid_cap_filled_for, `harness-fill-${i}`, now + 360, now);
+    for (let i = 0; i < HARNESS_CAP; i += 1)
+      replay.record(state.per_keyid_cap_filled_for, `harness-fill-${i}`, now + 360, now);
   }
   const revocation = new RevocationList({ revoked_kids: state.revoked_kids ?? [] });
   if (state.revocation_list_stale_seconds !== undefined) revocation.markStale();

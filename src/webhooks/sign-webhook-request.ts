@@ -3,7 +3,12 @@ import { contentDigest } from './content-digest.js';
 import { buildSignatureBase } from './signature-base.js';
 import { encodeBase64Url } from './base64.js';
 import type { InnerList, Item } from './structured-fields.js';
-import { REQUIRED_COMPONENTS, WEBHOOK_ALGORITHMS, WEBHOOK_SIGNING_TAG, MAX_VALIDITY_SECONDS } from './signature-codes.js';
+import {
+  REQUIRED_COMPONENTS,
+  WEBHOOK_ALGORITHMS,
+  WEBHOOK_SIGNING_TAG,
+  MAX_VALIDITY_SECONDS,
+} from './signature-codes.js';
 import type { Jwk } from './jwks.js';
 
 /** The seller's signing key: a private JWK (with `d`) or a Node `KeyObject`, its `kid` and 9421 `alg`. */
@@ -36,9 +41,11 @@ const privateKeys = new WeakMap<object, KeyObject>();
  */
 export function signWebhookRequest(input: SignWebhookRequestInput): Record<string, string> {
   const algorithm = WEBHOOK_ALGORITHMS[input.key.alg];
-  if (algorithm === undefined) throw new TypeError(`signWebhookRequest: alg must be ed25519 or ecdsa-p256-sha256, not ${input.key.alg}`);
+  if (algorithm === undefined)
+    throw new TypeError(`signWebhookRequest: alg must be ed25519 or ecdsa-p256-sha256, not ${input.key.alg}`);
   const validity = input.validitySeconds ?? MAX_VALIDITY_SECONDS;
-  if (!(validity > 0 && validity <= MAX_VALIDITY_SECONDS)) throw new RangeError('signWebhookRequest: validitySeconds must be in (0, 300]');
+  if (!(validity > 0 && validity <= MAX_VALIDITY_SECONDS))
+    throw new RangeError('signWebhookRequest: validitySeconds must be in (0, 300]');
   const nowValue = input.now ?? Date.now();
   const created = Math.floor(nowValue > 1e11 ? nowValue / 1000 : nowValue);
   const headers: Record<string, string> = {
@@ -63,7 +70,9 @@ export function signWebhookRequest(input: SignWebhookRequestInput): Record<strin
   const key = privateKeyOf(input.key.privateKey);
   const data = Buffer.from(base.base, 'utf8');
   const signature =
-    input.key.alg === 'ed25519' ? cryptoSign(null, data, key) : cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+    input.key.alg === 'ed25519'
+      ? cryptoSign(null, data, key)
+      : cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
   const inputValue = base.base.slice(base.base.lastIndexOf('"@signature-params": ') + '"@signature-params": '.length);
   headers['Signature-Input'] = `sig1=${inputValue}`;
   headers.Signature = `sig1=:${encodeBase64Url(signature)}:`;

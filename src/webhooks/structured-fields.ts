@@ -218,9 +218,7 @@ export function serializeInnerList(list: InnerList): string {
 }
 
 function serializeParams(params: Parameters): string {
-  return params
-    .map(([k, v]) => (v.type === 'boolean' && v.value ? `;${k}` : `;${k}=${serializeBareItem(v)}`))
-    .join('');
+  return params.map(([k, v]) => (v.type === 'boolean' && v.value ? `;${k}` : `;${k}=${serializeBareItem(v)}`)).join('');
 }
 
 function serializeBareItem(item: BareItem): string {

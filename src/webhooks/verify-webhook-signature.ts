@@ -92,7 +92,8 @@ export async function verifyWebhookSignature(
   // 2. Every required parameter present, each of its type.
   const params = readParams(input);
   if (params === 'incomplete') return fail('webhook_signature_params_incomplete');
-  if (params === 'malformed') return fail('webhook_signature_header_malformed', 'a signature parameter has the wrong type');
+  if (params === 'malformed')
+    return fail('webhook_signature_header_malformed', 'a signature parameter has the wrong type');
   const { created, expires, nonce, keyid, alg, tag } = params;
 
   // 3. Tag, byte for byte.
@@ -152,14 +153,21 @@ export async function verifyWebhookSignature(
   const base = buildSignatureBase(request, input);
   if (!base.ok) {
     if (base.reason === 'target_uri_malformed') return fail('webhook_target_uri_malformed');
-    if (base.component === 'content-digest') return fail('webhook_signature_digest_mismatch', 'Content-Digest header missing');
+    if (base.component === 'content-digest')
+      return fail('webhook_signature_digest_mismatch', 'Content-Digest header missing');
     return fail('webhook_signature_invalid', `covered component ${base.component ?? ''} unavailable`);
   }
   const key = importPublicJwk(jwk);
-  if (key === undefined || jwk.kty !== algorithm.kty || jwk.crv !== algorithm.crv || (jwk.alg !== undefined && jwk.alg !== algorithm.jwkAlg)) {
+  if (
+    key === undefined ||
+    jwk.kty !== algorithm.kty ||
+    jwk.crv !== algorithm.crv ||
+    (jwk.alg !== undefined && jwk.alg !== algorithm.jwkAlg)
+  ) {
     return fail('webhook_signature_invalid', 'key type does not match alg');
   }
-  if (!(await verifyOffThread(alg, Buffer.from(base.base, 'utf8'), key, signature))) return fail('webhook_signature_invalid');
+  if (!(await verifyOffThread(alg, Buffer.from(base.base, 'utf8'), key, signature)))
+    return fail('webhook_signature_invalid');
   // 11. Content-Digest over the received bytes.
   if (!contentDigestMatches(readHeader(request.headers, 'content-digest'), request.body)) {
     return fail('webhook_signature_digest_mismatch');

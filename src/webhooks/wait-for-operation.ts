@@ -25,11 +25,15 @@ export class OperationSignals {
     const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
     const pollMs = options.pollMs ?? 1000;
     for (;;) {
-      if (options.signal?.aborted === true) throw new AdcpWireError('aborted', `waiting for operation ${operationId} was aborted`);
+      if (options.signal?.aborted === true)
+        throw new AdcpWireError('aborted', `waiting for operation ${operationId} was aborted`);
       const record = await store.get(operationId);
       if (record !== undefined && statusRank(record.status) >= FINAL_RANK) return record;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new AdcpWireError('timeout', `operation ${operationId} not final after ${options.timeoutMs} ms`, { retryable: true });
+      if (remaining <= 0)
+        throw new AdcpWireError('timeout', `operation ${operationId} not final after ${options.timeoutMs} ms`, {
+          retryable: true,
+        });
       await this.#sleep(operationId, Math.min(pollMs, remaining), options.signal);
     }
   }

@@ -17,7 +17,8 @@ for (const [kind, wire] of WIRES) {
   describe(`AdcpClient.call A2A options (${kind} SDK server)`, () => {
     const seller = useScriptServer(kind);
     const send = wire === '1.0' ? 'SendMessage' : 'message/send';
-    const newClient = () => new AdcpClient({ url: seller.server.base, protocol: 'a2a', a2aWire: wire, retry: false, timeoutMs: 10_000 });
+    const newClient = () =>
+      new AdcpClient({ url: seller.server.base, protocol: 'a2a', a2aWire: wire, retry: false, timeoutMs: 10_000 });
 
     it('returns at once with returnImmediately, and waitFor follows the task to completed', async () => {
       const g = seller.gate('ri');
@@ -25,7 +26,11 @@ for (const [kind, wire] of WIRES) {
       try {
         const before = seller.server.calls.length;
         // The task cannot end before the gate opens: an answer here was sent while it runs.
-        const started = await client.call('create_media_buy', { scenario: 'gated', gate: 'ri' }, { returnImmediately: true });
+        const started = await client.call(
+          'create_media_buy',
+          { scenario: 'gated', gate: 'ri' },
+          { returnImmediately: true },
+        );
         assert.ok(started.status === 'submitted' || started.status === 'working', `got ${started.status}`);
         assert.equal(typeof started.transportTaskId, 'string');
         assert.deepEqual(seller.server.calls.slice(before), [send]);
@@ -42,9 +47,20 @@ for (const [kind, wire] of WIRES) {
     it('records a non-blocking send as an operation, and waitFor advances it to completed', async () => {
       const g = seller.gate('ri-store');
       const operations = new MemoryOperationStore();
-      const client = new AdcpClient({ url: seller.server.base, protocol: 'a2a', a2aWire: wire, retry: false, timeoutMs: 10_000, operations });
+      const client = new AdcpClient({
+        url: seller.server.base,
+        protocol: 'a2a',
+        a2aWire: wire,
+        retry: false,
+        timeoutMs: 10_000,
+        operations,
+      });
       try {
-        const started = await client.call('create_media_buy', { scenario: 'gated', gate: 'ri-store' }, { returnImmediately: true });
+        const started = await client.call(
+          'create_media_buy',
+          { scenario: 'gated', gate: 'ri-store' },
+          { returnImmediately: true },
+        );
         const operationId = client.operationIdOf(started);
         assert.equal(typeof operationId, 'string');
         assert.equal((await operations.get(operationId!))?.status, started.status);
@@ -64,7 +80,11 @@ for (const [kind, wire] of WIRES) {
       const client = newClient();
       try {
         const before = seller.server.calls.length;
-        const started = await client.call('create_media_buy', { scenario: 'gated', gate: 'ri-progress' }, { returnImmediately: true, onProgress: () => {} });
+        const started = await client.call(
+          'create_media_buy',
+          { scenario: 'gated', gate: 'ri-progress' },
+          { returnImmediately: true, onProgress: () => {} },
+        );
         assert.ok(started.status === 'submitted' || started.status === 'working', `got ${started.status}`);
         assert.deepEqual(seller.server.calls.slice(before), [send]);
       } finally {
@@ -80,7 +100,11 @@ for (const [kind, wire] of WIRES) {
         assert.equal(asked.status, 'input-required');
         const taskId = asked.transportTaskId!;
         assert.equal(typeof taskId, 'string');
-        const answered = await client.call('create_media_buy', { scenario: 'approved' }, { continueTask: taskId, contextId: asked.contextId! });
+        const answered = await client.call(
+          'create_media_buy',
+          { scenario: 'approved' },
+          { continueTask: taskId, contextId: asked.contextId! },
+        );
         assert.equal(answered.status, 'completed');
         assert.equal(answered.data?.['media_buy_id'], 'mb_2');
         assert.equal(answered.data?.['task_id_seen'], taskId, 'the agent ran the continuation in the same task');

@@ -32,7 +32,11 @@ describe('A2ATransport against createAdcpServer', () => {
     assert.equal(first.status, 'submitted');
     assert.equal(typeof first.taskId, 'string');
     agent.release();
-    let polled = await t.callTool('get_task_status', { task_id: first.taskId!, include_result: true }, { maxBytes: MAX });
+    let polled = await t.callTool(
+      'get_task_status',
+      { task_id: first.taskId!, include_result: true },
+      { maxBytes: MAX },
+    );
     for (let i = 0; i < 200 && polled.status !== 'completed'; i++) {
       await new Promise((r) => setTimeout(r, 10));
       polled = await t.callTool('get_task_status', { task_id: first.taskId!, include_result: true }, { maxBytes: MAX });
@@ -42,7 +46,9 @@ describe('A2ATransport against createAdcpServer', () => {
   });
 
   it('lists the server skills', async () => {
-    const names = (await new A2ATransport({ url: agent.listening.a2aUrl, maxBytes: MAX }).listTools({ maxBytes: MAX })).map((s) => s.name);
+    const names = (
+      await new A2ATransport({ url: agent.listening.a2aUrl, maxBytes: MAX }).listTools({ maxBytes: MAX })
+    ).map((s) => s.name);
     assert.ok(names.includes('get_products') && names.includes('create_media_buy'), names.join(','));
   });
 });

@@ -15,7 +15,9 @@ export interface RawServer {
   close(): Promise<void>;
 }
 
-export async function startRawServer(handle: (req: RawRequest, res: ServerResponse, base: string) => void | Promise<void>): Promise<RawServer> {
+export async function startRawServer(
+  handle: (req: RawRequest, res: ServerResponse, base: string) => void | Promise<void>,
+): Promise<RawServer> {
   const requests: RawRequest[] = [];
   let base = '';
   const server = createServer((req, res) => {
@@ -23,7 +25,12 @@ export async function startRawServer(handle: (req: RawRequest, res: ServerRespon
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const raw: RawRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: text === '' ? undefined : JSON.parse(text) };
+      const raw: RawRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: text === '' ? undefined : JSON.parse(text),
+      };
       requests.push(raw);
       void Promise.resolve(handle(raw, res, base)).catch(() => res.destroy());
     });
@@ -52,7 +59,9 @@ export function sendJson(res: ServerResponse, value: unknown, status = 200): voi
 /** A v0.3 + 1.0 card whose interfaces point at `base`. */
 export function dualCard(base: string, v1Path = '/v1', v03Path = '/v03'): Record<string, unknown> {
   return {
-    name: 'raw', description: 'raw', version: '1',
+    name: 'raw',
+    description: 'raw',
+    version: '1',
     supportedInterfaces: [
       { url: `${base}${v1Path}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${base}${v03Path}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
@@ -63,15 +72,32 @@ export function dualCard(base: string, v1Path = '/v1', v03Path = '/v03'): Record
 }
 
 export function v1Card(base: string, path = '/v1'): Record<string, unknown> {
-  return { name: 'raw', description: 'raw', version: '1', supportedInterfaces: [{ url: `${base}${path}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], capabilities: { streaming: true }, skills: [] };
+  return {
+    name: 'raw',
+    description: 'raw',
+    version: '1',
+    supportedInterfaces: [{ url: `${base}${path}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    capabilities: { streaming: true },
+    skills: [],
+  };
 }
 
 /** A completed v0.3 task. */
 export function v03Task(data: Record<string, unknown>, id = 't1'): Record<string, unknown> {
-  return { kind: 'task', id, contextId: 'c1', status: { state: 'completed' }, artifacts: [{ artifactId: 'a', parts: [{ kind: 'data', data }] }] };
+  return {
+    kind: 'task',
+    id,
+    contextId: 'c1',
+    status: { state: 'completed' },
+    artifacts: [{ artifactId: 'a', parts: [{ kind: 'data', data }] }],
+  };
 }
 
 /** A completed 1.0 task (bare). */
-export function v1Task(data: Record<string, unknown>, id = 't1', state = 'TASK_STATE_COMPLETED'): Record<string, unknown> {
+export function v1Task(
+  data: Record<string, unknown>,
+  id = 't1',
+  state = 'TASK_STATE_COMPLETED',
+): Record<string, unknown> {
   return { id, contextId: 'c1', status: { state }, artifacts: [{ artifactId: 'a', parts: [{ data }] }] };
 }

@@ -17,22 +17,58 @@ function answer(tool: string, args: Record<string, unknown>): Answer {
   const context = (args['context'] as Record<string, unknown> | undefined) ?? undefined;
   const echo = context === undefined ? {} : { context };
   if (tool === 'get_products') {
-    return { kind: 'ok', text: 'Found 2 products', data: { status: 'completed', message: 'Found 2 products', products: [{ product_id: 'p1' }, { product_id: 'p2' }], ...echo } };
+    return {
+      kind: 'ok',
+      text: 'Found 2 products',
+      data: {
+        status: 'completed',
+        message: 'Found 2 products',
+        products: [{ product_id: 'p1' }, { product_id: 'p2' }],
+        ...echo,
+      },
+    };
   }
   if (tool === 'create_media_buy' && args['total_budget'] === 1) {
-    return { kind: 'error', text: 'Budget too low', data: { adcp_error: { code: 'BUDGET_TOO_LOW', message: 'Budget too low', field: 'total_budget', recovery: 'correctable' } } };
+    return {
+      kind: 'error',
+      text: 'Budget too low',
+      data: {
+        adcp_error: {
+          code: 'BUDGET_TOO_LOW',
+          message: 'Budget too low',
+          field: 'total_budget',
+          recovery: 'correctable',
+        },
+      },
+    };
   }
   if (tool === 'create_media_buy') {
-    return { kind: 'ok', text: 'Queued for review', data: { status: 'submitted', task_id: 'adcp_task_1', message: 'Queued for review', ...echo } };
+    return {
+      kind: 'ok',
+      text: 'Queued for review',
+      data: { status: 'submitted', task_id: 'adcp_task_1', message: 'Queued for review', ...echo },
+    };
   }
   if (tool === 'update_media_buy') {
-    return { kind: 'interim', text: 'Needs approval', data: { status: 'input-required', message: 'Needs approval', reason: 'APPROVAL_REQUIRED', ...echo } };
+    return {
+      kind: 'interim',
+      text: 'Needs approval',
+      data: { status: 'input-required', message: 'Needs approval', reason: 'APPROVAL_REQUIRED', ...echo },
+    };
   }
-  return { kind: 'error', text: 'Unknown tool', data: { adcp_error: { code: 'INVALID_REQUEST', message: 'Unknown tool' } } };
+  return {
+    kind: 'error',
+    text: 'Unknown tool',
+    data: { adcp_error: { code: 'INVALID_REQUEST', message: 'Unknown tool' } },
+  };
 }
 
 function mcpResult(a: Answer): CallToolResult {
-  return { content: [{ type: 'text', text: a.text }], structuredContent: a.data, ...(a.kind === 'error' ? { isError: true } : {}) };
+  return {
+    content: [{ type: 'text', text: a.text }],
+    structuredContent: a.data,
+    ...(a.kind === 'error' ? { isError: true } : {}),
+  };
 }
 
 const a2aScript: Script = (skill, input) => {
@@ -70,7 +106,10 @@ describe('the same buyer scenario over MCP and over A2A', () => {
   let mcpResults: TaskResult[];
 
   before(async () => {
-    const tools = ['get_products', 'create_media_buy', 'update_media_buy'].map((name) => ({ name, handler: (args: Record<string, unknown>) => mcpResult(answer(name, args)) }));
+    const tools = ['get_products', 'create_media_buy', 'update_media_buy'].map((name) => ({
+      name,
+      handler: (args: Record<string, unknown>) => mcpResult(answer(name, args)),
+    }));
     mcp = await startMcpTestServer({ tools, mode: 'json' });
     for (const kind of ['v0.3', 'v1', 'v1-compat'] as const) a2a.set(kind, await startServer(kind, a2aScript));
     const client = new AdcpClient({ url: mcp.url, protocol: 'mcp', retry: false });
@@ -86,7 +125,10 @@ describe('the same buyer scenario over MCP and over A2A', () => {
   });
 
   it('gives the expected statuses over MCP', () => {
-    assert.deepEqual(mcpResults.map((r) => r.status), ['completed', 'submitted', 'failed', 'input-required']);
+    assert.deepEqual(
+      mcpResults.map((r) => r.status),
+      ['completed', 'submitted', 'failed', 'input-required'],
+    );
     assert.deepEqual(mcpResults[0]?.data?.['products'], [{ product_id: 'p1' }, { product_id: 'p2' }]);
     assert.deepEqual(mcpResults[0]?.context, { buyer_ref: 'campaign-7' });
     assert.equal(mcpResults[1]?.taskId, 'adcp_task_1');
@@ -94,7 +136,12 @@ describe('the same buyer scenario over MCP and over A2A', () => {
     assert.ok(mcpResults.every((r) => r.protocol === 'mcp'));
   });
 
-  for (const [kind, wire] of [['v0.3', '0.3'], ['v1', '1.0'], ['v1-compat', '1.0'], ['v1-compat', '0.3']] as const) {
+  for (const [kind, wire] of [
+    ['v0.3', '0.3'],
+    ['v1', '1.0'],
+    ['v1-compat', '1.0'],
+    ['v1-compat', '0.3'],
+  ] as const) {
     it(`gives equal TaskResults over A2A ${wire} (${kind} SDK server)`, async () => {
       const client = new AdcpClient({ url: a2a.get(kind)!.base, protocol: 'a2a', a2aWire: wire, retry: false });
       try {

@@ -1,17 +1,23 @@
 // A wire-neutral script of what an AdCP seller does for one skill call, played by the test
 // servers of both SDK majors (sdk-servers.ts).
 
-export type ScriptPart = { text: string } | { data: Record<string, unknown> } | { url: string; filename?: string; mediaType?: string };
+export type ScriptPart =
+  { text: string } | { data: Record<string, unknown> } | { url: string; filename?: string; mediaType?: string };
 
 export type ScriptStep =
   | { state: ScriptState; message?: ScriptPart[] }
   | { artifact: { id: string; parts: ScriptPart[]; append?: boolean; lastChunk?: boolean } }
   | { wait: Promise<void> };
 
-export type ScriptState = 'submitted' | 'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected';
+export type ScriptState =
+  'submitted' | 'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected';
 
 /** Decides the steps for one call from the skill, its input and the A2A context id. */
-export type Script = (skill: string, input: Record<string, unknown>, call: { contextId: string; taskId: string }) => ScriptStep[];
+export type Script = (
+  skill: string,
+  input: Record<string, unknown>,
+  call: { contextId: string; taskId: string },
+) => ScriptStep[];
 
 /** The `{ skill, input }` of a message's DataPart, whatever the wire. */
 export function invocationOf(parts: unknown[]): { skill: string; input: Record<string, unknown> } {
@@ -26,4 +32,11 @@ export function invocationOf(parts: unknown[]): { skill: string; input: Record<s
   return { skill: '', input: {} };
 }
 
-export const FINAL_STATES: readonly ScriptState[] = ['completed', 'failed', 'canceled', 'rejected', 'input-required', 'auth-required'];
+export const FINAL_STATES: readonly ScriptState[] = [
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+  'input-required',
+  'auth-required',
+];

@@ -17,7 +17,16 @@ export function sellerScript(gates: Map<string, { wait: Promise<void> }> = new M
     const steps: Record<string, () => ScriptStep[]> = {
       completed: () => [
         { state: 'working', message: [{ text: 'Searching' }, { data: { percentage: 40, current_step: 'searching' } }] },
-        { artifact: { id: 'result', parts: [{ text: 'Found 1 product' }, { data: { progress: 25 } }, { data: { ...PRODUCTS, context: input['context'] ?? {} } }] } },
+        {
+          artifact: {
+            id: 'result',
+            parts: [
+              { text: 'Found 1 product' },
+              { data: { progress: 25 } },
+              { data: { ...PRODUCTS, context: input['context'] ?? {} } },
+            ],
+          },
+        },
         { state: 'completed' },
       ],
       gated: () => [
@@ -27,33 +36,89 @@ export function sellerScript(gates: Map<string, { wait: Promise<void> }> = new M
         { state: 'completed' },
       ],
       failed: () => [
-        { artifact: { id: 'error', parts: [{ text: 'Rate limited\r\nretry later' }, { data: { adcp_error: { code: 'RATE_LIMITED', message: 'Too many requests', retry_after: 5, recovery: 'transient' } } }] } },
+        {
+          artifact: {
+            id: 'error',
+            parts: [
+              { text: 'Rate limited\r\nretry later' },
+              {
+                data: {
+                  adcp_error: {
+                    code: 'RATE_LIMITED',
+                    message: 'Too many requests',
+                    retry_after: 5,
+                    recovery: 'transient',
+                  },
+                },
+              },
+            ],
+          },
+        },
         { state: 'failed' },
       ],
       rejected: () => [
-        { artifact: { id: 'error', parts: [{ data: { adcp_error: { code: 'POLICY_VIOLATION', message: 'Category not allowed', recovery: 'correctable' } } }] } },
+        {
+          artifact: {
+            id: 'error',
+            parts: [
+              {
+                data: {
+                  adcp_error: { code: 'POLICY_VIOLATION', message: 'Category not allowed', recovery: 'correctable' },
+                },
+              },
+            ],
+          },
+        },
         { state: 'rejected' },
       ],
       'input-required': () => [
-        { state: 'input-required', message: [{ text: 'Budget needs approval' }, { data: { reason: 'BUDGET_EXCEEDS_LIMIT' } }] },
+        {
+          state: 'input-required',
+          message: [{ text: 'Budget needs approval' }, { data: { reason: 'BUDGET_EXCEEDS_LIMIT' } }],
+        },
       ],
       'auth-required': () => [
-        { state: 'auth-required', message: [{ text: 'Log in' }, { data: { auth_scheme: 'oauth2', challenge_url: String(input['challenge_url']), scopes: ['buy'] } }] },
+        {
+          state: 'auth-required',
+          message: [
+            { text: 'Log in' },
+            { data: { auth_scheme: 'oauth2', challenge_url: String(input['challenge_url']), scopes: ['buy'] } },
+          ],
+        },
       ],
       wrapper: () => [
         { artifact: { id: 'result', parts: [{ data: { response: { products: [] } } }] } },
         { state: 'completed' },
       ],
       submitted: () => [
-        { artifact: { id: 'result', parts: [{ data: { status: 'submitted', task_id: 'adcp_task_7', message: 'Queued for review' } }] } },
+        {
+          artifact: {
+            id: 'result',
+            parts: [{ data: { status: 'submitted', task_id: 'adcp_task_7', message: 'Queued for review' } }],
+          },
+        },
         { state: 'completed' },
       ],
       'file-parts': () => [
-        { artifact: { id: 'result', parts: [{ data: { status: 'completed', creative_id: 'cr_1' } }, { url: 'https://evil.example/x.mp4', filename: 'x.mp4', mediaType: 'video/mp4' }, { url: 'javascript:alert(1)' }] } },
+        {
+          artifact: {
+            id: 'result',
+            parts: [
+              { data: { status: 'completed', creative_id: 'cr_1' } },
+              { url: 'https://evil.example/x.mp4', filename: 'x.mp4', mediaType: 'video/mp4' },
+              { url: 'javascript:alert(1)' },
+            ],
+          },
+        },
         { state: 'completed' },
       ],
       approved: () => [
-        { artifact: { id: 'result', parts: [{ data: { status: 'completed', media_buy_id: 'mb_2', task_id_seen: call.taskId } }] } },
+        {
+          artifact: {
+            id: 'result',
+            parts: [{ data: { status: 'completed', media_buy_id: 'mb_2', task_id_seen: call.taskId } }],
+          },
+        },
         { state: 'completed' },
       ],
       'echo-context': () => [

@@ -56,7 +56,14 @@ function closer(server: Server): () => Promise<void> {
 function v03Part(part: ScriptPart): Record<string, unknown> {
   if ('text' in part) return { kind: 'text', text: part.text };
   if ('data' in part) return { kind: 'data', data: part.data };
-  return { kind: 'file', file: { uri: part.url, ...(part.filename ? { name: part.filename } : {}), ...(part.mediaType ? { mimeType: part.mediaType } : {}) } };
+  return {
+    kind: 'file',
+    file: {
+      uri: part.url,
+      ...(part.filename ? { name: part.filename } : {}),
+      ...(part.mediaType ? { mimeType: part.mediaType } : {}),
+    },
+  };
 }
 
 /** A @a2a-js/sdk 0.3.x server playing `script`. */
@@ -67,22 +74,59 @@ export async function startV03Server(script: Script): Promise<TestServer> {
   track(app, calls, versions);
   const { server, base } = await listen(app);
   const card = {
-    name: 'v03 seller', description: 'test', version: '1', url: `${base}/`, protocolVersion: '0.3.0', preferredTransport: 'JSONRPC',
-    capabilities: { streaming: true, pushNotifications: false }, defaultInputModes: ['application/json'], defaultOutputModes: ['application/json'],
+    name: 'v03 seller',
+    description: 'test',
+    version: '1',
+    url: `${base}/`,
+    protocolVersion: '0.3.0',
+    preferredTransport: 'JSONRPC',
+    capabilities: { streaming: true, pushNotifications: false },
+    defaultInputModes: ['application/json'],
+    defaultOutputModes: ['application/json'],
     skills: SKILLS,
   };
   const executor = {
-    async execute(ctx: { userMessage: { parts: unknown[] }; taskId: string; contextId: string; task?: unknown }, bus: { publish(e: unknown): void; finished(): void }) {
+    async execute(
+      ctx: { userMessage: { parts: unknown[] }; taskId: string; contextId: string; task?: unknown },
+      bus: { publish(e: unknown): void; finished(): void },
+    ) {
       const { skill, input } = invocationOf(ctx.userMessage.parts);
       const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
-      if (ctx.task === undefined) bus.publish({ kind: 'task', id: ctx.taskId, contextId: ctx.contextId, status: { state: 'submitted' }, history: [ctx.userMessage] });
+      if (ctx.task === undefined)
+        bus.publish({
+          kind: 'task',
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: 'submitted' },
+          history: [ctx.userMessage],
+        });
       for (const step of script(skill, input, ids)) {
         if ('wait' in step) await step.wait;
         else if ('artifact' in step) {
-          bus.publish({ kind: 'artifact-update', ...ids, artifact: { artifactId: step.artifact.id, parts: step.artifact.parts.map(v03Part) }, append: step.artifact.append ?? false, lastChunk: step.artifact.lastChunk ?? true });
+          bus.publish({
+            kind: 'artifact-update',
+            ...ids,
+            artifact: { artifactId: step.artifact.id, parts: step.artifact.parts.map(v03Part) },
+            append: step.artifact.append ?? false,
+            lastChunk: step.artifact.lastChunk ?? true,
+          });
         } else {
-          const message = step.message === undefined ? undefined : { kind: 'message', messageId: `m-${Math.random()}`, role: 'agent', parts: step.message.map(v03Part), ...ids };
-          bus.publish({ kind: 'status-update', ...ids, status: { state: step.state, ...(message ? { message } : {}) }, final: FINAL_STATES.includes(step.state) });
+          const message =
+            step.message === undefined
+              ? undefined
+              : {
+                  kind: 'message',
+                  messageId: `m-${Math.random()}`,
+                  role: 'agent',
+                  parts: step.message.map(v03Part),
+                  ...ids,
+                };
+          bus.publish({
+            kind: 'status-update',
+            ...ids,
+            status: { state: step.state, ...(message ? { message } : {}) },
+            final: FINAL_STATES.includes(step.state),
+          });
         }
       }
       bus.finished();
@@ -92,7 +136,11 @@ export async function startV03Server(script: Script): Promise<TestServer> {
       bus.finished();
     },
   };
-  const handler = new V03Server.DefaultRequestHandler(card as never, new V03Server.InMemoryTaskStore(), executor as never);
+  const handler = new V03Server.DefaultRequestHandler(
+    card as never,
+    new V03Server.InMemoryTaskStore(),
+    executor as never,
+  );
   new A2AExpressApp(handler).setupRoutes(app);
   return { base, calls, versions, close: closer(server) };
 }
@@ -114,23 +162,53 @@ function v1Part(part: ScriptPart): Record<string, unknown> {
   const common = { metadata: undefined, filename: '', mediaType: '' };
   if ('text' in part) return { ...common, content: { $case: 'text', value: part.text } };
   if ('data' in part) return { ...common, content: { $case: 'data', value: part.data } };
-  return { ...common, content: { $case: 'url', value: part.url }, filename: part.filename ?? '', mediaType: part.mediaType ?? '' };
+  return {
+    ...common,
+    content: { $case: 'url', value: part.url },
+    filename: part.filename ?? '',
+    mediaType: part.mediaType ?? '',
+  };
 }
 
 /** A 1.x SDK server playing `script`; `compat` also serves v0.3 on the same endpoint. */
-export async function startV1Server(script: Script, options: { compat?: boolean; noCard?: boolean } = {}): Promise<TestServer> {
+export async function startV1Server(
+  script: Script,
+  options: { compat?: boolean; noCard?: boolean } = {},
+): Promise<TestServer> {
   const compat = options.compat === true;
   const app = express();
   const calls: string[] = [];
   const versions: (string | undefined)[] = [];
   track(app, calls, versions);
   const { server, base } = await listen(app);
-  const iface = (protocolVersion: string) => ({ url: `${base}/a2a`, protocolBinding: 'JSONRPC', protocolVersion, tenant: '' });
+  const iface = (protocolVersion: string) => ({
+    url: `${base}/a2a`,
+    protocolBinding: 'JSONRPC',
+    protocolVersion,
+    tenant: '',
+  });
   const card = {
-    name: 'v1 seller', description: 'test', version: '1', provider: undefined,
+    name: 'v1 seller',
+    description: 'test',
+    version: '1',
+    provider: undefined,
     supportedInterfaces: compat ? [iface('1.0'), iface('0.3')] : [iface('1.0')],
-    capabilities: { streaming: true, pushNotifications: false, extensions: [{ uri: 'https://adcontextprotocol.org/extensions/adcp/v3', description: 'AdCP', required: true, params: undefined }] },
-    securitySchemes: {}, securityRequirements: [], defaultInputModes: ['application/json'], defaultOutputModes: ['application/json'],
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [
+        {
+          uri: 'https://adcontextprotocol.org/extensions/adcp/v3',
+          description: 'AdCP',
+          required: true,
+          params: undefined,
+        },
+      ],
+    },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ['application/json'],
+    defaultOutputModes: ['application/json'],
     skills: SKILLS.map((s) => ({ ...s, examples: [], inputModes: [], outputModes: [], securityRequirements: [] })),
     signatures: [],
   };
@@ -139,27 +217,76 @@ export async function startV1Server(script: Script, options: { compat?: boolean;
       const { skill, input } = invocationOf(ctx.userMessage.parts);
       const ids = { taskId: ctx.taskId, contextId: ctx.contextId };
       if (ctx.task === undefined) {
-        bus.publish(V1Server.AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+        bus.publish(
+          V1Server.AgentEvent.task({
+            id: ctx.taskId,
+            contextId: ctx.contextId,
+            status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: undefined },
+            artifacts: [],
+            history: [ctx.userMessage],
+            metadata: undefined,
+          }),
+        );
       }
       for (const step of script(skill, input, ids)) {
         if ('wait' in step) await step.wait;
         else if ('artifact' in step) {
-          bus.publish(V1Server.AgentEvent.artifactUpdate({ ...ids, artifact: { artifactId: step.artifact.id, name: '', description: '', parts: step.artifact.parts.map(v1Part) as never, metadata: undefined, extensions: [] }, append: step.artifact.append ?? false, lastChunk: step.artifact.lastChunk ?? true, metadata: undefined }));
+          bus.publish(
+            V1Server.AgentEvent.artifactUpdate({
+              ...ids,
+              artifact: {
+                artifactId: step.artifact.id,
+                name: '',
+                description: '',
+                parts: step.artifact.parts.map(v1Part) as never,
+                metadata: undefined,
+                extensions: [],
+              },
+              append: step.artifact.append ?? false,
+              lastChunk: step.artifact.lastChunk ?? true,
+              metadata: undefined,
+            }),
+          );
         } else {
-          const message = step.message === undefined ? undefined : { messageId: `m-${Math.random()}`, ...ids, role: Role.ROLE_AGENT, parts: step.message.map(v1Part) as never, metadata: undefined, extensions: [], referenceTaskIds: [] };
-          bus.publish(V1Server.AgentEvent.statusUpdate({ ...ids, status: { state: V1_STATES[step.state], message, timestamp: undefined }, metadata: undefined }));
+          const message =
+            step.message === undefined
+              ? undefined
+              : {
+                  messageId: `m-${Math.random()}`,
+                  ...ids,
+                  role: Role.ROLE_AGENT,
+                  parts: step.message.map(v1Part) as never,
+                  metadata: undefined,
+                  extensions: [],
+                  referenceTaskIds: [],
+                };
+          bus.publish(
+            V1Server.AgentEvent.statusUpdate({
+              ...ids,
+              status: { state: V1_STATES[step.state], message, timestamp: undefined },
+              metadata: undefined,
+            }),
+          );
         }
       }
       bus.finished();
     },
     async cancelTask(taskId: string, bus: V1Server.ExecutionEventBus) {
-      bus.publish(V1Server.AgentEvent.statusUpdate({ taskId, contextId: '', status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: undefined }, metadata: undefined }));
+      bus.publish(
+        V1Server.AgentEvent.statusUpdate({
+          taskId,
+          contextId: '',
+          status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: undefined },
+          metadata: undefined,
+        }),
+      );
       bus.finished();
     },
   };
   const handler = new V1Server.DefaultRequestHandler(card as never, new V1Server.InMemoryTaskStore(), executor);
   const legacy = compat ? { legacyCompat: { enabled: true } } : {};
-  if (options.noCard !== true) app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, ...legacy }));
+  if (options.noCard !== true)
+    app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, ...legacy }));
   app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...legacy }));
   return { base, calls, versions, close: closer(server) };
 }

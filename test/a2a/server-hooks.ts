@@ -2,7 +2,12 @@
 // playing the shared seller script, and this repository's createAdcpServer with a media buy
 // that stays `submitted` until the test releases it.
 import { before, after } from 'node:test';
-import { createAdcpServer, type AdcpServer, type AdcpToolDefinition, type ListeningAdcpServer } from '../../src/server/index.js';
+import {
+  createAdcpServer,
+  type AdcpServer,
+  type AdcpToolDefinition,
+  type ListeningAdcpServer,
+} from '../../src/server/index.js';
 import type { JsonObject } from '../../src/core/types.js';
 import { startServer, type ServerKind, type TestServer } from './sdk-servers.js';
 import { sellerScript, gate } from './scripts.js';
@@ -25,7 +30,8 @@ export function useScriptServer(kind: ServerKind): { readonly server: TestServer
   });
   return {
     get server(): TestServer {
-      if (server === undefined) throw new Error('useScriptServer: the server starts in before(); read it inside a test');
+      if (server === undefined)
+        throw new Error('useScriptServer: the server starts in before(); read it inside a test');
       return server;
     },
     gate(name: string): Gate {
@@ -40,7 +46,10 @@ export function useScriptServer(kind: ServerKind): { readonly server: TestServer
  * createAdcpServer with `create_media_buy` answering `submitted` and finishing with `result` once
  * `release()` is called, plus `tools`, listening for the enclosing describe; after() releases it.
  */
-export function useGatedAdcpServer(result: JsonObject, tools: AdcpToolDefinition[] = []): { readonly listening: ListeningAdcpServer; release(): void } {
+export function useGatedAdcpServer(
+  result: JsonObject,
+  tools: AdcpToolDefinition[] = [],
+): { readonly listening: ListeningAdcpServer; release(): void } {
   const released = gate();
   let server: AdcpServer | undefined;
   let listening: ListeningAdcpServer | undefined;
@@ -63,7 +72,8 @@ export function useGatedAdcpServer(result: JsonObject, tools: AdcpToolDefinition
   });
   return {
     get listening(): ListeningAdcpServer {
-      if (listening === undefined) throw new Error('useGatedAdcpServer: the server starts in before(); read it inside a test');
+      if (listening === undefined)
+        throw new Error('useGatedAdcpServer: the server starts in before(); read it inside a test');
       return listening;
     },
     release: () => released.open(),

@@ -46,8 +46,15 @@ for (const [kind, pin] of CONFIGS) {
 
     it('reports working then completed over streaming, and the final state becomes the result', async () => {
       const events: ProgressEvent[] = [];
-      const result = await transport().callTool('get_products', { brief: 'ctv' }, { maxBytes: MAX, onProgress: (e) => events.push(e) });
-      assert.deepEqual(events.map((e) => e.status), ['submitted', 'working', 'working', 'completed']);
+      const result = await transport().callTool(
+        'get_products',
+        { brief: 'ctv' },
+        { maxBytes: MAX, onProgress: (e) => events.push(e) },
+      );
+      assert.deepEqual(
+        events.map((e) => e.status),
+        ['submitted', 'working', 'working', 'completed'],
+      );
       const working = events[1]!;
       assert.equal(working.percentage, 40);
       assert.equal(working.step, 'searching');
@@ -61,7 +68,11 @@ for (const [kind, pin] of CONFIGS) {
     it('reports working then completed over polling after a non-blocking send', async () => {
       const g = seller.gate('poll');
       const t = transport();
-      const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'poll' }, { maxBytes: MAX, returnImmediately: true });
+      const first = await t.callTool(
+        'create_media_buy',
+        { scenario: 'gated', gate: 'poll' },
+        { maxBytes: MAX, returnImmediately: true },
+      );
       assert.ok(first.status === 'submitted' || first.status === 'working', `got ${first.status}`);
       const id = first.transportTaskId!;
       let polled = await t.getTask(id, { maxBytes: MAX });
@@ -115,7 +126,11 @@ for (const [kind, pin] of CONFIGS) {
 
     it('refuses an auth-required challenge_url outside the card origin', async () => {
       await assert.rejects(
-        transport().callTool('create_media_buy', { scenario: 'auth-required', challenge_url: 'https://evil.example/login?redirect_uri=https://evil.example' }, { maxBytes: MAX }),
+        transport().callTool(
+          'create_media_buy',
+          { scenario: 'auth-required', challenge_url: 'https://evil.example/login?redirect_uri=https://evil.example' },
+          { maxBytes: MAX },
+        ),
         (e: unknown) => e instanceof AdcpWireError && e.code === 'unsafe_url',
       );
     });
@@ -137,24 +152,38 @@ for (const [kind, pin] of CONFIGS) {
     it('carries contextId into the next message', async () => {
       const t = transport();
       const first = await t.callTool('get_products', { scenario: 'echo-context' }, { maxBytes: MAX });
-      const second = await t.callTool('get_products', { scenario: 'echo-context' }, { maxBytes: MAX, contextId: first.contextId! });
+      const second = await t.callTool(
+        'get_products',
+        { scenario: 'echo-context' },
+        { maxBytes: MAX, contextId: first.contextId! },
+      );
       assert.equal(second.contextId, first.contextId);
       assert.equal(second.data?.['context_id_seen'], first.contextId);
     });
 
     it('lists the card skills as tools', async () => {
       const tools = await transport().listTools({ maxBytes: MAX });
-      assert.deepEqual(tools.map((t) => t.name), ['get_products', 'create_media_buy']);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ['get_products', 'create_media_buy'],
+      );
     });
 
     it('answers not_found for an unknown task id', async () => {
-      await assert.rejects(transport().getTask('no-such-task', { maxBytes: MAX }), (e: unknown) => e instanceof AdcpWireError && e.code === 'not_found');
+      await assert.rejects(
+        transport().getTask('no-such-task', { maxBytes: MAX }),
+        (e: unknown) => e instanceof AdcpWireError && e.code === 'not_found',
+      );
     });
 
     it('cancels a running task', async () => {
       const g = seller.gate('cancel');
       const t = transport();
-      const first = await t.callTool('create_media_buy', { scenario: 'gated', gate: 'cancel' }, { maxBytes: MAX, returnImmediately: true });
+      const first = await t.callTool(
+        'create_media_buy',
+        { scenario: 'gated', gate: 'cancel' },
+        { maxBytes: MAX, returnImmediately: true },
+      );
       const result = await t.cancelTask(first.transportTaskId!, { maxBytes: MAX });
       assert.equal(result.status, 'canceled');
       g.open();

@@ -9,7 +9,10 @@ import { useGatedAdcpServer, useScriptServer } from './server-hooks.js';
 
 const MAX = 1024 * 1024;
 
-for (const [kind, wire] of [['v1', '1.0'], ['v0.3', '0.3']] as const satisfies readonly (readonly [ServerKind, '1.0' | '0.3'])[]) {
+for (const [kind, wire] of [
+  ['v1', '1.0'],
+  ['v0.3', '0.3'],
+] as const satisfies readonly (readonly [ServerKind, '1.0' | '0.3'])[]) {
   describe(`AdcpClient.waitFor by A2A task id (${kind} SDK server)`, () => {
     const seller = useScriptServer(kind);
 
@@ -17,7 +20,11 @@ for (const [kind, wire] of [['v1', '1.0'], ['v0.3', '0.3']] as const satisfies r
       const server = seller.server;
       const g = seller.gate('w');
       const transport = new A2ATransport({ url: server.base, maxBytes: MAX });
-      const started = await transport.callTool('create_media_buy', { scenario: 'gated', gate: 'w' }, { maxBytes: MAX, returnImmediately: true });
+      const started = await transport.callTool(
+        'create_media_buy',
+        { scenario: 'gated', gate: 'w' },
+        { maxBytes: MAX, returnImmediately: true },
+      );
       assert.equal(started.taskId, undefined);
       assert.equal(typeof started.transportTaskId, 'string');
       const client = new AdcpClient({ url: server.base, protocol: 'a2a', a2aWire: wire, retry: false });

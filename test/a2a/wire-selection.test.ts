@@ -75,9 +75,14 @@ describe('A2ATransport fallback from 1.0 to v0.3', () => {
     raw = await startRawServer((req, res, base) => {
       if (req.method === 'GET' && req.path === '/.well-known/agent-card.json') return sendJson(res, dualCard(base));
       if (req.path === '/v1') {
-        return sendJson(res, { jsonrpc: '2.0', id: req.body?.id, error: { code: -32009, message: 'The requested A2A protocol version is not supported' } });
+        return sendJson(res, {
+          jsonrpc: '2.0',
+          id: req.body?.id,
+          error: { code: -32009, message: 'The requested A2A protocol version is not supported' },
+        });
       }
-      if (req.path === '/v03') return sendJson(res, { jsonrpc: '2.0', id: req.body?.id, result: v03Task({ status: 'completed', n: 1 }) });
+      if (req.path === '/v03')
+        return sendJson(res, { jsonrpc: '2.0', id: req.body?.id, result: v03Task({ status: 'completed', n: 1 }) });
       sendJson(res, {}, 404);
     });
   });
@@ -97,13 +102,19 @@ describe('A2ATransport fallback from 1.0 to v0.3', () => {
   it('lets concurrent calls that raced with the fallback succeed on v0.3', async () => {
     const t = new A2ATransport({ url: raw.base, maxBytes: MAX });
     const results = await Promise.all([1, 2, 3].map(() => t.callTool('get_products', {}, { maxBytes: MAX })));
-    assert.deepEqual(results.map((r) => r.status), ['completed', 'completed', 'completed']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['completed', 'completed', 'completed'],
+    );
     assert.equal((await t.currentEndpoint({ maxBytes: MAX })).wire, '0.3');
   });
 
   it('does not fall back when pinned to 1.0', async () => {
     const t = new A2ATransport({ url: raw.base, maxBytes: MAX, a2aWire: '1.0' });
-    await assert.rejects(t.callTool('get_products', {}, { maxBytes: MAX }), (e: unknown) => e instanceof AdcpWireError && e.code === 'unsupported_version');
+    await assert.rejects(
+      t.callTool('get_products', {}, { maxBytes: MAX }),
+      (e: unknown) => e instanceof AdcpWireError && e.code === 'unsupported_version',
+    );
   });
 });
 
@@ -112,8 +123,10 @@ describe('A2ATransport without an agent card', () => {
   before(async () => {
     raw = await startRawServer((req, res) => {
       if (req.method === 'GET') return sendJson(res, { error: 'no' }, 404);
-      if (req.body?.method === 'SendMessage') return sendJson(res, { jsonrpc: '2.0', id: req.body.id, error: { code: -32601, message: 'Method not found' } });
-      if (req.body?.method === 'message/send') return sendJson(res, { jsonrpc: '2.0', id: req.body.id, result: v03Task({ ok: true }) });
+      if (req.body?.method === 'SendMessage')
+        return sendJson(res, { jsonrpc: '2.0', id: req.body.id, error: { code: -32601, message: 'Method not found' } });
+      if (req.body?.method === 'message/send')
+        return sendJson(res, { jsonrpc: '2.0', id: req.body.id, result: v03Task({ ok: true }) });
       sendJson(res, { jsonrpc: '2.0', id: req.body?.id, error: { code: -32601, message: 'Method not found' } });
     });
   });
@@ -124,7 +137,12 @@ describe('A2ATransport without an agent card', () => {
     const result = await t.callTool('get_products', {}, { maxBytes: MAX });
     assert.deepEqual(result.data, { ok: true });
     const gets = raw.requests.filter((r) => r.method === 'GET').map((r) => r.path);
-    assert.deepEqual(gets, ['/rpc/.well-known/agent-card.json', '/.well-known/agent-card.json', '/rpc/.well-known/agent.json', '/.well-known/agent.json']);
+    assert.deepEqual(gets, [
+      '/rpc/.well-known/agent-card.json',
+      '/.well-known/agent-card.json',
+      '/rpc/.well-known/agent.json',
+      '/.well-known/agent.json',
+    ]);
   });
 
   it('reads a missing card as undefined, not as a problem', async () => {
@@ -153,16 +171,30 @@ describe('A2ATransport card discovery', () => {
         return;
       }
       if (req.path === '/legacy/.well-known/agent.json') {
-        return sendJson(res, { name: 'legacy', url: `${base}/legacy`, protocolVersion: '0.3.0', skills: [{ id: 'get_signals', description: 'Signals' }] });
+        return sendJson(res, {
+          name: 'legacy',
+          url: `${base}/legacy`,
+          protocolVersion: '0.3.0',
+          skills: [{ id: 'get_signals', description: 'Signals' }],
+        });
       }
-      if (req.path === '/big/.well-known/agent-card.json') return sendJson(res, { name: 'x'.repeat(300 * 1024), url: `${base}/big` });
+      if (req.path === '/big/.well-known/agent-card.json')
+        return sendJson(res, { name: 'x'.repeat(300 * 1024), url: `${base}/big` });
       if (req.path === '/bad/.well-known/agent-card.json') return sendJson(res, '{"name":"a","name":"b","url":"x"}');
       if (req.path === '/nointerface/.well-known/agent-card.json') return sendJson(res, { name: 'none' });
-      if (req.path === '/legacy' && req.body?.method === 'message/send') return sendJson(res, { jsonrpc: '2.0', id: req.body.id, result: v03Task({ legacy: true }) });
+      if (req.path === '/legacy' && req.body?.method === 'message/send')
+        return sendJson(res, { jsonrpc: '2.0', id: req.body.id, result: v03Task({ legacy: true }) });
       if (req.path === '/v1only/.well-known/agent-card.json') {
-        return sendJson(res, { name: 'v1', supportedInterfaces: [{ url: 'https://user:pw@seller.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }, { url: `${base}/v1only/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] });
+        return sendJson(res, {
+          name: 'v1',
+          supportedInterfaces: [
+            { url: 'https://user:pw@seller.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+            { url: `${base}/v1only/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          ],
+        });
       }
-      if (req.path === '/v1only/rpc') return sendJson(res, { jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ v1: true }) } });
+      if (req.path === '/v1only/rpc')
+        return sendJson(res, { jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ v1: true }) } });
       sendJson(res, {}, 404);
     });
   });
@@ -199,7 +231,10 @@ describe('A2ATransport card discovery', () => {
   it('reports a card with duplicate keys as a problem and refuses to call', async () => {
     const t = new A2ATransport({ url: `${raw.base}/bad`, maxBytes: MAX });
     assert.match((await t.readCard({ maxBytes: MAX })).problem ?? '', /duplicate_key/);
-    await assert.rejects(t.callTool('get_products', {}, { maxBytes: MAX }), (e: unknown) => e instanceof AdcpWireError && e.code === 'protocol');
+    await assert.rejects(
+      t.callTool('get_products', {}, { maxBytes: MAX }),
+      (e: unknown) => e instanceof AdcpWireError && e.code === 'protocol',
+    );
   });
 
   it('reports a card without any interface as a problem', async () => {

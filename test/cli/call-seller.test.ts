@@ -21,7 +21,10 @@ describe('adcp call against the reference seller', () => {
 
   it('gets products over A2A with --protocol a2a', async () => {
     const io = recordingIo();
-    assert.equal(await main(['call', seller.a2aUrl, 'get_products', '{"brief":"pets"}', '--protocol', 'a2a', '--json'], io), 0);
+    assert.equal(
+      await main(['call', seller.a2aUrl, 'get_products', '{"brief":"pets"}', '--protocol', 'a2a', '--json'], io),
+      0,
+    );
     const out = JSON.parse(io.out()) as { status: string; protocol: string; data: { products: unknown[] } };
     assert.equal(out.status, 'completed');
     assert.equal(out.protocol, 'a2a');
@@ -30,7 +33,10 @@ describe('adcp call against the reference seller', () => {
 
   it('answers submitted with a task id without --wait', async () => {
     const io = recordingIo();
-    const code = await main(['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--json'], io);
+    const code = await main(
+      ['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--json'],
+      io,
+    );
     assert.equal(code, 0);
     const out = JSON.parse(io.out()) as { status: string; task_id?: string };
     assert.equal(out.status, 'submitted');
@@ -39,7 +45,18 @@ describe('adcp call against the reference seller', () => {
 
   it('follows a media buy to completed with --wait', async () => {
     const io = recordingIo();
-    const code = await main(['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--wait', '--timeout', '30'], io);
+    const code = await main(
+      [
+        'call',
+        seller.mcpUrl,
+        'create_media_buy',
+        '{"packages":[{"product_id":"olv_pets","budget":5}]}',
+        '--wait',
+        '--timeout',
+        '30',
+      ],
+      io,
+    );
     assert.equal(code, 0);
     assert.match(io.out(), /^completed  create_media_buy via mcp/);
     assert.match(io.out(), /"media_buy_id": "mb_/);

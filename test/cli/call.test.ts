@@ -35,7 +35,7 @@ function fakeClient(first: TaskResult | Error, final?: TaskResult | Error) {
         options?.onProgress?.({ status: 'working', taskId: 't1', percentage: 40 });
         options?.onProgress?.({ status: 'working', taskId: 't1', percentage: 80 });
         if (final instanceof Error) throw final;
-        return final ?? first as TaskResult;
+        return final ?? (first as TaskResult);
       },
       async discover() {
         throw new Error('not used');
@@ -126,7 +126,10 @@ describe('adcp call', () => {
   it('exits 4 when --wait runs out of time', async () => {
     const { open } = fakeClient(submitted, new AdcpWireError('timeout', 'waited too long'));
     const io = recordingIo();
-    assert.equal(await runCall(['http://127.0.0.1:1/mcp', 'create_media_buy', '{}', '--wait', '--timeout', '1'], io, open), 4);
+    assert.equal(
+      await runCall(['http://127.0.0.1:1/mcp', 'create_media_buy', '{}', '--wait', '--timeout', '1'], io, open),
+      4,
+    );
     assert.match(io.err(), /did not finish within --timeout/);
   });
 
@@ -139,19 +142,47 @@ describe('adcp call', () => {
 
   it('sets push_notification_config from --webhook and --webhook-secret', async () => {
     const { open, seen } = fakeClient(submitted);
-    const argv = ['http://127.0.0.1:1/mcp', 'create_media_buy', '{"a":1}', '--webhook', 'http://127.0.0.1:9/hook', '--webhook-secret', 's3cret'];
+    const argv = [
+      'http://127.0.0.1:1/mcp',
+      'create_media_buy',
+      '{"a":1}',
+      '--webhook',
+      'http://127.0.0.1:9/hook',
+      '--webhook-secret',
+      's3cret',
+    ];
     await runCall(argv, recordingIo(), open);
     assert.deepEqual(seen.args, {
       a: 1,
-      push_notification_config: { url: 'http://127.0.0.1:9/hook', authentication: { schemes: ['HMAC-SHA256'], credentials: 's3cret' } },
+      push_notification_config: {
+        url: 'http://127.0.0.1:9/hook',
+        authentication: { schemes: ['HMAC-SHA256'], credentials: 's3cret' },
+      },
     });
   });
 
   it('passes headers, the bearer token and the protocol to the client', async () => {
     const { open, seen } = fakeClient(completed({}));
-    const argv = ['http://127.0.0.1:1/mcp', 'get_products', '--protocol', 'a2a', '--header', 'X-Trace: 7', '--auth', 'tok', '--timeout', '2'];
+    const argv = [
+      'http://127.0.0.1:1/mcp',
+      'get_products',
+      '--protocol',
+      'a2a',
+      '--header',
+      'X-Trace: 7',
+      '--auth',
+      'tok',
+      '--timeout',
+      '2',
+    ];
     await runCall(argv, recordingIo(), open);
-    assert.deepEqual(seen.connection, { url: 'http://127.0.0.1:1/mcp', protocol: 'a2a', headers: { 'x-trace': '7' }, auth: 'tok', timeoutMs: 2000 });
+    assert.deepEqual(seen.connection, {
+      url: 'http://127.0.0.1:1/mcp',
+      protocol: 'a2a',
+      headers: { 'x-trace': '7' },
+      auth: 'tok',
+      timeoutMs: 2000,
+    });
   });
 
   it('asks for an MCP Task with --task', async () => {

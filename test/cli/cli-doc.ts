@@ -18,7 +18,7 @@ export async function renderCliDoc(): Promise<string> {
   const parts = [
     '# The `adcp` command line',
     '',
-    'Each section is the command\'s own `--help` text (`node bin/adcp.js <command> --help`).',
+    "Each section is the command's own `--help` text (`node bin/adcp.js <command> --help`).",
     '',
     '```text',
     await help([]),

@@ -25,12 +25,29 @@ describe('runSteps', () => {
       hooks(lines),
       { stepTimeoutMs: 1000 },
     );
-    assert.deepEqual(lines, ['start 0 a', 'hello', 'end a true', 'start 1 b', 'end b false', 'start 2 c', 'end c false']);
-    assert.deepEqual(outcomes.map((o) => [o.ok, o.got]), [[true, 'fine'], [false, 'error: boom forged'], [false, 'wrong']]);
+    assert.deepEqual(lines, [
+      'start 0 a',
+      'hello',
+      'end a true',
+      'start 1 b',
+      'end b false',
+      'start 2 c',
+      'end c false',
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.ok, o.got]),
+      [
+        [true, 'fine'],
+        [false, 'error: boom forged'],
+        [false, 'wrong'],
+      ],
+    );
   });
 
   it('fails a step that takes longer than its bound', async () => {
-    const outcomes = await runSteps([step('slow', () => new Promise(() => undefined))], hooks([]), { stepTimeoutMs: 20 });
+    const outcomes = await runSteps([step('slow', () => new Promise(() => undefined))], hooks([]), {
+      stepTimeoutMs: 20,
+    });
     assert.equal(outcomes[0]?.ok, false);
     assert.match(outcomes[0]?.got ?? '', /slow took longer than 0.02 s/);
   });

@@ -8,8 +8,17 @@ import { recordingIo } from './fake-io.js';
 
 describe('formatTable', () => {
   it('aligns columns under a header and a rule', () => {
-    const text = formatTable(['tool', 'tasks'], [['get_products', 'optional'], ['x', 'forbidden']]);
-    assert.equal(text, 'tool          tasks\n------------  ---------\nget_products  optional\nx             forbidden\n');
+    const text = formatTable(
+      ['tool', 'tasks'],
+      [
+        ['get_products', 'optional'],
+        ['x', 'forbidden'],
+      ],
+    );
+    assert.equal(
+      text,
+      'tool          tasks\n------------  ---------\nget_products  optional\nx             forbidden\n',
+    );
   });
 
   it('sanitises and cuts long cells', () => {
@@ -43,7 +52,10 @@ describe('createProgressLine with a clock', () => {
   it('shows the seconds since the first update on a terminal', () => {
     let written = '';
     let t = 1000;
-    const line = createProgressLine({ write: (c: string) => (written += c), isTTY: true }, { clock: true, now: () => t });
+    const line = createProgressLine(
+      { write: (c: string) => (written += c), isTTY: true },
+      { clock: true, now: () => t },
+    );
     line.update('working');
     t = 4500;
     line.update('working 50%');

@@ -10,7 +10,12 @@ const HOSTILE = '\u001b]0;owned\u0007Evil\r\nSeller\u202e';
 const found: DiscoverResult = {
   protocol: 'mcp',
   card: { url: 'http://127.0.0.1:1/.well-known/mcp.json', card: { name: HOSTILE, version: '1\u001b[31m' } },
-  capabilities: { status: 'completed', protocol: 'mcp', raw: {}, data: { status: 'completed', supported_protocols: [HOSTILE] } },
+  capabilities: {
+    status: 'completed',
+    protocol: 'mcp',
+    raw: {},
+    data: { status: 'completed', supported_protocols: [HOSTILE] },
+  },
   tools: [{ name: `get_products${HOSTILE}`, taskSupport: 'optional', description: HOSTILE }],
 };
 
@@ -33,7 +38,11 @@ describe('adcp discover output', () => {
   });
 
   it('reports a missing get_adcp_capabilities instead of failing', () => {
-    const view = toDiscoveryView('http://x', { ...found, capabilities: undefined, capabilitiesProblem: 'no such tool' } as unknown as DiscoverResult);
+    const view = toDiscoveryView('http://x', {
+      ...found,
+      capabilities: undefined,
+      capabilitiesProblem: 'no such tool',
+    } as unknown as DiscoverResult);
     assert.equal(view.capabilities, undefined);
     assert.equal(view.capabilitiesProblem, 'no such tool');
   });

@@ -77,7 +77,14 @@ describe('adcp serve --store-url', () => {
       assert.match(io.out(), /state  tasks: PostgreSQL 127\.0\.0\.1:\d+\/\w+; media buys: SQLite in memory/);
       const mcp = /MCP  (\S+)/.exec(io.out())?.[1] ?? '';
       const buyer = recordingIo();
-      const argv = ['call', mcp, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--wait', '--json'];
+      const argv = [
+        'call',
+        mcp,
+        'create_media_buy',
+        '{"packages":[{"product_id":"olv_pets","budget":5}]}',
+        '--wait',
+        '--json',
+      ];
       assert.equal(await main(argv, buyer), 0, buyer.err());
       assert.equal((JSON.parse(buyer.out()) as { status: string }).status, 'completed');
     } finally {

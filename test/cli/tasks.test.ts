@@ -34,7 +34,16 @@ describe('adcp tasks against the reference seller', () => {
     await client.close();
     assert.equal(typeof result.transportTaskId, 'string');
     const io = recordingIo();
-    const argv = ['tasks', 'get', seller.a2aUrl, result.transportTaskId ?? '', '--protocol', 'a2a', '--transport-task', '--json'];
+    const argv = [
+      'tasks',
+      'get',
+      seller.a2aUrl,
+      result.transportTaskId ?? '',
+      '--protocol',
+      'a2a',
+      '--transport-task',
+      '--json',
+    ];
     assert.equal(await main(argv, io), 0, io.err());
     const out = JSON.parse(io.out()) as { status: string; protocol: string; transport_task_id?: string };
     assert.equal(out.status, 'completed');

@@ -54,13 +54,21 @@ describe('adcp webhooks listen', () => {
     const body = payload('key-0001-abcdefgh', 'completed');
     const response = await post(url, body, signWebhookHmac({ secret: SECRET, rawBody: body }).headers);
     assert.equal(response.status, 200);
-    const line = io.out().split('\n').find((l) => l.includes('task task_1')) ?? '';
+    const line =
+      io
+        .out()
+        .split('\n')
+        .find((l) => l.includes('task task_1')) ?? '';
     assert.match(line, /completed  create_media_buy  task task_1  op op_1  - Approved\[2J  \[hmac-sha256\]/);
   });
 
   it('refuses a bad signature with 401 and reports it on stderr', async () => {
     const body = payload('key-0002-abcdefgh', 'completed');
-    const response = await post(url, body, signWebhookHmac({ secret: randomBytes(32).toString('hex'), rawBody: body }).headers);
+    const response = await post(
+      url,
+      body,
+      signWebhookHmac({ secret: randomBytes(32).toString('hex'), rawBody: body }).headers,
+    );
     assert.equal(response.status, 401);
     assert.match(io.err(), /rejected \(401\): /);
   });
@@ -70,7 +78,13 @@ describe('adcp webhooks listen', () => {
     const headers = signWebhookHmac({ secret: SECRET, rawBody: body }).headers;
     assert.equal((await post(url, body, headers)).status, 200);
     assert.equal((await post(url, body, headers)).status, 200);
-    assert.equal(io.out().split('\n').filter((l) => l.includes('working')).length, 1);
+    assert.equal(
+      io
+        .out()
+        .split('\n')
+        .filter((l) => l.includes('working')).length,
+      1,
+    );
   });
 
   it('exits 0 when stopped', async () => {
@@ -119,11 +133,30 @@ describe('adcp webhooks listen --jwks with adcp call --webhook (RFC 9421, end to
 
   it('prints the signed working and completed events of a media buy as JSON lines', async () => {
     const buyer = recordingIo();
-    const argv = ['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--webhook', url];
+    const argv = [
+      'call',
+      seller.mcpUrl,
+      'create_media_buy',
+      '{"packages":[{"product_id":"olv_pets","budget":5}]}',
+      '--webhook',
+      url,
+    ];
     assert.equal(await main(argv, buyer), 0, buyer.err());
-    const lines = () => io.out().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { status: string; scheme: string });
-    for (let i = 0; i < 200 && !lines().some((e) => e.status === 'completed'); i++) await new Promise((r) => setTimeout(r, 25));
-    assert.deepEqual(lines().map((e) => [e.status, e.scheme]), [['working', 'rfc9421'], ['completed', 'rfc9421']]);
+    const lines = () =>
+      io
+        .out()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { status: string; scheme: string });
+    for (let i = 0; i < 200 && !lines().some((e) => e.status === 'completed'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(
+      lines().map((e) => [e.status, e.scheme]),
+      [
+        ['working', 'rfc9421'],
+        ['completed', 'rfc9421'],
+      ],
+    );
   });
 });
 

@@ -9,14 +9,23 @@ import { fakeClock } from './helpers/fake-clock.js';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function echo(args: Record<string, unknown>) {
-  return { content: [], structuredContent: { status: 'completed', echoed: args, ...(args['context'] ? { context: args['context'] } : {}) } };
+  return {
+    content: [],
+    structuredContent: { status: 'completed', echoed: args, ...(args['context'] ? { context: args['context'] } : {}) },
+  };
 }
 
 const tools: TestTool[] = [
   { name: 'get_products', handler: echo },
   { name: 'create_media_buy', handler: echo },
-  { name: 'always_limited', handler: () => adcpErrorAnswer({ code: 'RATE_LIMITED', recovery: 'transient', retry_after: 2 }) },
-  { name: 'long_wait', handler: () => adcpErrorAnswer({ code: 'SERVICE_UNAVAILABLE', recovery: 'transient', retry_after: 200 }) },
+  {
+    name: 'always_limited',
+    handler: () => adcpErrorAnswer({ code: 'RATE_LIMITED', recovery: 'transient', retry_after: 2 }),
+  },
+  {
+    name: 'long_wait',
+    handler: () => adcpErrorAnswer({ code: 'SERVICE_UNAVAILABLE', recovery: 'transient', retry_after: 200 }),
+  },
   { name: 'correctable', handler: () => adcpErrorAnswer({ code: 'BUDGET_TOO_LOW', recovery: 'correctable' }) },
   {
     name: 'no_delay_transient',
@@ -56,7 +65,11 @@ function rateLimiter(limit: number, keys: unknown[]) {
       JSON.stringify({
         jsonrpc: '2.0',
         id: message['id'],
-        error: { code: -32029, message: 'Rate limit exceeded', data: { adcp_error: { code: 'RATE_LIMITED', retry_after: 1, recovery: 'transient' } } },
+        error: {
+          code: -32029,
+          message: 'Rate limit exceeded',
+          data: { adcp_error: { code: 'RATE_LIMITED', retry_after: 1, recovery: 'transient' } },
+        },
       }),
     );
     return true;
@@ -77,7 +90,9 @@ describe('AdcpClient.call over MCP', () => {
   });
 
   function lastArgs(tool: string): Record<string, unknown> {
-    const call = server.received.filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool).at(-1);
+    const call = server.received
+      .filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool)
+      .at(-1);
     return (call?.['params'] as { arguments: Record<string, unknown> }).arguments;
   }
 
@@ -174,7 +189,10 @@ describe('AdcpClient.call over MCP', () => {
   it('ends a call in flight when the client is closed', async () => {
     const closing = new AdcpClient({ url: server.url, protocol: 'mcp' });
     await closing.call('get_products', {});
-    const inFlight = assert.rejects(closing.call('slow', {}), (error: unknown) => error instanceof AdcpWireError && error.code === 'aborted');
+    const inFlight = assert.rejects(
+      closing.call('slow', {}),
+      (error: unknown) => error instanceof AdcpWireError && error.code === 'aborted',
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await closing.close();
     await inFlight;
@@ -200,13 +218,23 @@ describe('AdcpClient retry ceilings', () => {
   });
 
   function count(tool: string, from: number): number {
-    return server.received.slice(from).filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool).length;
+    return server.received
+      .slice(from)
+      .filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool).length;
   }
 
   /** Runs `run` with a client on a fake clock (its sleeps recorded), closed afterwards. */
-  async function withClient(retry: RetryOptions | undefined, run: (client: AdcpClient, clock: ReturnType<typeof fakeClock>) => Promise<void>): Promise<void> {
+  async function withClient(
+    retry: RetryOptions | undefined,
+    run: (client: AdcpClient, clock: ReturnType<typeof fakeClock>) => Promise<void>,
+  ): Promise<void> {
     const clock = fakeClock();
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock, ...(retry === undefined ? {} : { retry }) });
+    const client = new AdcpClient({
+      url: server.url,
+      protocol: 'mcp',
+      clock,
+      ...(retry === undefined ? {} : { retry }),
+    });
     try {
       await run(client, clock);
     } finally {
@@ -277,7 +305,10 @@ describe('AdcpClient connection failures', () => {
     await probe.close();
     const client = new AdcpClient({ url, protocol: 'mcp', clock: fakeClock() });
     try {
-      await assert.rejects(client.call('get_products', {}), (error: unknown) => error instanceof AdcpWireError && error.code === 'network');
+      await assert.rejects(
+        client.call('get_products', {}),
+        (error: unknown) => error instanceof AdcpWireError && error.code === 'network',
+      );
     } finally {
       await client.close();
     }
@@ -292,7 +323,10 @@ describe('AdcpClient against a server that never answers', () => {
     const port = (silent.address() as import('node:net').AddressInfo).port;
     const client = new AdcpClient({ url: `http://127.0.0.1:${port}/mcp`, protocol: 'mcp', timeoutMs: 200 });
     try {
-      await assert.rejects(client.call('get_products', {}), (error: unknown) => error instanceof AdcpWireError && error.code === 'timeout');
+      await assert.rejects(
+        client.call('get_products', {}),
+        (error: unknown) => error instanceof AdcpWireError && error.code === 'timeout',
+      );
     } finally {
       await client.close();
       silent.closeAllConnections();
@@ -311,11 +345,17 @@ describe('AdcpClient options', () => {
   });
 
   it('refuses a bearer token with a line break', () => {
-    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', auth: 'a\r\nx: y' }), TypeError);
+    assert.throws(
+      () => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', auth: 'a\r\nx: y' }),
+      TypeError,
+    );
   });
 
   it('refuses a header value with a line break', () => {
-    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', headers: { 'x-a': 'b\nc' } }), TypeError);
+    assert.throws(
+      () => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', headers: { 'x-a': 'b\nc' } }),
+      TypeError,
+    );
   });
 
   it('refuses a url that is not http(s)', () => {
@@ -324,16 +364,28 @@ describe('AdcpClient options', () => {
 
   it('refuses a returnImmediately that is not a boolean', async () => {
     const client = new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp' });
-    await assert.rejects(client.call('get_products', {}, { returnImmediately: 'yes' as unknown as boolean }), /returnImmediately must be true or false/);
+    await assert.rejects(
+      client.call('get_products', {}, { returnImmediately: 'yes' as unknown as boolean }),
+      /returnImmediately must be true or false/,
+    );
   });
 
   it('refuses an empty or non-string continueTask', async () => {
     const client = new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp' });
-    await assert.rejects(client.call('get_products', {}, { continueTask: '' }), /continueTask must be the transportTaskId/);
-    await assert.rejects(client.call('get_products', {}, { continueTask: 7 as unknown as string }), /continueTask must be the transportTaskId/);
+    await assert.rejects(
+      client.call('get_products', {}, { continueTask: '' }),
+      /continueTask must be the transportTaskId/,
+    );
+    await assert.rejects(
+      client.call('get_products', {}, { continueTask: 7 as unknown as string }),
+      /continueTask must be the transportTaskId/,
+    );
   });
 
   it('refuses a non-positive maxResponseBytes', () => {
-    assert.throws(() => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', maxResponseBytes: 0 }), RangeError);
+    assert.throws(
+      () => new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', maxResponseBytes: 0 }),
+      RangeError,
+    );
   });
 });

@@ -8,7 +8,10 @@ const tools: TestTool[] = [
   {
     name: 'get_adcp_capabilities',
     taskSupport: 'forbidden',
-    handler: () => ({ content: [], structuredContent: { adcp: { supported_versions: ['3.1'] }, supported_protocols: ['media_buy'] } }),
+    handler: () => ({
+      content: [],
+      structuredContent: { adcp: { supported_versions: ['3.1'] }, supported_protocols: ['media_buy'] },
+    }),
   },
   { name: 'create_media_buy', taskSupport: 'optional', handler: () => ({ content: [], structuredContent: {} }) },
 ];

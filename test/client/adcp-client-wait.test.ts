@@ -7,7 +7,8 @@ import { MemoryOperationStore } from '../../src/store/memory-operation-store.js'
 import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
 
-const fakeClockClient = (server: TestServer) => new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
+const fakeClockClient = (server: TestServer) =>
+  new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock() });
 
 /** An agent whose media buy stays `submitted` until polled `polls` times; the count survives restarts. */
 function approvalAgent(state: { polls: number; seen: number }, statusTool = 'get_task_status'): TestTool[] {
@@ -16,7 +17,12 @@ function approvalAgent(state: { polls: number; seen: number }, statusTool = 'get
       name: 'create_media_buy',
       handler: (args) => ({
         content: [],
-        structuredContent: { status: 'submitted', task_id: 'mb-task-1', message: 'awaiting approval', context: args['context'] },
+        structuredContent: {
+          status: 'submitted',
+          task_id: 'mb-task-1',
+          message: 'awaiting approval',
+          context: args['context'],
+        },
       }),
     },
     {
@@ -27,14 +33,20 @@ function approvalAgent(state: { polls: number; seen: number }, statusTool = 'get
       name: statusTool,
       handler: (args) => {
         if (args['task_id'] === 'ask-1') {
-          return { content: [], structuredContent: { task_id: 'ask-1', status: 'input-required', message: 'need a budget' } };
+          return {
+            content: [],
+            structuredContent: { task_id: 'ask-1', status: 'input-required', message: 'need a budget' },
+          };
         }
         if (args['task_id'] === 'never') {
           return { content: [], structuredContent: { task_id: 'never', status: 'submitted' } };
         }
         state.seen += 1;
         if (state.seen < state.polls - 1) {
-          return { content: [], structuredContent: { task_id: 'mb-task-1', task_type: 'create_media_buy', status: 'submitted' } };
+          return {
+            content: [],
+            structuredContent: { task_id: 'mb-task-1', task_type: 'create_media_buy', status: 'submitted' },
+          };
         }
         if (state.seen === state.polls - 1) {
           return {
@@ -86,8 +98,13 @@ describe('AdcpClient.waitFor with get_task_status', () => {
   });
 
   it('polls with include_result and the AdCP task_id', () => {
-    const poll = server.received.find((m) => (m['params'] as { name?: string } | undefined)?.name === 'get_task_status');
-    assert.deepEqual((poll?.['params'] as { arguments: unknown }).arguments, { task_id: 'mb-task-1', include_result: true });
+    const poll = server.received.find(
+      (m) => (m['params'] as { name?: string } | undefined)?.name === 'get_task_status',
+    );
+    assert.deepEqual((poll?.['params'] as { arguments: unknown }).arguments, {
+      task_id: 'mb-task-1',
+      include_result: true,
+    });
   });
 
   it('records the submitted result as an operation and advances it to completed', async () => {
@@ -108,15 +125,22 @@ describe('AdcpClient.waitFor with get_task_status', () => {
   });
 
   it('records under the webhook operation_id when the call registered one', async () => {
-    const first = await client.call('create_media_buy', { push_notification_config: { url: 'https://buyer.example/hook', operation_id: 'op-42' } });
+    const first = await client.call('create_media_buy', {
+      push_notification_config: { url: 'https://buyer.example/hook', operation_id: 'op-42' },
+    });
     assert.equal(client.operationIdOf(first), 'op-42');
     assert.equal((await operations.get('op-42'))?.taskType, 'create_media_buy');
   });
 
   it('generates the webhook operation_id when the call gave none and records under it', async () => {
-    const first = await client.call('create_media_buy', { push_notification_config: { url: 'https://buyer.example/hook' } });
-    const sent = server.received.filter((m) => (m['params'] as { name?: string } | undefined)?.name === 'create_media_buy').at(-1);
-    const push = (sent?.['params'] as { arguments: { push_notification_config: { operation_id: string } } }).arguments.push_notification_config;
+    const first = await client.call('create_media_buy', {
+      push_notification_config: { url: 'https://buyer.example/hook' },
+    });
+    const sent = server.received
+      .filter((m) => (m['params'] as { name?: string } | undefined)?.name === 'create_media_buy')
+      .at(-1);
+    const push = (sent?.['params'] as { arguments: { push_notification_config: { operation_id: string } } }).arguments
+      .push_notification_config;
     assert.equal(client.operationIdOf(first), push.operation_id);
     assert.equal((await operations.get(push.operation_id))?.status, 'submitted');
   });
@@ -140,7 +164,13 @@ describe('AdcpClient.waitFor with get_task_status', () => {
   it('gives up with a timeout error past timeoutMs', async () => {
     const real = new AdcpClient({ url: server.url, protocol: 'mcp' });
     try {
-      const pending = { status: 'submitted' as const, taskId: 'never', data: undefined, protocol: 'mcp' as const, raw: null };
+      const pending = {
+        status: 'submitted' as const,
+        taskId: 'never',
+        data: undefined,
+        protocol: 'mcp' as const,
+        raw: null,
+      };
       await assert.rejects(real.waitFor(pending, { timeoutMs: 150, pollIntervalMs: 20 }), (error: unknown) => {
         assert.ok(error instanceof AdcpWireError);
         assert.equal(error.code, 'timeout');
@@ -196,7 +226,9 @@ describe('AdcpClient.waitFor across a server restart', () => {
 describe('AdcpClient with MCP Tasks', () => {
   it('calls task-augmented when asked and then follows the AdCP submitted payload inside', async () => {
     const state = { polls: 2, seen: 0 };
-    const tools = approvalAgent(state).map((tool) => (tool.name === 'create_media_buy' ? { ...tool, taskSupport: 'optional' as const, taskPolls: 1 } : tool));
+    const tools = approvalAgent(state).map((tool) =>
+      tool.name === 'create_media_buy' ? { ...tool, taskSupport: 'optional' as const, taskPolls: 1 } : tool,
+    );
     await withMcpServer({ tools, tasks: true, pollInterval: 50 }, fakeClockClient, async (client, server) => {
       const first = await client.call('create_media_buy', {}, { task: { ttl: 60_000 } });
       assert.equal(first.status, 'submitted');
@@ -217,12 +249,15 @@ describe('AdcpClient with a failing operations store', () => {
     };
     const open = (server: TestServer) => new AdcpClient({ url: server.url, protocol: 'mcp', operations: broken });
     await withMcpServer({ tools: approvalAgent({ polls: 2, seen: 0 }) }, open, async (client) => {
-      await assert.rejects(client.call('create_media_buy', {}, { idempotencyKey: 'replay-key-123456' }), (error: unknown) => {
-        assert.ok(error instanceof AdcpWireError);
-        assert.equal(error.code, 'store');
-        assert.match(error.message, /idempotencyKey replay-key-123456/);
-        return true;
-      });
+      await assert.rejects(
+        client.call('create_media_buy', {}, { idempotencyKey: 'replay-key-123456' }),
+        (error: unknown) => {
+          assert.ok(error instanceof AdcpWireError);
+          assert.equal(error.code, 'store');
+          assert.match(error.message, /idempotencyKey replay-key-123456/);
+          return true;
+        },
+      );
     });
   });
 });
@@ -230,10 +265,16 @@ describe('AdcpClient with a failing operations store', () => {
 describe('AdcpClient.waitFor task correlation', () => {
   it('refuses a status answer about another task_type', async () => {
     const tools: TestTool[] = [
-      { name: 'create_media_buy', handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'x-1' } }) },
+      {
+        name: 'create_media_buy',
+        handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'x-1' } }),
+      },
       {
         name: 'get_task_status',
-        handler: () => ({ content: [], structuredContent: { task_id: 'x-1', task_type: 'sync_creatives', status: 'completed', result: {} } }),
+        handler: () => ({
+          content: [],
+          structuredContent: { task_id: 'x-1', task_type: 'sync_creatives', status: 'completed', result: {} },
+        }),
       },
     ];
     await withMcpServer({ tools }, fakeClockClient, async (client) => {

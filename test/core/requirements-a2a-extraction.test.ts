@@ -30,8 +30,12 @@ describe('A2A extraction: client library requirements', () => {
   });
 
   it('2. accepts both wires: TASK_STATE_* and lowercase states, DataParts with or without kind', () => {
-    const v1 = task('TASK_STATE_INPUT_REQUIRED', { status: { state: 'TASK_STATE_INPUT_REQUIRED', ...message({ data: { a: 1 } }) } });
-    const v03 = task('input-required', { status: { state: 'input-required', ...message({ kind: 'data', data: { a: 1 } }) } });
+    const v1 = task('TASK_STATE_INPUT_REQUIRED', {
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', ...message({ data: { a: 1 } }) },
+    });
+    const v03 = task('input-required', {
+      status: { state: 'input-required', ...message({ kind: 'data', data: { a: 1 } }) },
+    });
     assert.deepEqual(extractAdcpResponseFromA2A(v1), { a: 1 });
     assert.deepEqual(extractAdcpResponseFromA2A(v03), { a: 1 });
   });
@@ -39,7 +43,14 @@ describe('A2A extraction: client library requirements', () => {
   it('2. normalises with ASCII-only lowercasing and exact comparison (no trim, no Unicode folding)', () => {
     const withState = (state: string) => task(state, artifact({ data: payload }));
     assert.deepEqual(extractAdcpResponseFromA2A(withState('COMPLETED')), payload);
-    for (const state of [' completed', 'completed ', 'TASK_STATE__COMPLETED', 'complet\u0130d', 'wor\u212Aing', 'TASK_STATE_COMPLETED\u0000']) {
+    for (const state of [
+      ' completed',
+      'completed ',
+      'TASK_STATE__COMPLETED',
+      'complet\u0130d',
+      'wor\u212Aing',
+      'TASK_STATE_COMPLETED\u0000',
+    ]) {
       assert.equal(extractAdcpResponseFromA2A(withState(state)), null, JSON.stringify(state));
     }
   });
@@ -59,12 +70,18 @@ describe('A2A extraction: client library requirements', () => {
   });
 
   it('4. uses the last DataPart for final states, skipping null, non-object and array data', () => {
-    const t = task('completed', artifact({ data: { first: 1 } }, { data: { last: 1 } }, { data: null }, { data: 7 }, { data: [1] }));
+    const t = task(
+      'completed',
+      artifact({ data: { first: 1 } }, { data: { last: 1 } }, { data: null }, { data: 7 }, { data: [1] }),
+    );
     assert.deepEqual(extractAdcpResponseFromA2A(t), { last: 1 });
   });
 
   it('5. uses the first DataPart for interim states', () => {
-    const t = { id: 't', status: { state: 'working', ...message({ text: 'x' }, { data: { first: 1 } }, { data: { second: 1 } }) } };
+    const t = {
+      id: 't',
+      status: { state: 'working', ...message({ text: 'x' }, { data: { first: 1 } }, { data: { second: 1 } }) },
+    };
     assert.deepEqual(extractAdcpResponseFromA2A(t), { first: 1 });
   });
 
@@ -104,7 +121,8 @@ describe('A2A extraction: security considerations', () => {
   });
 
   it('prototype pollution: a __proto__ DataPart key stays an own key and Object.prototype is untouched', () => {
-    const raw = '{"id":"t","status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"__proto__":{"isAdmin":true}}}]}]}';
+    const raw =
+      '{"id":"t","status":{"state":"completed"},"artifacts":[{"parts":[{"data":{"__proto__":{"isAdmin":true}}}]}]}';
     const data = extractAdcpResponseFromA2A(JSON.parse(raw));
     assert.ok(data !== null);
     assert.ok(Object.hasOwn(data, '__proto__'));
@@ -133,7 +151,16 @@ describe('A2A extraction: security considerations', () => {
       id: 't',
       status: {
         state: 'TASK_STATE_AUTH_REQUIRED',
-        message: { parts: [{ data: { auth_scheme: 'oauth2', challenge_url: 'https://auth.seller.example/start?scope=x&redirect_uri=https://evil.example' } }] },
+        message: {
+          parts: [
+            {
+              data: {
+                auth_scheme: 'oauth2',
+                challenge_url: 'https://auth.seller.example/start?scope=x&redirect_uri=https://evil.example',
+              },
+            },
+          ],
+        },
       },
     };
     const data = extractAdcpResponseFromA2A(challenge);
@@ -141,7 +168,12 @@ describe('A2A extraction: security considerations', () => {
     const check = validateSellerUrl(data?.['challenge_url'], allow);
     assert.ok(check.ok);
     assert.equal(check.url, 'https://auth.seller.example/start?scope=x');
-    for (const url of ['http://auth.seller.example/start', 'https://a:b@auth.seller.example/', 'https://phish.example/start', 'javascript:alert(1)']) {
+    for (const url of [
+      'http://auth.seller.example/start',
+      'https://a:b@auth.seller.example/',
+      'https://phish.example/start',
+      'javascript:alert(1)',
+    ]) {
       assert.equal(validateSellerUrl(url, allow).ok, false, url);
     }
   });

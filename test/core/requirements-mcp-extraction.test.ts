@@ -8,7 +8,11 @@ const products = { status: 'completed', products: [{ product_id: 'p1' }] };
 
 describe('MCP extraction: client library requirements', () => {
   it('1. checks isError before extraction and returns null for error responses', () => {
-    const result = { isError: true, structuredContent: products, content: [{ type: 'text', text: JSON.stringify(products) }] };
+    const result = {
+      isError: true,
+      structuredContent: products,
+      content: [{ type: 'text', text: JSON.stringify(products) }],
+    };
     assert.equal(extractAdcpResponseFromMcp(result), null);
     assert.equal(extractAdcpResponseFromMcp({ ...result, isError: 1 }), null, 'isError is checked for truthiness');
   });
@@ -26,7 +30,12 @@ describe('MCP extraction: client library requirements', () => {
     for (const text of ['[1,2]', '"s"', '42', 'true', 'false', 'null']) {
       assert.equal(extractAdcpResponseFromMcp({ content: [{ type: 'text', text }] }), null, text);
     }
-    const later = { content: [{ type: 'text', text: '[{"a":1}]' }, { type: 'text', text: '{"a":2}' }] };
+    const later = {
+      content: [
+        { type: 'text', text: '[{"a":1}]' },
+        { type: 'text', text: '{"a":2}' },
+      ],
+    };
     assert.deepEqual(extractAdcpResponseFromMcp(later), { a: 2 });
   });
 
@@ -54,7 +63,10 @@ describe('MCP extraction: security considerations', () => {
   it('size limits: a text item over maxBytes (UTF-8 bytes) is skipped before JSON.parse', () => {
     const text = JSON.stringify({ note: '€'.repeat(400) }); // 411 characters, 1,211 bytes
     assert.equal(extractAdcpResponseFromMcp({ content: [{ type: 'text', text }] }, { maxBytes: 1210 }), null);
-    assert.deepEqual(extractAdcpResponseFromMcp({ content: [{ type: 'text', text }] }, { maxBytes: 1211 }), JSON.parse(text));
+    assert.deepEqual(
+      extractAdcpResponseFromMcp({ content: [{ type: 'text', text }] }, { maxBytes: 1211 }),
+      JSON.parse(text),
+    );
     const parse = JSON.parse;
     let parsed = 0;
     JSON.parse = (...args: Parameters<typeof parse>) => {
@@ -71,7 +83,12 @@ describe('MCP extraction: security considerations', () => {
 
   it('size limits: the default limit is 4 MiB and a smaller text item after an oversized one is still used', () => {
     const big = `{"pad":"${'x'.repeat(4 * 1024 * 1024)}"}`;
-    const result = { content: [{ type: 'text', text: big }, { type: 'text', text: '{"ok":true}' }] };
+    const result = {
+      content: [
+        { type: 'text', text: big },
+        { type: 'text', text: '{"ok":true}' },
+      ],
+    };
     assert.deepEqual(extractAdcpResponseFromMcp(result), { ok: true });
   });
 
@@ -86,7 +103,11 @@ describe('MCP extraction: security considerations', () => {
   });
 
   it('type confusion: an isError result carrying success-shaped data is a failed result, never success', () => {
-    const result = taskResultFromMcp({ isError: true, structuredContent: products, content: [{ type: 'text', text: 'boom' }] });
+    const result = taskResultFromMcp({
+      isError: true,
+      structuredContent: products,
+      content: [{ type: 'text', text: 'boom' }],
+    });
     assert.equal(result.status, 'failed');
     assert.equal(extractAdcpResponseFromMcp({ isError: true, structuredContent: products }), null);
   });

@@ -22,7 +22,11 @@ const error = {
   suggestion: 'Increase the budget',
   details: { minimum_budget: 500, currency: 'USD' },
 };
-const mcp = (e: unknown, extra: Record<string, unknown> = {}) => ({ isError: true, structuredContent: { adcp_error: e }, ...extra });
+const mcp = (e: unknown, extra: Record<string, unknown> = {}) => ({
+  isError: true,
+  structuredContent: { adcp_error: e },
+  ...extra,
+});
 
 describe('transport-errors.md Client Library Requirements', () => {
   it('1. extracts a typed error with code, recovery, retry_after, field, suggestion and details', () => {
@@ -39,11 +43,23 @@ describe('transport-errors.md Client Library Requirements', () => {
     const a = { code: 'A' };
     const b = { code: 'B' };
     const text = (e: unknown) => [{ type: 'text', text: JSON.stringify({ adcp_error: e }) }];
-    assert.equal(extractAdcpError({ isError: true, structuredContent: { adcp_error: a }, content: text(b) })?.code, 'A');
-    const task = { artifacts: [{ parts: [{ data: { adcp_error: a } }] }], status: { message: { parts: [{ data: { adcp_error: b } }] } } };
+    assert.equal(
+      extractAdcpError({ isError: true, structuredContent: { adcp_error: a }, content: text(b) })?.code,
+      'A',
+    );
+    const task = {
+      artifacts: [{ parts: [{ data: { adcp_error: a } }] }],
+      status: { message: { parts: [{ data: { adcp_error: b } }] } },
+    };
     assert.equal(extractAdcpError(task)?.code, 'A');
-    assert.equal(extractAdcpError({ status: { state: 'failed', message: { parts: [{ data: { adcp_error: b } }] } } })?.code, 'B');
-    assert.equal(extractAdcpError({ jsonrpc: '2.0', id: 1, error: { code: -32029, data: { adcp_error: a } } })?.code, 'A');
+    assert.equal(
+      extractAdcpError({ status: { state: 'failed', message: { parts: [{ data: { adcp_error: b } }] } } })?.code,
+      'B',
+    );
+    assert.equal(
+      extractAdcpError({ jsonrpc: '2.0', id: 1, error: { code: -32029, data: { adcp_error: a } } })?.code,
+      'A',
+    );
     assert.equal(extractAdcpError({ isError: true, content: text(b) })?.code, 'B');
   });
   it('3. discards an error whose code is empty or over 64 characters, or that is over 4096 bytes', () => {
@@ -66,17 +82,28 @@ describe('transport-errors.md Client Library Requirements', () => {
     assert.equal(recoveryAction({ code: 'RATE_LIMITED', recovery: 'eventually' as never }), 'escalate_to_human');
   });
   it('7. clamps retry_after to 1..3600 and treats non-finite values as absent', () => {
-    assert.deepEqual([0.01, 7200, NaN, Infinity].map((retry_after) => retryDelaySeconds({ retry_after })), [1, 3600, null, null]);
+    assert.deepEqual(
+      [0.01, 7200, NaN, Infinity].map((retry_after) => retryDelaySeconds({ retry_after })),
+      [1, 3600, null, null],
+    );
   });
   it('8. parses content[].text on isError responses without structuredContent', () => {
-    const content = [{ type: 'text', text: 'Rate limited.' }, { type: 'text', text: JSON.stringify({ adcp_error: { code: 'RATE_LIMITED' } }) }];
+    const content = [
+      { type: 'text', text: 'Rate limited.' },
+      { type: 'text', text: JSON.stringify({ adcp_error: { code: 'RATE_LIMITED' } }) },
+    ];
     assert.equal(extractAdcpErrorFromMcp({ isError: true, content })?.code, 'RATE_LIMITED');
   });
 });
 
 describe('transport-errors.md Buyer Agent Requirements (security)', () => {
   it('routes recovery through code and recovery only, never through message or suggestion', () => {
-    const injected = { code: 'ACCOUNT_SUSPENDED', recovery: 'terminal' as const, message: 'retry now', suggestion: 'recovery: transient' };
+    const injected = {
+      code: 'ACCOUNT_SUSPENDED',
+      recovery: 'terminal' as const,
+      message: 'retry now',
+      suggestion: 'recovery: transient',
+    };
     assert.equal(recoveryAction(injected), 'escalate_to_human');
   });
   it('caps message and suggestion lengths before they reach a log or LLM context', () => {
@@ -100,7 +127,14 @@ describe('transport-errors.md Buyer Agent Requirements (security)', () => {
   it('validates setup_url and policy_url: https, no userinfo, the seller domain', () => {
     const seller = { allowedHosts: ['seller.example.com'] };
     assert.equal(validateSellerUrl('https://seller.example.com/setup/acct_1', seller).ok, true);
-    for (const url of ['http://seller.example.com/x', 'https://user:pass@seller.example.com/', 'https://evil.example/x', 'javascript:alert(1)', 'data:,x', 'file:///x']) {
+    for (const url of [
+      'http://seller.example.com/x',
+      'https://user:pass@seller.example.com/',
+      'https://evil.example/x',
+      'javascript:alert(1)',
+      'data:,x',
+      'file:///x',
+    ]) {
       assert.equal(validateSellerUrl(url, seller).ok, false, url);
     }
   });

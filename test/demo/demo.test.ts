@@ -11,7 +11,14 @@ describe('adcp demo (in-process)', () => {
     const out = io.out();
     assert.equal(code, 0, `${out}\n${io.err()}`);
     const summary = out.slice(out.indexOf('Summary\n'));
-    for (const step of ['discover', 'get_products \\(MCP\\)', 'get_products \\(A2A\\)', 'create_media_buy \\+ webhook', 'MCP Task-augmented call', 'rate-limited call']) {
+    for (const step of [
+      'discover',
+      'get_products \\(MCP\\)',
+      'get_products \\(A2A\\)',
+      'create_media_buy \\+ webhook',
+      'MCP Task-augmented call',
+      'rate-limited call',
+    ]) {
       assert.match(summary, new RegExp(`^\\d  ${step} .*  ok  +\\d+\\.\\d\\d s$`, 'm'), step);
     }
     assert.doesNotMatch(summary, /FAIL/);

@@ -5,7 +5,13 @@ import { mapMcpTaskStatus, isTerminalMcpTaskStatus } from '../../src/mcp/map-tas
 import { pollDelay } from '../../src/mcp/follow-mcp-task.js';
 import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { adcpErrorAnswer, startMcpTestServer, withMcpServer, type TestServer, type TestTool } from './helpers/mcp-test-server.js';
+import {
+  adcpErrorAnswer,
+  startMcpTestServer,
+  withMcpServer,
+  type TestServer,
+  type TestTool,
+} from './helpers/mcp-test-server.js';
 
 const MAX = 4 * 1024 * 1024;
 
@@ -19,7 +25,10 @@ const tools: TestTool[] = [
   {
     name: 'create_media_buy',
     taskSupport: 'optional',
-    handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'adcp-task-9', message: 'queued' } }),
+    handler: () => ({
+      content: [],
+      structuredContent: { status: 'submitted', task_id: 'adcp-task-9', message: 'queued' },
+    }),
   },
   {
     name: 'sync_creatives',
@@ -54,7 +63,11 @@ describe('McpTransport with MCP Tasks', () => {
 
   it('polls tasks/get until completed, then reads tasks/result', async () => {
     const events: ProgressEvent[] = [];
-    const result = await transport.callTool('get_products', {}, { maxBytes: MAX, task: { ttl: 60_000 }, onProgress: (e) => events.push(e) });
+    const result = await transport.callTool(
+      'get_products',
+      {},
+      { maxBytes: MAX, task: { ttl: 60_000 }, onProgress: (e) => events.push(e) },
+    );
     assert.equal(result.status, 'completed');
     assert.deepEqual(result.data?.['products'], [{ product_id: 'p1' }]);
     assert.equal(typeof result.transportTaskId, 'string');
@@ -98,14 +111,18 @@ describe('McpTransport with MCP Tasks', () => {
 
   it('sends tasks/cancel when the call is aborted while polling', async () => {
     const controller = new AbortController();
-    const promise = transport.callTool('slow', {}, {
-      maxBytes: MAX,
-      task: {},
-      signal: controller.signal,
-      onProgress: (e) => {
-        if (e.status === 'working') controller.abort();
+    const promise = transport.callTool(
+      'slow',
+      {},
+      {
+        maxBytes: MAX,
+        task: {},
+        signal: controller.signal,
+        onProgress: (e) => {
+          if (e.status === 'working') controller.abort();
+        },
       },
-    });
+    );
     await assert.rejects(promise, (error: unknown) => error instanceof AdcpWireError && error.code === 'aborted');
     assert.ok(server.received.some((m) => m['method'] === 'tasks/cancel'));
   });
@@ -113,15 +130,19 @@ describe('McpTransport with MCP Tasks', () => {
   it('reads a cancelled MCP Task back as canceled with getTask', async () => {
     const controller = new AbortController();
     let taskId = '';
-    const promise = transport.callTool('slow', {}, {
-      maxBytes: MAX,
-      task: {},
-      signal: controller.signal,
-      onProgress: (e) => {
-        taskId = e.taskId ?? taskId;
-        if (e.status === 'working') controller.abort();
+    const promise = transport.callTool(
+      'slow',
+      {},
+      {
+        maxBytes: MAX,
+        task: {},
+        signal: controller.signal,
+        onProgress: (e) => {
+          taskId = e.taskId ?? taskId;
+          if (e.status === 'working') controller.abort();
+        },
       },
-    });
+    );
     await assert.rejects(promise);
     const state = await transport.getTask?.(taskId, { maxBytes: MAX });
     assert.equal(state?.status, 'canceled');
@@ -131,14 +152,18 @@ describe('McpTransport with MCP Tasks', () => {
   it('cancels a running MCP Task with cancelTask', async () => {
     let taskId = '';
     const controller = new AbortController();
-    const running = transport.callTool('slow', {}, {
-      maxBytes: MAX,
-      task: {},
-      signal: controller.signal,
-      onProgress: (e) => {
-        taskId = e.taskId ?? taskId;
+    const running = transport.callTool(
+      'slow',
+      {},
+      {
+        maxBytes: MAX,
+        task: {},
+        signal: controller.signal,
+        onProgress: (e) => {
+          taskId = e.taskId ?? taskId;
+        },
       },
-    });
+    );
     for (let i = 0; i < 200 && taskId === ''; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const canceled = await transport.cancelTask?.(taskId, { maxBytes: MAX });
     assert.equal(canceled?.status, 'canceled');
@@ -149,23 +174,33 @@ describe('McpTransport with MCP Tasks', () => {
 
 describe('mapMcpTaskStatus', () => {
   it('maps the MCP states to AdCP statuses per the guide', () => {
-    assert.deepEqual(
-      ['working', 'input_required', 'completed', 'failed', 'cancelled', 'bogus'].map(mapMcpTaskStatus),
-      ['working', 'input-required', 'completed', 'failed', 'canceled', null],
-    );
+    assert.deepEqual(['working', 'input_required', 'completed', 'failed', 'cancelled', 'bogus'].map(mapMcpTaskStatus), [
+      'working',
+      'input-required',
+      'completed',
+      'failed',
+      'canceled',
+      null,
+    ]);
   });
 
   it('treats completed, failed and cancelled as terminal only', () => {
-    assert.deepEqual(
-      ['working', 'input_required', 'completed', 'failed', 'cancelled'].map(isTerminalMcpTaskStatus),
-      [false, false, true, true, true],
-    );
+    assert.deepEqual(['working', 'input_required', 'completed', 'failed', 'cancelled'].map(isTerminalMcpTaskStatus), [
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
 describe('pollDelay', () => {
   it('honours the server pollInterval within bounds', () => {
-    assert.deepEqual([pollDelay(250), pollDelay(1), pollDelay(1e9), pollDelay(Number.NaN), pollDelay('5')], [250, 50, 60_000, 1000, 1000]);
+    assert.deepEqual(
+      [pollDelay(250), pollDelay(1), pollDelay(1e9), pollDelay(Number.NaN), pollDelay('5')],
+      [250, 50, 60_000, 1000, 1000],
+    );
   });
 });
 
@@ -177,8 +212,15 @@ describe('followMcpTask', () => {
     const { sendRequest } = await import('../../src/mcp/send-request.js');
     const open = (server: TestServer) => new McpSession({ url: server.url, maxBytes: MAX });
     await withMcpServer({ tools, tasks: true, pollInterval: 120 }, open, async (session, server) => {
-      const created = await sendRequest(session, { maxBytes: MAX, what: 'get_products', url: server.url }, (client, signal) =>
-        client.request({ method: 'tools/call', params: { name: 'get_products', arguments: {} } }, CreateTaskResultSchema, { signal, task: {} }),
+      const created = await sendRequest(
+        session,
+        { maxBytes: MAX, what: 'get_products', url: server.url },
+        (client, signal) =>
+          client.request(
+            { method: 'tools/call', params: { name: 'get_products', arguments: {} } },
+            CreateTaskResultSchema,
+            { signal, task: {} },
+          ),
       );
       const sleeps: number[] = [];
       const outcome = await followMcpTask(created.task, {

@@ -4,7 +4,13 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpTransport } from '../../src/mcp/index.js';
 import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { startMcpTestServer, withMcpServer, type TestServer, type TestServerOptions, type TestTool } from './helpers/mcp-test-server.js';
+import {
+  startMcpTestServer,
+  withMcpServer,
+  type TestServer,
+  type TestServerOptions,
+  type TestTool,
+} from './helpers/mcp-test-server.js';
 
 const MAX = 4 * 1024 * 1024;
 const openTransport = (server: TestServer) => createMcpTransport({ url: server.url, maxBytes: MAX });
@@ -62,7 +68,10 @@ const tools: TestTool[] = [
     name: 'echo_headers',
     handler: (_args, context) => ({
       content: [],
-      structuredContent: { authorization: String(context.headers['authorization'] ?? ''), custom: String(context.headers['x-custom'] ?? '') },
+      structuredContent: {
+        authorization: String(context.headers['authorization'] ?? ''),
+        custom: String(context.headers['x-custom'] ?? ''),
+      },
     }),
   },
 ];
@@ -73,7 +82,11 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
     let transport: AdcpTransport;
     before(async () => {
       server = await startMcpTestServer({ tools, mode });
-      transport = createMcpTransport({ url: server.url, maxBytes: MAX, headers: { authorization: 'Bearer secret-1', 'x-custom': 'yes' } });
+      transport = createMcpTransport({
+        url: server.url,
+        maxBytes: MAX,
+        headers: { authorization: 'Bearer secret-1', 'x-custom': 'yes' },
+      });
     });
     after(async () => {
       await transport.close();
@@ -126,15 +139,23 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
     });
 
     // Only SSE answers can carry notifications before the result (the SDK's legacy server sends none either).
-    it('reports MCP progress notifications as percentages with sanitised messages', { skip: mode !== 'sse' }, async () => {
-      const events: ProgressEvent[] = [];
-      const result = await transport.callTool('with_progress', {}, { maxBytes: MAX, onProgress: (e) => events.push(e) });
-      assert.equal(result.status, 'completed');
-      assert.deepEqual(events, [
-        { status: 'working', percentage: 25, message: 'reading inventory' },
-        { status: 'working', percentage: 50 },
-      ]);
-    });
+    it(
+      'reports MCP progress notifications as percentages with sanitised messages',
+      { skip: mode !== 'sse' },
+      async () => {
+        const events: ProgressEvent[] = [];
+        const result = await transport.callTool(
+          'with_progress',
+          {},
+          { maxBytes: MAX, onProgress: (e) => events.push(e) },
+        );
+        assert.equal(result.status, 'completed');
+        assert.deepEqual(events, [
+          { status: 'working', percentage: 25, message: 'reading inventory' },
+          { status: 'working', percentage: 50 },
+        ]);
+      },
+    );
 
     it('sends the configured headers on every request', async () => {
       const result = await transport.callTool('echo_headers', {}, { maxBytes: MAX });
@@ -168,11 +189,14 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
     it('aborts a call when its signal fires', async () => {
       const controller = new AbortController();
       controller.abort();
-      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: MAX, signal: controller.signal }), (error: unknown) => {
-        assert.ok(error instanceof AdcpWireError);
-        assert.equal(error.code, 'aborted');
-        return true;
-      });
+      await assert.rejects(
+        transport.callTool('get_products', {}, { maxBytes: MAX, signal: controller.signal }),
+        (error: unknown) => {
+          assert.ok(error instanceof AdcpWireError);
+          assert.equal(error.code, 'aborted');
+          return true;
+        },
+      );
     });
   });
 }
@@ -203,7 +227,11 @@ describe('McpTransport on the legacy transport when the shared stream ends', () 
     await withMcpServer({ mode: 'legacy-sse', tools: [...tools, hang] }, openTransport, async (transport, server) => {
       await transport.callTool('get_products', {}, { maxBytes: MAX });
       const waiting = transport.callTool('hang', {}, { maxBytes: MAX });
-      for (let i = 0; i < 100 && !server.received.some((m) => (m['params'] as { name?: string } | undefined)?.name === 'hang'); i++) {
+      for (
+        let i = 0;
+        i < 100 && !server.received.some((m) => (m['params'] as { name?: string } | undefined)?.name === 'hang');
+        i++
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       await server.dropStreams();
@@ -218,12 +246,16 @@ describe('McpTransport concurrent calls', () => {
   it('applies each call its own byte cap when many share the session', async () => {
     await withMcpServer({ tools }, openTransport, async (transport) => {
       const calls = Array.from({ length: 12 }, (_, i) =>
-        transport
-          .callTool('big', { size: 20_000 }, { maxBytes: i % 2 === 0 ? 5_000 : MAX })
-          .then((r) => r.status, (e: unknown) => (e instanceof AdcpWireError ? e.code : 'other')),
+        transport.callTool('big', { size: 20_000 }, { maxBytes: i % 2 === 0 ? 5_000 : MAX }).then(
+          (r) => r.status,
+          (e: unknown) => (e instanceof AdcpWireError ? e.code : 'other'),
+        ),
       );
       const outcomes = await Promise.all(calls);
-      assert.deepEqual(outcomes, Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'response_too_large' : 'completed')));
+      assert.deepEqual(
+        outcomes,
+        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? 'response_too_large' : 'completed')),
+      );
     });
   });
 });
@@ -344,7 +376,13 @@ describe('McpTransport with JSON-RPC errors from middleware', () => {
       const middleware: TestServerOptions['middleware'] = (message, _req, res) => {
         if (message?.['method'] !== 'tools/call') return false;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: message['id'], error: { code: rpcCode, message: 'rejected before dispatch', data: { adcp_error: { code: adcpCode } } } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message['id'],
+            error: { code: rpcCode, message: 'rejected before dispatch', data: { adcp_error: { code: adcpCode } } },
+          }),
+        );
         return true;
       };
       await withMcpServer({ tools, mode: 'json', middleware }, openTransport, async (transport) => {

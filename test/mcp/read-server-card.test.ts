@@ -11,20 +11,26 @@ const card = {
 
 describe('readServerCard', () => {
   it('reads /.well-known/mcp.json and its adcontextprotocol.org block', async () => {
-    await withMcpServer({ tools: [], card: { path: '/.well-known/mcp.json', body: JSON.stringify(card) } }, async (server) => {
-      const info = await readServerCard(server.url);
-      assert.equal(info.url, `http://127.0.0.1:${server.port}/.well-known/mcp.json`);
-      assert.deepEqual(adcpCardMeta(info.card), { adcp_version: '2.6.0', protocols_supported: ['media_buy'] });
-    });
+    await withMcpServer(
+      { tools: [], card: { path: '/.well-known/mcp.json', body: JSON.stringify(card) } },
+      async (server) => {
+        const info = await readServerCard(server.url);
+        assert.equal(info.url, `http://127.0.0.1:${server.port}/.well-known/mcp.json`);
+        assert.deepEqual(adcpCardMeta(info.card), { adcp_version: '2.6.0', protocols_supported: ['media_buy'] });
+      },
+    );
   });
 
   it('falls back to /.well-known/server.json', async () => {
-    await withMcpServer({ tools: [], card: { path: '/.well-known/server.json', body: JSON.stringify(card) } }, async (server) => {
-      const info = await readServerCard(server.url);
-      assert.equal(info.url, `http://127.0.0.1:${server.port}/.well-known/server.json`);
-      assert.equal(info.card?.['name'], card.name);
-      assert.equal(info.problem, undefined);
-    });
+    await withMcpServer(
+      { tools: [], card: { path: '/.well-known/server.json', body: JSON.stringify(card) } },
+      async (server) => {
+        const info = await readServerCard(server.url);
+        assert.equal(info.url, `http://127.0.0.1:${server.port}/.well-known/server.json`);
+        assert.equal(info.card?.['name'], card.name);
+        assert.equal(info.problem, undefined);
+      },
+    );
   });
 
   it('returns an empty answer when there is no card', async () => {
@@ -42,9 +48,12 @@ describe('readServerCard', () => {
   });
 
   it('reports a card with duplicate keys', async () => {
-    await withMcpServer({ tools: [], card: { path: '/.well-known/mcp.json', body: '{"name":"a","name":"b"}' } }, async (server) => {
-      assert.match((await readServerCard(server.url)).problem ?? '', /duplicate_key/);
-    });
+    await withMcpServer(
+      { tools: [], card: { path: '/.well-known/mcp.json', body: '{"name":"a","name":"b"}' } },
+      async (server) => {
+        assert.match((await readServerCard(server.url)).problem ?? '', /duplicate_key/);
+      },
+    );
   });
 
   it('reports a card that is not an object', async () => {
@@ -61,8 +70,11 @@ describe('readServerCard', () => {
   });
 
   it('reports a server error on the card path', async () => {
-    await withMcpServer({ tools: [], card: { path: '/.well-known/mcp.json', body: 'oops', status: 500 } }, async (server) => {
-      assert.match((await readServerCard(server.url)).problem ?? '', /HTTP 500/);
-    });
+    await withMcpServer(
+      { tools: [], card: { path: '/.well-known/mcp.json', body: 'oops', status: 500 } },
+      async (server) => {
+        assert.match((await readServerCard(server.url)).problem ?? '', /HTTP 500/);
+      },
+    );
   });
 });

@@ -37,7 +37,9 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
     const ios = [recordingIo(), recordingIo()];
     for (const io of ios) {
       io.signal = controller.signal;
-      exits.push(main(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--store-url', pgUrl as string, '--json'], io));
+      exits.push(
+        main(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--store-url', pgUrl as string, '--json'], io),
+      );
     }
     const urls = await Promise.all(ios.map(listeningUrl));
     const body = JSON.stringify({
@@ -63,7 +65,13 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
       { ok: true, result: 'accepted' },
       { ok: true, result: 'duplicate' },
     ]);
-    const printed = ios.map((io) => io.out().split('\n').filter((line) => line.includes('mb_cli')).length);
+    const printed = ios.map(
+      (io) =>
+        io
+          .out()
+          .split('\n')
+          .filter((line) => line.includes('mb_cli')).length,
+    );
     assert.deepEqual(printed, [1, 0]);
   });
 
@@ -87,7 +95,13 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
         new Promise<number>((resolve, reject) => {
           const target = new URL(url);
           const req = request(
-            { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { ...headers, host: new URL(urlA).host, 'content-type': 'application/json' } },
+            {
+              host: target.hostname,
+              port: target.port,
+              path: target.pathname,
+              method: 'POST',
+              headers: { ...headers, host: new URL(urlA).host, 'content-type': 'application/json' },
+            },
             (res) => {
               res.resume();
               res.on('end', () => resolve(res.statusCode ?? 0));
@@ -104,4 +118,3 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
     }
   });
 });
-

@@ -31,9 +31,12 @@ describe('a fleet of three webhook receivers on one PostgreSQL database', { skip
 
   before(async () => {
     db = await new PgDatabase({ url: pgUrl as string, schema }).connect();
-    await db.query('setup', `CREATE TABLE fleet_runs (
+    await db.query(
+      'setup',
+      `CREATE TABLE fleet_runs (
       key text NOT NULL, operation_id text, status text, receiver text NOT NULL, pid integer NOT NULL,
-      at timestamptz NOT NULL DEFAULT clock_timestamp())`);
+      at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+    );
     receivers.push(...(await Promise.all(['r0', 'r1', 'r2'].map((name) => spawnReceiver(env(name))))));
     forwarder = await startForwarder(receivers.map((r) => r.port));
   });
@@ -80,11 +83,18 @@ describe('a fleet of three webhook receivers on one PostgreSQL database', { skip
     );
     const byKey = new Map(runs.rows.map((r) => [r.key, r]));
     const missing = events.filter((e) => !byKey.has(e.key));
-    assert.deepEqual(missing.map((e) => e.key), [], 'no event lost');
+    assert.deepEqual(
+      missing.map((e) => e.key),
+      [],
+      'no event lost',
+    );
     const twice = runs.rows.filter((r) => r.n !== 1);
     assert.deepEqual(twice, [], 'every handler ran exactly once');
 
-    const keys = await db.query<{ state: string; n: number }>('check', 'SELECT state, count(*)::int AS n FROM adcp_webhook_dedup GROUP BY state');
+    const keys = await db.query<{ state: string; n: number }>(
+      'check',
+      'SELECT state, count(*)::int AS n FROM adcp_webhook_dedup GROUP BY state',
+    );
     assert.deepEqual(keys.rows, [{ state: 'done', n: events.length }]);
 
     const ops = await db.query<{ operation_id: string; status: string; status_at: string; result: string }>(
@@ -92,13 +102,19 @@ describe('a fleet of three webhook receivers on one PostgreSQL database', { skip
       'SELECT operation_id, status, status_at, result FROM adcp_operations',
     );
     assert.equal(ops.rows.length, OPERATIONS);
-    const finals = new Map(events.filter((e) => e.status === 'completed' || e.status === 'failed').map((e) => [e.operationId, e]));
+    const finals = new Map(
+      events.filter((e) => e.status === 'completed' || e.status === 'failed').map((e) => [e.operationId, e]),
+    );
     for (const row of ops.rows) {
       const final = finals.get(row.operation_id);
       assert.ok(final !== undefined, `unexpected operation ${row.operation_id}`);
       assert.equal(row.status, final.status, row.operation_id);
       assert.equal(Number(row.status_at), final.statusAt, row.operation_id);
-      assert.deepEqual(JSON.parse(row.result), (JSON.parse(final.body) as { result: unknown }).result, row.operation_id);
+      assert.deepEqual(
+        JSON.parse(row.result),
+        (JSON.parse(final.body) as { result: unknown }).result,
+        row.operation_id,
+      );
     }
 
     const byReceiver = await db.query<{ receiver: string; n: number }>(
@@ -111,6 +127,9 @@ describe('a fleet of three webhook receivers on one PostgreSQL database', { skip
         `forwarder ${JSON.stringify(forwarder?.stats())}`,
     );
     assert.ok((byReceiver.rows.find((r) => r.receiver === 'r1')?.n ?? 0) > 0, 'the killed receiver had handled events');
-    assert.ok((byReceiver.rows.find((r) => r.receiver === 'r1-restarted')?.n ?? 0) > 0, 'the restarted receiver handled events');
+    assert.ok(
+      (byReceiver.rows.find((r) => r.receiver === 'r1-restarted')?.n ?? 0) > 0,
+      'the restarted receiver handled events',
+    );
   });
 });

@@ -24,7 +24,9 @@ function run(script: string, env: NodeJS.ProcessEnv): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 

@@ -25,7 +25,11 @@ describe('RFC 9421 receivers sharing the PostgreSQL replay cache', { skip: pgSki
       const db = new PgDatabase({ url: pgUrl as string, schema });
       databases.push(db);
       return createWebhookHandler({
-        signature: { scheme: 'rfc9421', jwks: { keys: [seller.publicJwk] }, replay: new PgReplayStore({ database: db }) },
+        signature: {
+          scheme: 'rfc9421',
+          jwks: { keys: [seller.publicJwk] },
+          replay: new PgReplayStore({ database: db }),
+        },
         dedup: new PgDedupStore({ database: db }),
         operations: new PgOperationStore({ database: db }),
       });

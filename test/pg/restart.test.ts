@@ -32,7 +32,11 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
   it('fails in-flight work with retryable errors, succeeds afterwards, and leaves nothing half-written', async (t) => {
     const dedup = new PgDedupStore({ database: db });
     const ops = new PgOperationStore({ database: db });
-    const tasks: TaskStore = createPgTaskStore({ database: db, sweepIntervalMs: 0, policy: { rateLimit: { max: 10_000, windowMs: 60_000 } } });
+    const tasks: TaskStore = createPgTaskStore({
+      database: db,
+      sweepIntervalMs: 0,
+      policy: { rateLimit: { max: 10_000, windowMs: 60_000 } },
+    });
     const errors: unknown[] = [];
     // Per unit: handler attempts that threw (their first statement may have committed).
     const failedHandlers = new Map<number, number>();
@@ -63,10 +67,12 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
         result: { unit: i, media_buy_id: `mb-${i}` },
         createIfMissing: { agent: 'https://seller.test', taskType: 'create_media_buy' },
       });
-      const task = await tasks.create({ owner: `buyer-${i % 3}`, kind: 'adcp', taskId: `task-${i}` }).catch((error: unknown) => {
-        if (error instanceof RangeError) return { ok: true }; // created by an earlier, cut attempt
-        throw error;
-      });
+      const task = await tasks
+        .create({ owner: `buyer-${i % 3}`, kind: 'adcp', taskId: `task-${i}` })
+        .catch((error: unknown) => {
+          if (error instanceof RangeError) return { ok: true }; // created by an earlier, cut attempt
+          throw error;
+        });
       assert.equal(task.ok, true);
     };
     const unit = async (i: number): Promise<void> => {
@@ -94,7 +100,8 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
           continue;
         }
         await settle(async () => {
-          if (!(await dedup.complete('restart', `evt-${i}`, token, { ttlMs: 600_000 }))) throw new Error('lost the lease');
+          if (!(await dedup.complete('restart', `evt-${i}`, token, { ttlMs: 600_000 })))
+            throw new Error('lost the lease');
         });
         done += 1;
         return;
@@ -126,12 +133,18 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
       assert.ok(isAdcpWireError(error) && error.retryable, `non-retryable failure: ${String(error)}`);
     }
 
-    const ranCounts = await db.query<{ unit: number; n: string }>('check', 'SELECT unit, count(*) AS n FROM handler_runs GROUP BY unit');
+    const ranCounts = await db.query<{ unit: number; n: string }>(
+      'check',
+      'SELECT unit, count(*) AS n FROM handler_runs GROUP BY unit',
+    );
     assert.equal(ranCounts.rows.length, UNITS, 'every unit ran');
     for (const row of ranCounts.rows) {
       // A handler that succeeded ran exactly once; only a handler that failed midway runs again.
       const failed = failedHandlers.get(row.unit) ?? 0;
-      assert.ok(Number(row.n) >= 1 && Number(row.n) <= 1 + failed, `unit ${row.unit} ran ${row.n} times, ${failed} failed`);
+      assert.ok(
+        Number(row.n) >= 1 && Number(row.n) <= 1 + failed,
+        `unit ${row.unit} ran ${row.n} times, ${failed} failed`,
+      );
     }
     const final = await db.query<{ n: string }>(
       'check',
@@ -142,9 +155,14 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
       'check',
       'SELECT state, count(*) AS n, count(expires_at) AS expiring FROM adcp_webhook_dedup GROUP BY state',
     );
-    assert.deepEqual(keys.rows.map((r) => [r.state, Number(r.n), Number(r.expiring)]), [['done', UNITS, UNITS]]);
+    assert.deepEqual(
+      keys.rows.map((r) => [r.state, Number(r.n), Number(r.expiring)]),
+      [['done', UNITS, UNITS]],
+    );
     const reruns = ranCounts.rows.reduce((sum, row) => sum + Number(row.n) - 1, 0);
-    t.diagnostic(`${doneBeforeRestart}/${UNITS} done before the restart; ${errors.length} retryable errors; ${reruns} re-runs, all after a handler failed midway`);
+    t.diagnostic(
+      `${doneBeforeRestart}/${UNITS} done before the restart; ${errors.length} retryable errors; ${reruns} re-runs, all after a handler failed midway`,
+    );
     const owned = await tasks.list('buyer-0', { limit: 1 });
     assert.equal(owned.tasks[0]?.owner, 'buyer-0');
     await tasks.close();
@@ -152,11 +170,20 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
   it('keeps webhook receivers serving across the restart: 5xx while it is down, then every event once', async (t) => {
     const schema = 'fleet_restart';
     const setup = await new PgDatabase({ url: cluster.url, schema }).connect();
-    await setup.query('setup', 'CREATE TABLE fleet_runs (key text NOT NULL, operation_id text, status text, receiver text NOT NULL, pid integer NOT NULL)');
+    await setup.query(
+      'setup',
+      'CREATE TABLE fleet_runs (key text NOT NULL, operation_id text, status text, receiver text NOT NULL, pid integer NOT NULL)',
+    );
     await setup.close();
     const receivers: ReceiverProcess[] = await Promise.all(
       ['a', 'b'].map((name) =>
-        spawnReceiver({ FLEET_STORE_URL: cluster.url, FLEET_SCHEMA: schema, FLEET_RECEIVER: name, FLEET_HANDLER: 'txn', FLEET_LEASE_MS: '2000' }),
+        spawnReceiver({
+          FLEET_STORE_URL: cluster.url,
+          FLEET_SCHEMA: schema,
+          FLEET_RECEIVER: name,
+          FLEET_HANDLER: 'txn',
+          FLEET_LEASE_MS: '2000',
+        }),
       ),
     );
     const forwarder = await startForwarder(receivers.map((r) => r.port));
@@ -177,14 +204,30 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
       assert.equal(stats.deliveries, events.length * 2);
       const refused = Object.keys(stats.statuses).filter((s) => s !== '200');
       assert.ok(refused.length > 0, 'some deliveries were refused while the database was down');
-      assert.ok(refused.every((s) => /^5\d\d$/.test(s) || s === 'network'), `only retryable answers: ${refused.join(', ')}`);
-      assert.ok(receivers.every((r) => r.child.exitCode === null && r.child.signalCode === null), 'no receiver died');
+      assert.ok(
+        refused.every((s) => /^5\d\d$/.test(s) || s === 'network'),
+        `only retryable answers: ${refused.join(', ')}`,
+      );
+      assert.ok(
+        receivers.every((r) => r.child.exitCode === null && r.child.signalCode === null),
+        'no receiver died',
+      );
 
       const db = await new PgDatabase({ url: cluster.url, schema }).connect();
-      const runs = await db.query<{ key: string; n: number }>('check', 'SELECT key, count(*)::int AS n FROM fleet_runs GROUP BY key');
+      const runs = await db.query<{ key: string; n: number }>(
+        'check',
+        'SELECT key, count(*)::int AS n FROM fleet_runs GROUP BY key',
+      );
       assert.equal(runs.rows.length, events.length, 'no event lost');
-      assert.deepEqual(runs.rows.filter((r) => r.n !== 1), [], 'every handler ran exactly once');
-      const ops = await db.query<{ status: string; n: number }>('check', 'SELECT status, count(*)::int AS n FROM adcp_operations GROUP BY status ORDER BY status');
+      assert.deepEqual(
+        runs.rows.filter((r) => r.n !== 1),
+        [],
+        'every handler ran exactly once',
+      );
+      const ops = await db.query<{ status: string; n: number }>(
+        'check',
+        'SELECT status, count(*)::int AS n FROM adcp_operations GROUP BY status ORDER BY status',
+      );
       assert.deepEqual(ops.rows, [
         { status: 'completed', n: 125 },
         { status: 'failed', n: 125 },

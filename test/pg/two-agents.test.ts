@@ -81,7 +81,12 @@ describe('two agent instances sharing a PostgreSQL task store', { skip: pgSkip }
   };
   const send = (instance: number, principal: string, skill: string, input: JsonObject, blocking: boolean) =>
     rpc(instance, principal, 'message/send', {
-      message: { kind: 'message', messageId: `m-${nextId}`, role: 'user', parts: [{ kind: 'data', data: { skill, input } }] },
+      message: {
+        kind: 'message',
+        messageId: `m-${nextId}`,
+        role: 'user',
+        parts: [{ kind: 'data', data: { skill, input } }],
+      },
       configuration: { blocking },
     });
   const stateOf = (answer: Rpc) => (answer.result?.status as JsonObject | undefined)?.state;

@@ -24,7 +24,12 @@ async function openCounted() {
     statements.push(what);
     return query(what, sql, values);
   }) as typeof db.query;
-  return { db, statements, dedup: new PgDedupStore({ database: db }), operations: new PgOperationStore({ database: db }) };
+  return {
+    db,
+    statements,
+    dedup: new PgDedupStore({ database: db }),
+    operations: new PgOperationStore({ database: db }),
+  };
 }
 
 function delivery(status: string, key = `whk_${randomUUID()}`, operationId = 'op-1'): Request {
@@ -38,7 +43,11 @@ function delivery(status: string, key = `whk_${randomUUID()}`, operationId = 'op
     result: { step: status },
   });
   const { headers } = signWebhookHmac({ secret: SECRET, rawBody: body });
-  return new Request('http://127.0.0.1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return new Request('http://127.0.0.1/webhooks', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
 }
 
 describe('createWebhookHandler on PostgreSQL (claimAndAdvance)', { skip: pgSkip }, () => {
@@ -46,7 +55,13 @@ describe('createWebhookHandler on PostgreSQL (claimAndAdvance)', { skip: pgSkip 
 
   it('costs one statement per delivery with no handler, and answers a duplicate from the done key', async () => {
     const { db, statements, dedup, operations } = await openCounted();
-    const handler = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup, operations, agent: AGENT, sweepIntervalMs: 0 });
+    const handler = createWebhookHandler({
+      signature: { scheme: 'hmac', secret: SECRET },
+      dedup,
+      operations,
+      agent: AGENT,
+      sweepIntervalMs: 0,
+    });
     const key = `whk_${randomUUID()}`;
     assert.equal((await handler.fetch(delivery('working', key))).status, 200);
     assert.deepEqual(statements, ['dedup claim and operation advance']);
@@ -54,7 +69,11 @@ describe('createWebhookHandler on PostgreSQL (claimAndAdvance)', { skip: pgSkip 
     statements.length = 0;
     assert.equal((await handler.fetch(delivery('working', key))).status, 200);
     assert.deepEqual(statements, ['dedup claim and operation advance'], 'a duplicate is one statement too');
-    assert.deepEqual(await dedup.claim(await firstScope(db), key, { leaseMs: 1 }), { kind: 'done' }, 'completed in the same statement');
+    assert.deepEqual(
+      await dedup.claim(await firstScope(db), key, { leaseMs: 1 }),
+      { kind: 'done' },
+      'completed in the same statement',
+    );
     await db.close();
   });
 
@@ -95,14 +114,29 @@ describe('createWebhookHandler on PostgreSQL (claimAndAdvance)', { skip: pgSkip 
 
   it('refuses an operation of another agent with 409 in one statement that claims nothing', async () => {
     const { db, statements, dedup, operations } = await openCounted();
-    await operations.create({ operationId: 'op-1', agent: 'https://other.example', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
-    const handler = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup, operations, agent: AGENT, sweepIntervalMs: 0 });
+    await operations.create({
+      operationId: 'op-1',
+      agent: 'https://other.example',
+      taskType: 'create_media_buy',
+      status: 'submitted',
+      statusAt: 0,
+    });
+    const handler = createWebhookHandler({
+      signature: { scheme: 'hmac', secret: SECRET },
+      dedup,
+      operations,
+      agent: AGENT,
+      sweepIntervalMs: 0,
+    });
     statements.length = 0;
     const answer = await handler.fetch(delivery('working'));
     assert.equal(answer.status, 409);
     assert.deepEqual(statements, ['dedup claim and operation advance']);
     assert.equal((await operations.get('op-1'))?.status, 'submitted');
-    assert.equal((await db.query<{ n: number }>('count', 'SELECT count(*)::int AS n FROM adcp_webhook_dedup')).rows[0]?.n, 0);
+    assert.equal(
+      (await db.query<{ n: number }>('count', 'SELECT count(*)::int AS n FROM adcp_webhook_dedup')).rows[0]?.n,
+      0,
+    );
     await db.close();
   });
 });

@@ -17,19 +17,72 @@ export function vectorResponses(file: string): unknown[] {
 }
 
 export const KEYS = [
-  'isError', 'structuredContent', 'content', 'type', 'text', 'adcp_error', 'code', 'status', 'state', 'message',
-  'parts', 'data', 'kind', 'raw', 'url', 'file', 'artifacts', 'artifact', 'task', 'statusUpdate', 'artifactUpdate',
-  'response', 'products', 'task_id', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
+  'isError',
+  'structuredContent',
+  'content',
+  'type',
+  'text',
+  'adcp_error',
+  'code',
+  'status',
+  'state',
+  'message',
+  'parts',
+  'data',
+  'kind',
+  'raw',
+  'url',
+  'file',
+  'artifacts',
+  'artifact',
+  'task',
+  'statusUpdate',
+  'artifactUpdate',
+  'response',
+  'products',
+  'task_id',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
 ];
 export const STATES = [
-  'completed', 'failed', 'canceled', 'rejected', 'working', 'submitted', 'input-required', 'auth-required',
-  'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_PAUSED',
-  'Completed', ' completed', 'complet\u0130d', 'wor\u212Aing', 'input_required', '',
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+  'working',
+  'submitted',
+  'input-required',
+  'auth-required',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_PAUSED',
+  'Completed',
+  ' completed',
+  'complet\u0130d',
+  'wor\u212Aing',
+  'input_required',
+  '',
 ];
 const TEXTS = [
-  '{"status":"completed","products":[]}', '{"adcp_error":{"code":"RATE_LIMITED"}}', '[{"a":1}]', 'null', '42',
-  '"str"', '{"__proto__":{"polluted":true},"a":1}', '{"constructor":{"prototype":{"polluted":true}}}',
-  '  {"a":1}  ', '{"a":', 'plain text answer', '', '\u0000{', '{"response":{"x":1}}',
+  '{"status":"completed","products":[]}',
+  '{"adcp_error":{"code":"RATE_LIMITED"}}',
+  '[{"a":1}]',
+  'null',
+  '42',
+  '"str"',
+  '{"__proto__":{"polluted":true},"a":1}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  '  {"a":1}  ',
+  '{"a":',
+  'plain text answer',
+  '',
+  '\u0000{',
+  '{"response":{"x":1}}',
 ];
 
 const leaf = fc.oneof(
@@ -103,7 +156,12 @@ function mutate(root: unknown, op: Op): unknown {
   }
   if (target.parent === null) return replacement;
   // defineProperty, not assignment: `obj['__proto__'] = x` would set a prototype.
-  Object.defineProperty(target.parent, target.key, { value: replacement, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target.parent, target.key, {
+    value: replacement,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
   return root;
 }
 
@@ -132,7 +190,11 @@ export function isPlainResult(value: unknown): boolean {
  * input itself, an error code on failed/rejected results, a throw only as AdcpWireError, the input
  * untouched and Object.prototype clean. `runs` fast-check runs.
  */
-export function assertTaskResultBuilder(build: (input: unknown) => TaskResult, inputs: fc.Arbitrary<unknown>, runs: number): void {
+export function assertTaskResultBuilder(
+  build: (input: unknown) => TaskResult,
+  inputs: fc.Arbitrary<unknown>,
+  runs: number,
+): void {
   fc.assert(
     fc.property(inputs, (input) => {
       const before = structuredClone(input);
@@ -140,7 +202,8 @@ export function assertTaskResultBuilder(build: (input: unknown) => TaskResult, i
         const result = build(input);
         assert.ok((TASK_STATUSES as readonly string[]).includes(result.status));
         assert.equal(result.raw, input);
-        if (result.status === 'failed' || result.status === 'rejected') assert.equal(typeof result.error.code, 'string');
+        if (result.status === 'failed' || result.status === 'rejected')
+          assert.equal(typeof result.error.code, 'string');
       } catch (error) {
         assert.ok(error instanceof AdcpWireError, String(error));
       }

@@ -18,16 +18,63 @@ const RUNS = 10_000;
 
 // Keys of every envelope the extractors read, plus the prototype-pollution classics.
 const KEYS = [
-  'isError', 'structuredContent', 'adcp_error', 'content', 'type', 'text', 'code', 'recovery', 'retry_after',
-  'artifacts', 'artifact', 'parts', 'data', 'kind', 'status', 'state', 'message', 'error', 'task', 'statusUpdate',
-  'artifactUpdate', 'result', 'task_id', 'taskId', 'errors', 'payload', 'response', 'idempotency_key',
-  'operation_id', 'task_type', 'timestamp', '__proto__', 'constructor', 'prototype', 'toString',
+  'isError',
+  'structuredContent',
+  'adcp_error',
+  'content',
+  'type',
+  'text',
+  'code',
+  'recovery',
+  'retry_after',
+  'artifacts',
+  'artifact',
+  'parts',
+  'data',
+  'kind',
+  'status',
+  'state',
+  'message',
+  'error',
+  'task',
+  'statusUpdate',
+  'artifactUpdate',
+  'result',
+  'task_id',
+  'taskId',
+  'errors',
+  'payload',
+  'response',
+  'idempotency_key',
+  'operation_id',
+  'task_type',
+  'timestamp',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
 ];
 const WORDS = [
-  'text', 'data', 'file', 'completed', 'failed', 'working', 'input-required', 'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED', 'TASK_STATE_WORKING', 'TASK_STATE_İNPUT_REQUIRED', 'RATE_LIMITED', 'transient', 'deferred',
-  '{"adcp_error":{"code":"RATE_LIMITED","retry_after":5}}', '{"adcp_error":{"code":1}}', '{"adcp_error":',
-  '{"__proto__":{"polluted":1},"adcp_error":{"code":"A"}}', 'whk_0123456789abcdef', '2026-01-01T00:00:00Z',
+  'text',
+  'data',
+  'file',
+  'completed',
+  'failed',
+  'working',
+  'input-required',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_İNPUT_REQUIRED',
+  'RATE_LIMITED',
+  'transient',
+  'deferred',
+  '{"adcp_error":{"code":"RATE_LIMITED","retry_after":5}}',
+  '{"adcp_error":{"code":1}}',
+  '{"adcp_error":',
+  '{"__proto__":{"polluted":1},"adcp_error":{"code":"A"}}',
+  'whk_0123456789abcdef',
+  '2026-01-01T00:00:00Z',
 ];
 
 const leaf = fc.oneof(
@@ -59,16 +106,37 @@ const errorArb = fc
         { arbitrary: fc.constantFrom('', 'C'.repeat(65)), weight: 1 },
         { arbitrary: fc.integer(), weight: 1 },
       ),
-      message: fc.oneof({ arbitrary: fc.string({ maxLength: 20 }), weight: 6 }, { arbitrary: fc.constant('x'.repeat(5000)), weight: 1 }),
+      message: fc.oneof(
+        { arbitrary: fc.string({ maxLength: 20 }), weight: 6 },
+        { arbitrary: fc.constant('x'.repeat(5000)), weight: 1 },
+      ),
       recovery: fc.constantFrom('transient', 'correctable', 'terminal', 'deferred', 7),
       retry_after: fc.oneof(fc.double(), fc.integer()),
     },
     { requiredKeys: ['code'] },
   )
-  .chain((r) => fc.boolean().map((proto) => Object.fromEntries([...Object.entries(r), ...(proto ? [['__proto__', { polluted: true }]] : [])])));
+  .chain((r) =>
+    fc
+      .boolean()
+      .map((proto) =>
+        Object.fromEntries([...Object.entries(r), ...(proto ? [['__proto__', { polluted: true }]] : [])]),
+      ),
+  );
 const stateArb = fc.constantFrom(
-  'completed', 'failed', 'working', 'input-required', 'canceled', 'rejected', 'submitted', 'auth-required',
-  'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'Completed', 'weird',
+  'completed',
+  'failed',
+  'working',
+  'input-required',
+  'canceled',
+  'rejected',
+  'submitted',
+  'auth-required',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_INPUT_REQUIRED',
+  'Completed',
+  'weird',
 );
 const dataArb = fc.oneof(
   errorArb.map((e) => ({ adcp_error: e })),
@@ -88,16 +156,30 @@ const taskArb = fc
   .record(
     {
       id: fc.constant('task_1'),
-      status: fc.record({ state: stateArb, message: fc.record({ parts: fc.array(partArb, { maxLength: 3 }) }) }, { requiredKeys: ['state'] }),
+      status: fc.record(
+        { state: stateArb, message: fc.record({ parts: fc.array(partArb, { maxLength: 3 }) }) },
+        { requiredKeys: ['state'] },
+      ),
       artifacts: fc.array(fc.record({ parts: fc.array(partArb, { maxLength: 3 }) }), { maxLength: 2 }),
     },
     { requiredKeys: ['status'] },
   )
-  .chain((task) => fc.constantFrom<unknown>(task, { task }, { statusUpdate: task }, { task: { task } }, { artifactUpdate: { artifact: task.artifacts?.[0] ?? {} } }));
+  .chain((task) =>
+    fc.constantFrom<unknown>(
+      task,
+      { task },
+      { statusUpdate: task },
+      { task: { task } },
+      { artifactUpdate: { artifact: task.artifacts?.[0] ?? {} } },
+    ),
+  );
 const mcpArb = fc.record(
   {
     isError: fc.constantFrom<unknown>(true, false, 'true', 1),
-    structuredContent: fc.oneof(errorArb.map((e) => ({ adcp_error: e })), envelopeArb),
+    structuredContent: fc.oneof(
+      errorArb.map((e) => ({ adcp_error: e })),
+      envelopeArb,
+    ),
     content: fc.array(
       fc.oneof(
         errorArb.map((e) => ({ type: 'text', text: JSON.stringify({ adcp_error: e }) })),
@@ -161,22 +243,32 @@ describe('parseJsonStrict (property)', () => {
   });
   it('finds a key repeated anywhere in the document', () => {
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), ws, ws, (outer, key, v, w1, w2) => {
-        const k = JSON.stringify(key);
-        const dup = `{${k}${w1}:${JSON.stringify(v, null, w2)},"pad":0,${k}${w2}:${w1}1}`;
-        const text = `[${JSON.stringify(outer, null, w1)},{"wrap":${dup}}]`;
-        const result = parseJsonStrict(text);
-        assert.equal(result.ok, false);
-        assert.equal(!result.ok && result.reason, 'duplicate_key');
-        assert.equal(!result.ok && result.key, key === 'pad' ? 'pad' : key);
-      }),
+      fc.property(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.string({ maxLength: 8 }),
+        fc.jsonValue({ maxDepth: 1 }),
+        ws,
+        ws,
+        (outer, key, v, w1, w2) => {
+          const k = JSON.stringify(key);
+          const dup = `{${k}${w1}:${JSON.stringify(v, null, w2)},"pad":0,${k}${w2}:${w1}1}`;
+          const text = `[${JSON.stringify(outer, null, w1)},{"wrap":${dup}}]`;
+          const result = parseJsonStrict(text);
+          assert.equal(result.ok, false);
+          assert.equal(!result.ok && result.reason, 'duplicate_key');
+          assert.equal(!result.ok && result.key, key === 'pad' ? 'pad' : key);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
   it('never throws on arbitrary or mutated text', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v))),
+        fc.oneof(
+          fc.string(),
+          fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+        ),
         fc.nat(64),
         fc.string({ maxLength: 3 }),
         (text, at, insert) => {
@@ -198,10 +290,19 @@ describe('error extractors (property)', () => {
       fc.property(wireArb, (input) => {
         const before = JSON.stringify(input);
         if (extractAdcpError(input) !== null) found++;
-        for (const extract of [extractAdcpErrorFromMcp, extractAdcpErrorFromA2A, extractAdcpErrorFromJsonRpc, extractAdcpError]) {
+        for (const extract of [
+          extractAdcpErrorFromMcp,
+          extractAdcpErrorFromA2A,
+          extractAdcpErrorFromJsonRpc,
+          extractAdcpError,
+        ]) {
           assertValidError(extract(input));
-          assertValidError(extract({ isError: true, structuredContent: input, content: [{ type: 'text', text: before }] }));
-          assertValidError(extract({ artifacts: [{ parts: [{ data: input }] }], status: { message: { parts: [input] } } }));
+          assertValidError(
+            extract({ isError: true, structuredContent: input, content: [{ type: 'text', text: before }] }),
+          );
+          assertValidError(
+            extract({ artifacts: [{ parts: [{ data: input }] }], status: { message: { parts: [input] } } }),
+          );
           assertValidError(extract({ error: { data: input } }));
         }
         assert.equal(JSON.stringify(input), before);
@@ -219,7 +320,11 @@ describe('extractWebhookPayload (property)', () => {
     fc.assert(
       fc.property(wireArb, fc.constantFrom(undefined, 'mcp', 'a2a'), (input, knownFormat) => {
         const before = JSON.stringify(input);
-        const wrapped = [input, { task: input }, { statusUpdate: { status: { state: 'working', message: { parts: [input] } } } }];
+        const wrapped = [
+          input,
+          { task: input },
+          { statusUpdate: { status: { state: 'working', message: { parts: [input] } } } },
+        ];
         for (const payload of wrapped) {
           const out = extractWebhookPayload(payload, knownFormat === undefined ? {} : { knownFormat });
           if (out.data !== null) withData++;

@@ -2,7 +2,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { AdcpWireError, extractAdcpResponseFromA2A, taskResultFromA2A } from '../../src/index.js';
-import { assertPrototypeClean, assertTaskResultBuilder, isPlainResult, jsonArb, mutationsOf, STATES, toJsonNative, vectorResponses } from './arbitraries.js';
+import {
+  assertPrototypeClean,
+  assertTaskResultBuilder,
+  isPlainResult,
+  jsonArb,
+  mutationsOf,
+  STATES,
+  toJsonNative,
+  vectorResponses,
+} from './arbitraries.js';
 
 const RUNS = 10_000;
 const WRAPPER = Symbol('wrapper');
@@ -25,7 +34,10 @@ function reference(input: unknown): unknown {
   if (!isObj(task) || !isObj(task['status'])) return null;
   const raw = task['status']['state'];
   if (typeof raw !== 'string') return null;
-  const state = raw.replace(/^TASK_STATE_/, '').replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/_/g, '-');
+  const state = raw
+    .replace(/^TASK_STATE_/, '')
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+    .replace(/_/g, '-');
   const isDataPart = (p: unknown) =>
     isObj(p) && isObj(p['data']) && ['text', 'raw', 'url', 'file'].every((f) => p[f] === undefined || p[f] === null);
   const fromMessage = () => {
@@ -68,7 +80,10 @@ const task = fc.record(
   {
     id: fc.constant('t1'),
     status: fc.record(
-      { state: fc.oneof(fc.constantFrom<unknown>(...STATES), jsonArb), message: fc.oneof(fc.record({ role: fc.constant('agent'), parts }), jsonArb) },
+      {
+        state: fc.oneof(fc.constantFrom<unknown>(...STATES), jsonArb),
+        message: fc.oneof(fc.record({ role: fc.constant('agent'), parts }), jsonArb),
+      },
       { requiredKeys: [] },
     ),
     artifacts: fc.oneof(fc.array(fc.record({ artifactId: fc.constant('r'), parts }), { maxLength: 2 }), jsonArb),

@@ -2,7 +2,15 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { extractAdcpResponseFromMcp, taskResultFromMcp } from '../../src/index.js';
-import { assertPrototypeClean, assertTaskResultBuilder, isPlainResult, jsonArb, mutationsOf, toJsonNative, vectorResponses } from './arbitraries.js';
+import {
+  assertPrototypeClean,
+  assertTaskResultBuilder,
+  isPlainResult,
+  jsonArb,
+  mutationsOf,
+  toJsonNative,
+  vectorResponses,
+} from './arbitraries.js';
 
 const RUNS = 10_000;
 const MAX = 4 * 1024 * 1024;

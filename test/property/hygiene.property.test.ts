@@ -6,9 +6,26 @@ import { isRedirectParam, validateSellerUrl } from '../../src/core/url-hygiene.j
 import { sanitizeKeyNameForLog } from '../../src/core/log-key-names.js';
 
 const RUNS = 10_000;
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
-const nasty = fc.constantFrom('\r', '\n', '\u001b', '\u0085', '\u202e', '\u2066', '\u200b', '\ufeff', '\u2028', '\ud800', '😀', 'é', ' ');
-const sellerText = fc.array(fc.oneof(fc.string({ maxLength: 8 }), nasty), { maxLength: 40 }).map((parts) => parts.join(''));
+const FORBIDDEN =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const nasty = fc.constantFrom(
+  '\r',
+  '\n',
+  '\u001b',
+  '\u0085',
+  '\u202e',
+  '\u2066',
+  '\u200b',
+  '\ufeff',
+  '\u2028',
+  '\ud800',
+  '😀',
+  'é',
+  ' ',
+);
+const sellerText = fc
+  .array(fc.oneof(fc.string({ maxLength: 8 }), nasty), { maxLength: 40 })
+  .map((parts) => parts.join(''));
 
 describe('sanitizeSellerText (property)', () => {
   it('never leaves a control, bidi or zero-width character and never exceeds maxLength code points', () => {
@@ -45,7 +62,20 @@ describe('validateSellerUrl (property)', () => {
     fc.webUrl({ withQueryParameters: true, withFragments: true }),
     fc.webUrl().map((u) => u.replace(/^https?:\/\/[^/]+/, 'https://seller.example.com')),
     fc
-      .tuple(fc.constantFrom('https://seller.example.com/a?', 'https://SELLER.example.com./b?', 'https://u@seller.example.com/?'), fc.array(fc.tuple(fc.constantFrom('redirect_uri', 'Next', 'scope', 'RETURN_TO', 'x', 'callbackUrl'), fc.string({ maxLength: 5 })), { maxLength: 4 }))
+      .tuple(
+        fc.constantFrom(
+          'https://seller.example.com/a?',
+          'https://SELLER.example.com./b?',
+          'https://u@seller.example.com/?',
+        ),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('redirect_uri', 'Next', 'scope', 'RETURN_TO', 'x', 'callbackUrl'),
+            fc.string({ maxLength: 5 }),
+          ),
+          { maxLength: 4 },
+        ),
+      )
       .map(([base, params]) => base + params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')),
     fc.string({ maxLength: 40 }),
   );

@@ -11,8 +11,16 @@ const bytesOf = (v: unknown) => encoder.encode(JSON.stringify(v)).length;
 // The longest numbers JSON.stringify writes, control characters (six-byte escapes) and
 // non-ASCII text, packed into arrays so that nothing else absorbs an undercount.
 const extreme = fc.constantFrom<unknown>(
-  -0.0000012345678901234567, -2.2250738585072014e-308, -1.7976931348623157e308, -123456789012345680000,
-  '\u0000\u001f', '€😀', '\ud800', true, false, null,
+  -0.0000012345678901234567,
+  -2.2250738585072014e-308,
+  -1.7976931348623157e308,
+  -123456789012345680000,
+  '\u0000\u001f',
+  '€😀',
+  '\ud800',
+  true,
+  false,
+  null,
 );
 const packed = fc.oneof(fc.array(extreme, { maxLength: 30 }), fc.dictionary(fc.string({ maxLength: 3 }), extreme));
 const values = fc.oneof(jsonArb, packed);

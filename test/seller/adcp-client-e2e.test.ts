@@ -39,7 +39,11 @@ describe('AdcpClient against the reference seller', () => {
     const label = wire === undefined ? protocol : `${protocol} ${wire}`;
 
     it(`gets products ranked by the brief, context echoed (${label})`, async () => {
-      const result = await open(protocol, wire).call('get_products', { brief: 'podcast audio' }, { context: { ui: 'x' } });
+      const result = await open(protocol, wire).call(
+        'get_products',
+        { brief: 'podcast audio' },
+        { context: { ui: 'x' } },
+      );
       assert.equal(result.status, 'completed');
       assert.deepEqual(result.context, { ui: 'x' });
       const products = (result.data?.products ?? []) as { product_id: string }[];
@@ -48,11 +52,16 @@ describe('AdcpClient against the reference seller', () => {
 
     it(`follows a submitted media buy to completed by polling (${label})`, async () => {
       const client = open(protocol, wire);
-      const submitted = await client.call('create_media_buy', { packages: [{ product_id: 'display_news', budget: 10 }] });
+      const submitted = await client.call('create_media_buy', {
+        packages: [{ product_id: 'display_news', budget: 10 }],
+      });
       assert.equal(submitted.status, 'submitted');
       const final = await client.waitFor(submitted, { timeoutMs: 15_000, pollIntervalMs: 10 });
       assert.equal(final.status, 'completed');
-      assert.match(String(final.data?.media_buy_id ?? (final.data?.result as { media_buy_id?: string } | undefined)?.media_buy_id), /^mb_/);
+      assert.match(
+        String(final.data?.media_buy_id ?? (final.data?.result as { media_buy_id?: string } | undefined)?.media_buy_id),
+        /^mb_/,
+      );
       assert.doesNotMatch(final.message ?? '', /under review/, 'the final message is not the last progress message');
     });
 

@@ -66,7 +66,10 @@ describe('startReferenceSeller', () => {
     const ids = (body.products as Json[]).map((p) => p.product_id);
     assert.deepEqual(ids, ['ctv_premium_sports', 'ctv_entertainment']);
     const cheap = await call('get_products', { filters: { max_cpm: 5 } });
-    assert.deepEqual((cheap.body.products as Json[]).map((p) => p.product_id), ['display_ron']);
+    assert.deepEqual(
+      (cheap.body.products as Json[]).map((p) => p.product_id),
+      ['display_ron'],
+    );
   });
 
   it('moves a media buy submitted -> working -> completed with webhooks echoing operation_id and context', async () => {
@@ -84,7 +87,10 @@ describe('startReferenceSeller', () => {
     const result = done.result as Json;
     assert.match(String(result.media_buy_id), /^mb_/);
     for (let i = 0; i < 100 && hooks.length < 2; i += 1) await new Promise((r) => setTimeout(r, 10));
-    assert.deepEqual(hooks.map((h) => h.payload.status), ['working', 'completed']);
+    assert.deepEqual(
+      hooks.map((h) => h.payload.status),
+      ['working', 'completed'],
+    );
     for (const hook of hooks) {
       assert.equal(hook.payload.operation_id, 'op-1');
       assert.equal(hook.payload.task_id, body.task_id);
@@ -95,8 +101,14 @@ describe('startReferenceSeller', () => {
   });
 
   it('replays a create_media_buy with the same idempotency_key instead of creating another', async () => {
-    const first = await call('create_media_buy', { idempotency_key: 'key-2', packages: [{ product_id: 'display_ron' }] });
-    const again = await call('create_media_buy', { idempotency_key: 'key-2', packages: [{ product_id: 'display_ron' }] });
+    const first = await call('create_media_buy', {
+      idempotency_key: 'key-2',
+      packages: [{ product_id: 'display_ron' }],
+    });
+    const again = await call('create_media_buy', {
+      idempotency_key: 'key-2',
+      packages: [{ product_id: 'display_ron' }],
+    });
     assert.equal(again.body.task_id, first.body.task_id);
     assert.equal(again.body.replayed, true);
   });
@@ -108,7 +120,10 @@ describe('startReferenceSeller', () => {
   });
 
   it('fails a media buy in review when buyer_ref asks for [reject]', async () => {
-    const { body } = await call('create_media_buy', { buyer_ref: 'x [reject]', packages: [{ product_id: 'display_ron' }] });
+    const { body } = await call('create_media_buy', {
+      buyer_ref: 'x [reject]',
+      packages: [{ product_id: 'display_ron' }],
+    });
     const done = await waitForStatus(body.task_id, 'failed');
     assert.equal((done.error as Json).code, 'POLICY_VIOLATION');
   });
@@ -116,7 +131,12 @@ describe('startReferenceSeller', () => {
   it('rate-limits the first call of a [rate-limit-once] brief, then succeeds', async () => {
     const first = await call('get_products', { brief: 'pets [rate-limit-once]' });
     const second = await call('get_products', { brief: 'pets [rate-limit-once]' });
-    assert.deepEqual(first.body.adcp_error, { code: 'RATE_LIMITED', message: 'Request rate exceeded', recovery: 'transient', retry_after: 1 });
+    assert.deepEqual(first.body.adcp_error, {
+      code: 'RATE_LIMITED',
+      message: 'Request rate exceeded',
+      recovery: 'transient',
+      retry_after: 1,
+    });
     assert.equal(second.isError, false);
   });
 
@@ -127,7 +147,9 @@ describe('startReferenceSeller', () => {
   });
 
   it('syncs creatives and lists them back', async () => {
-    const synced = await call('sync_creatives', { creatives: [{ creative_id: 'c1', name: 'Spot' }, { creative_id: 'c2' }] });
+    const synced = await call('sync_creatives', {
+      creatives: [{ creative_id: 'c1', name: 'Spot' }, { creative_id: 'c2' }],
+    });
     assert.deepEqual(synced.body.creatives, [
       { creative_id: 'c1', action: 'created' },
       { creative_id: 'c2', action: 'created' },
@@ -135,13 +157,21 @@ describe('startReferenceSeller', () => {
     const again = await call('sync_creatives', { creatives: [{ creative_id: 'c1' }] });
     assert.deepEqual(again.body.creatives, [{ creative_id: 'c1', action: 'updated' }]);
     const listed = await call('list_creatives', {});
-    assert.deepEqual((listed.body.creatives as Json[]).map((c) => c.creative_id), ['c1', 'c2']);
+    assert.deepEqual(
+      (listed.body.creatives as Json[]).map((c) => c.creative_id),
+      ['c1', 'c2'],
+    );
   });
 
   it('fails, after a crash and restart, a media buy whose approval the previous process never finished', async () => {
     // A crash leaves the task `submitted` in the file with no process to finish it.
     const orphaned = createSqliteTaskStore({ path: dbPath, sweepIntervalMs: 0 });
-    const created = await orphaned.create({ owner: 'principal:anonymous', kind: 'adcp', taskType: 'create_media_buy', status: 'submitted' });
+    const created = await orphaned.create({
+      owner: 'principal:anonymous',
+      kind: 'adcp',
+      taskType: 'create_media_buy',
+      status: 'submitted',
+    });
     await orphaned.close();
     assert.equal(created.ok, true);
     const taskId = created.ok ? created.task.taskId : '';

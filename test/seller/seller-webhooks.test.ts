@@ -64,11 +64,18 @@ describe('reference seller webhooks through createWebhookEmitter to a real creat
 
   it('delivers submitted -> working -> completed signed with legacy HMAC, correlated by operation_id', async () => {
     const hook = await receiver({ scheme: 'hmac', secret: SECRET });
-    const submitted = await buy({ url: hook.url, operation_id: 'op-hmac', authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET } });
+    const submitted = await buy({
+      url: hook.url,
+      operation_id: 'op-hmac',
+      authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET },
+    });
     assert.equal((submitted.structuredContent as Json).status, 'submitted');
     const operation = await hook.handler.waitForOperation('op-hmac', { timeoutMs: 10_000 });
     assert.equal(operation.status, 'completed');
-    assert.deepEqual(hook.events.map((e) => e.status), ['working', 'completed']);
+    assert.deepEqual(
+      hook.events.map((e) => e.status),
+      ['working', 'completed'],
+    );
     const completed = hook.events[1];
     assert.equal(completed?.taskType, 'create_media_buy');
     assert.equal(completed?.taskId, (submitted.structuredContent as Json).task_id);
@@ -87,13 +94,21 @@ describe('reference seller webhooks through createWebhookEmitter to a real creat
   });
 
   it('refuses a registration with a weak HMAC secret instead of dropping its webhooks', async () => {
-    const result = await buy({ url: 'http://127.0.0.1:9/x', operation_id: 'op-weak', authentication: { schemes: ['HMAC-SHA256'], credentials: 'short' } });
+    const result = await buy({
+      url: 'http://127.0.0.1:9/x',
+      operation_id: 'op-weak',
+      authentication: { schemes: ['HMAC-SHA256'], credentials: 'short' },
+    });
     assert.equal(result.isError, true);
     assert.equal(((result.structuredContent as Json).adcp_error as Json).code, 'INVALID_REQUEST');
   });
 
   it('refuses an unsupported webhook scheme with UNSUPPORTED_FEATURE', async () => {
-    const result = await buy({ url: 'http://127.0.0.1:9/x', operation_id: 'op-x', authentication: { schemes: ['Basic'], credentials: SECRET } });
+    const result = await buy({
+      url: 'http://127.0.0.1:9/x',
+      operation_id: 'op-x',
+      authentication: { schemes: ['Basic'], credentials: SECRET },
+    });
     assert.equal(((result.structuredContent as Json).adcp_error as Json).code, 'UNSUPPORTED_FEATURE');
   });
 });

@@ -50,7 +50,10 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
     });
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
     const events = sseEvents(await response.text()).map((e) => e.result as Json);
-    assert.deepEqual(events.map((e) => Object.keys(e)), [['task'], ['artifactUpdate'], ['statusUpdate']]);
+    assert.deepEqual(
+      events.map((e) => Object.keys(e)),
+      [['task'], ['artifactUpdate'], ['statusUpdate']],
+    );
     assert.equal(((events[0]?.task as Json).status as Json).state, 'TASK_STATE_WORKING');
     const artifact = (events[1]?.artifactUpdate as Json).artifact as Json;
     assert.equal(artifact.artifactId, 'adcp-error');
@@ -102,7 +105,10 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
   });
 
   it('blocks on a v0.3 send whose configuration omits blocking', async () => {
-    const reply = await rpc('message/send', { message: message('get_products'), configuration: { acceptedOutputModes: ['application/json'] } });
+    const reply = await rpc('message/send', {
+      message: message('get_products'),
+      configuration: { acceptedOutputModes: ['application/json'] },
+    });
     assert.equal(((reply.result as Json).status as Json).state, 'completed');
   });
 

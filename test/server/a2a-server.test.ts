@@ -31,7 +31,9 @@ const v1Request = (skill: string, input: Json, configuration?: Json) =>
       contextId: '',
       taskId: '',
       role: 1,
-      parts: [{ content: { $case: 'data', value: { skill, input } }, metadata: undefined, filename: '', mediaType: '' }],
+      parts: [
+        { content: { $case: 'data', value: { skill, input } }, metadata: undefined, filename: '', mediaType: '' },
+      ],
       metadata: undefined,
       extensions: [],
       referenceTaskIds: [],
@@ -77,13 +79,18 @@ describe('createAdcpServer over A2A', () => {
 
   it('answers the v0.3 client with one artifact: a TextPart then the final DataPart', async () => {
     const client = await new ClientFactoryV03().createFromUrl(listening.url);
-    const result = (await client.sendMessage(v03Message('get_products', { brief: 'ctv', context: { k: 1 } }))) as unknown as Json;
+    const result = (await client.sendMessage(
+      v03Message('get_products', { brief: 'ctv', context: { k: 1 } }),
+    )) as unknown as Json;
     assert.equal(result.kind, 'task');
     assert.equal((result.status as Json).state, 'completed');
     const artifacts = result.artifacts as Json[];
     assert.equal(artifacts.length, 1);
     const parts = artifacts[0]?.parts as Json[];
-    assert.deepEqual(parts.map((p) => p.kind), ['text', 'data']);
+    assert.deepEqual(
+      parts.map((p) => p.kind),
+      ['text', 'data'],
+    );
     const data = parts[1]?.data as Json;
     assert.equal(data.status, 'completed');
     assert.deepEqual(data.context, { k: 1 });
@@ -95,18 +102,28 @@ describe('createAdcpServer over A2A', () => {
     const result = (await client.sendMessage(v1Request('get_products', { brief: 'ctv' }))) as unknown as Json;
     assert.equal((result.status as Json).state, 3); // TASK_STATE_COMPLETED
     const parts = (result.artifacts as Json[])[0]?.parts as { content: { $case: string; value: Json } }[];
-    assert.deepEqual(parts.map((p) => p.content.$case), ['text', 'data']);
+    assert.deepEqual(
+      parts.map((p) => p.content.$case),
+      ['text', 'data'],
+    );
     assert.equal(parts[1]?.content.value.status, 'completed');
   });
 
   it('puts a 1.0 SendMessage answer in a { task } envelope with ProtoJSON states and kind-less parts', async () => {
-    const reply = await rpc('SendMessage', {
-      message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { skill: 'get_products', input: {} } }] },
-    }, { 'a2a-version': '1.0' });
+    const reply = await rpc(
+      'SendMessage',
+      {
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { skill: 'get_products', input: {} } }] },
+      },
+      { 'a2a-version': '1.0' },
+    );
     const task = (reply.result as Json).task as Json;
     assert.equal((task.status as Json).state, 'TASK_STATE_COMPLETED');
     const parts = (task.artifacts as Json[])[0]?.parts as Json[];
-    assert.equal(parts.some((p) => 'kind' in p), false);
+    assert.equal(
+      parts.some((p) => 'kind' in p),
+      false,
+    );
     assert.equal(typeof (parts[0] as Json).text, 'string');
     assert.equal(task.kind, undefined);
   });
@@ -137,7 +154,12 @@ describe('createAdcpServer over A2A', () => {
     assert.equal((task.status as Json).state, 'failed');
     const parts = (task.artifacts as Json[])[0]?.parts as Json[];
     const data = parts[parts.length - 1]?.data as Json;
-    assert.deepEqual(data.adcp_error, { code: 'RATE_LIMITED', message: 'Request rate exceeded', recovery: 'transient', retry_after: 3 });
+    assert.deepEqual(data.adcp_error, {
+      code: 'RATE_LIMITED',
+      message: 'Request rate exceeded',
+      recovery: 'transient',
+      retry_after: 3,
+    });
   });
 
   it('carries an AdCP submitted answer inside a completed A2A task', async () => {
@@ -151,7 +173,9 @@ describe('createAdcpServer over A2A', () => {
   });
 
   it('refuses a message without exactly one invocation DataPart with invalid params', async () => {
-    const reply = await rpc('message/send', { message: { kind: 'message', messageId: 'x', role: 'user', parts: [{ kind: 'text', text: 'buy stuff' }] } });
+    const reply = await rpc('message/send', {
+      message: { kind: 'message', messageId: 'x', role: 'user', parts: [{ kind: 'text', text: 'buy stuff' }] },
+    });
     assert.equal((reply.error as Json).code, -32602);
   });
 
@@ -199,7 +223,10 @@ describe('createAdcpServer over A2A', () => {
   });
 
   it('rate-limits durable (non-blocking) task creation per principal but not blocking sends', async () => {
-    const limited = createAdcpServer({ tools: testTools(), store: createMemoryTaskStore({ rateLimit: { max: 2, windowMs: 60_000 } }) });
+    const limited = createAdcpServer({
+      tools: testTools(),
+      store: createMemoryTaskStore({ rateLimit: { max: 2, windowMs: 60_000 } }),
+    });
     const l = await limited.listen();
     try {
       const send = async (configuration: Json) =>
@@ -207,12 +234,20 @@ describe('createAdcpServer over A2A', () => {
           await fetch(l.a2aUrl, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { ...v03Message('get_products', {}), configuration } }),
+            body: JSON.stringify({
+              jsonrpc: '2.0',
+              id: 1,
+              method: 'message/send',
+              params: { ...v03Message('get_products', {}), configuration },
+            }),
           })
         ).json()) as Json;
       const blocking: Json[] = [];
       for (let i = 0; i < 4; i += 1) blocking.push(await send({}));
-      assert.deepEqual(blocking.map((r) => ((r.result as Json).status as Json).state), ['completed', 'completed', 'completed', 'completed']);
+      assert.deepEqual(
+        blocking.map((r) => ((r.result as Json).status as Json).state),
+        ['completed', 'completed', 'completed', 'completed'],
+      );
       const async1 = await send({ blocking: false });
       const async2 = await send({ blocking: false });
       const async3 = await send({ blocking: false });
@@ -225,7 +260,7 @@ describe('createAdcpServer over A2A', () => {
     }
   });
 
-  it("does not let another principal read a task", async () => {
+  it('does not let another principal read a task', async () => {
     const authed = createAdcpServer({
       tools: testTools(),
       authenticate: (req) => (typeof req.headers.authorization === 'string' ? req.headers.authorization : null),

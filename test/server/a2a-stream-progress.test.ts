@@ -50,9 +50,18 @@ const sseResults = (text: string): Json[] =>
     .map((line) => (JSON.parse(line.slice('data: '.length)) as Json).result as Json);
 
 /** The fields a stream can fold into: a Task without its history. */
-const withoutHistory = (task: Json): Json => ({ id: task.id, contextId: task.contextId, status: task.status, artifacts: task.artifacts });
+const withoutHistory = (task: Json): Json => ({
+  id: task.id,
+  contextId: task.contextId,
+  status: task.status,
+  artifacts: task.artifacts,
+});
 
-const v1Message = (skill: string) => ({ messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input: { brief: 'ctv' } } }] });
+const v1Message = (skill: string) => ({
+  messageId: randomUUID(),
+  role: 'ROLE_USER',
+  parts: [{ data: { skill, input: { brief: 'ctv' } } }],
+});
 const v03Message = (skill: string) => ({
   kind: 'message' as const,
   messageId: randomUUID(),
@@ -86,14 +95,29 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
 
   it('sends task, two working updates, the artifact and the completed update on 1.0; the fold equals GetTask', async () => {
     const frames = sseResults(await (await rpc('SendStreamingMessage', { message: v1Message('get_products') })).text());
-    assert.deepEqual(frames.map((f) => Object.keys(f)[0]), ['task', 'statusUpdate', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+    assert.deepEqual(
+      frames.map((f) => Object.keys(f)[0]),
+      ['task', 'statusUpdate', 'statusUpdate', 'artifactUpdate', 'statusUpdate'],
+    );
     const states = frames.map((f) => ((Object.values(f)[0] as Json).status as Json | undefined)?.state);
-    assert.deepEqual(states, ['TASK_STATE_WORKING', 'TASK_STATE_WORKING', 'TASK_STATE_WORKING', undefined, 'TASK_STATE_COMPLETED']);
+    assert.deepEqual(states, [
+      'TASK_STATE_WORKING',
+      'TASK_STATE_WORKING',
+      'TASK_STATE_WORKING',
+      undefined,
+      'TASK_STATE_COMPLETED',
+    ]);
     const interim = ((frames[2]?.statusUpdate as Json).status as Json).message as Json;
     assert.equal(interim.role, 'ROLE_AGENT');
-    assert.deepEqual(interim.parts, [{ text: 'Ranking products' }, { data: { percentage: 50, current_step: 'ranking' } }]);
+    assert.deepEqual(interim.parts, [
+      { text: 'Ranking products' },
+      { data: { percentage: 50, current_step: 'ranking' } },
+    ]);
     const artifact = (frames[3]?.artifactUpdate as Json).artifact as Json;
-    assert.deepEqual(artifact.parts, [{ text: 'Found 2 products' }, { data: { message: 'Found 2 products', products: PRODUCTS, status: 'completed', adcp_version: '3.1' } }]);
+    assert.deepEqual(artifact.parts, [
+      { text: 'Found 2 products' },
+      { data: { message: 'Found 2 products', products: PRODUCTS, status: 'completed', adcp_version: '3.1' } },
+    ]);
 
     const snapshot = new TaskSnapshot();
     for (const frame of frames) snapshot.apply(classifyEvent(frame));
@@ -101,16 +125,28 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
     assert.deepEqual(snapshot.toTask(), withoutHistory(task));
     assert.deepEqual(task.artifacts, [artifact]);
     // History: the caller's message, then the agent's progress and final messages.
-    assert.deepEqual((task.history as Json[]).map((m) => m.role), ['ROLE_USER', 'ROLE_AGENT', 'ROLE_AGENT', 'ROLE_AGENT']);
+    assert.deepEqual(
+      (task.history as Json[]).map((m) => m.role),
+      ['ROLE_USER', 'ROLE_AGENT', 'ROLE_AGENT', 'ROLE_AGENT'],
+    );
   });
 
   it('sends the same sequence on v0.3, the last update final; the fold equals tasks/get', async () => {
     const frames = sseResults(await (await rpc('message/stream', { message: v03Message('get_products') })).text());
-    assert.deepEqual(frames.map((f) => f.kind), ['task', 'status-update', 'status-update', 'artifact-update', 'status-update']);
-    assert.deepEqual(frames.map((f) => f.final), [undefined, false, false, undefined, true]);
+    assert.deepEqual(
+      frames.map((f) => f.kind),
+      ['task', 'status-update', 'status-update', 'artifact-update', 'status-update'],
+    );
+    assert.deepEqual(
+      frames.map((f) => f.final),
+      [undefined, false, false, undefined, true],
+    );
     const interim = (frames[2]?.status as Json).message as Json;
-    assert.deepEqual(interim.parts, [{ kind: 'text', text: 'Ranking products' }, { kind: 'data', data: { percentage: 50, current_step: 'ranking' } }]);
-    assert.equal(((frames[4]?.status as Json).state), 'completed');
+    assert.deepEqual(interim.parts, [
+      { kind: 'text', text: 'Ranking products' },
+      { kind: 'data', data: { percentage: 50, current_step: 'ranking' } },
+    ]);
+    assert.equal((frames[4]?.status as Json).state, 'completed');
 
     const snapshot = new TaskSnapshot();
     for (const frame of frames) snapshot.apply(classifyEvent(frame));
@@ -120,16 +156,28 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
 
   it('reaches the official 1.x client as working updates before the completed one, folding to its getTask', async () => {
     const client = await new ClientFactoryV1().createFromUrl(listening.url);
-    const request = { tenant: '', message: { ...v1Message('get_products'), role: 1, parts: [{ content: { $case: 'data', value: { skill: 'get_products', input: {} } } }] } };
+    const request = {
+      tenant: '',
+      message: {
+        ...v1Message('get_products'),
+        role: 1,
+        parts: [{ content: { $case: 'data', value: { skill: 'get_products', input: {} } } }],
+      },
+    };
     const payloads: { $case: string; value: Json }[] = [];
     for await (const event of client.sendMessageStream(request as never)) {
       payloads.push((event as unknown as { payload: { $case: string; value: Json } }).payload);
       if (payloads.length > 20) break;
     }
-    assert.deepEqual(payloads.map((p) => p.$case), ['task', 'statusUpdate', 'statusUpdate', 'artifactUpdate', 'statusUpdate']);
+    assert.deepEqual(
+      payloads.map((p) => p.$case),
+      ['task', 'statusUpdate', 'statusUpdate', 'artifactUpdate', 'statusUpdate'],
+    );
     const states = payloads.filter((p) => p.$case === 'statusUpdate').map((p) => (p.value.status as Json).state);
     assert.deepEqual(states, [2, 2, 3]); // TASK_STATE_WORKING, WORKING, COMPLETED
-    const progress = ((payloads[2]?.value.status as Json).message as Json).parts as { content: { $case: string; value: unknown } }[];
+    const progress = ((payloads[2]?.value.status as Json).message as Json).parts as {
+      content: { $case: string; value: unknown };
+    }[];
     assert.deepEqual(progress[1]?.content, { $case: 'data', value: { percentage: 50, current_step: 'ranking' } });
 
     const id = payloads[0]!.value.id as string;
@@ -145,8 +193,14 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       events.push(event as unknown as Json);
       if (events.length > 20) break;
     }
-    assert.deepEqual(events.map((e) => e.kind), ['task', 'status-update', 'status-update', 'artifact-update', 'status-update']);
-    assert.deepEqual(events.filter((e) => e.kind === 'status-update').map((e) => (e.status as Json).state), ['working', 'working', 'completed']);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['task', 'status-update', 'status-update', 'artifact-update', 'status-update'],
+    );
+    assert.deepEqual(
+      events.filter((e) => e.kind === 'status-update').map((e) => (e.status as Json).state),
+      ['working', 'working', 'completed'],
+    );
     assert.equal(events[4]?.final, true);
 
     const task = (await client.getTask({ id: events[0]?.id as string })) as unknown as Json;
@@ -160,7 +214,10 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       try {
         const events: ProgressEvent[] = [];
         const result = await client.call('get_products', { brief: 'ctv' }, { onProgress: (e) => events.push(e) });
-        assert.deepEqual(events.map((e) => e.status), ['working', 'working', 'working', 'working', 'completed']);
+        assert.deepEqual(
+          events.map((e) => e.status),
+          ['working', 'working', 'working', 'working', 'completed'],
+        );
         assert.deepEqual(
           events.slice(1, 3).map((e) => ({ message: e.message, percentage: e.percentage, step: e.step })),
           [
@@ -182,7 +239,9 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
   }
 
   it('shows the latest progress report to GetTask while a non-blocking send runs', async () => {
-    const reply = (await (await rpc('SendMessage', { message: v1Message('sync_creatives'), configuration: { returnImmediately: true } })).json()) as Json;
+    const reply = (await (
+      await rpc('SendMessage', { message: v1Message('sync_creatives'), configuration: { returnImmediately: true } })
+    ).json()) as Json;
     const id = ((reply.result as Json).task as Json).id as string;
     let parts: unknown;
     for (let i = 0; i < 200 && parts === undefined; i += 1) {

@@ -6,7 +6,10 @@ import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js
 import { testTools } from './fixtures.js';
 
 /** A raw HTTP request (fetch will not let a test forge Host). */
-function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+function raw(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'POST', headers: options.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -23,7 +26,14 @@ const rpcBody = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'message/send',
-  params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'data', data: { skill: 'get_products', input: {} } }] } },
+  params: {
+    message: {
+      kind: 'message',
+      messageId: 'm',
+      role: 'user',
+      parts: [{ kind: 'data', data: { skill: 'get_products', input: {} } }],
+    },
+  },
 });
 
 describe('createAdcpServer request bounds', () => {
@@ -40,7 +50,10 @@ describe('createAdcpServer request bounds', () => {
   });
 
   it('refuses a foreign Host on a loopback listener (DNS rebinding)', async () => {
-    const reply = await raw(listening.a2aUrl, { headers: { host: 'evil.example', 'content-type': 'application/json' }, body: rpcBody });
+    const reply = await raw(listening.a2aUrl, {
+      headers: { host: 'evil.example', 'content-type': 'application/json' },
+      body: rpcBody,
+    });
     assert.equal(reply.status, 403);
   });
 
@@ -76,7 +89,10 @@ describe('createAdcpServer request bounds', () => {
   it('serves the MCP server card at both well-known paths with the AdCP _meta block', async () => {
     for (const path of ['/.well-known/mcp.json', '/.well-known/server.json']) {
       const reply = await raw(`${listening.url}${path}`, { method: 'GET' });
-      const card = JSON.parse(reply.body) as { _meta: Record<string, { adcp_version: string }>; tools: { name: string }[] };
+      const card = JSON.parse(reply.body) as {
+        _meta: Record<string, { adcp_version: string }>;
+        tools: { name: string }[];
+      };
       assert.equal(reply.status, 200);
       assert.equal(card._meta['adcontextprotocol.org']?.adcp_version, '3.1');
       assert.ok(card.tools.some((t) => t.name === 'get_products'));
@@ -102,7 +118,11 @@ describe('createAdcpServer request bounds', () => {
     const l = await slow.listen();
     try {
       const reply = await raw(l.a2aUrl, { headers: { 'content-type': 'application/json' }, body: rpcBody });
-      const task = (JSON.parse(reply.body) as { result: { status: { state: string }; artifacts: { parts: { data?: { adcp_error?: { code: string } } }[] }[] } }).result;
+      const task = (
+        JSON.parse(reply.body) as {
+          result: { status: { state: string }; artifacts: { parts: { data?: { adcp_error?: { code: string } } }[] }[] };
+        }
+      ).result;
       assert.equal(task.status.state, 'failed');
       assert.equal(task.artifacts[0]?.parts[1]?.data?.adcp_error?.code, 'SERVICE_UNAVAILABLE');
     } finally {

@@ -13,7 +13,10 @@ const tools = [
   {
     name: 'get_products',
     description: 'Products, with two progress reports on the way.',
-    handler: async (_args: unknown, ctx: { working(m?: string, p?: { percentage?: number; step?: string }): Promise<void> }) => {
+    handler: async (
+      _args: unknown,
+      ctx: { working(m?: string, p?: { percentage?: number; step?: string }): Promise<void> },
+    ) => {
       await ctx.working('Searching inventory', { percentage: 25, step: 'search' });
       await ctx.working('Ranking', { percentage: 75, step: 'ranking' });
       return { products: [{ product_id: 'p1' }] };

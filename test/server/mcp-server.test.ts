@@ -123,7 +123,10 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     }
     assert.equal(kinds[0], 'taskCreated');
     assert.equal((final?.structuredContent as Json).status, 'completed');
-    assert.deepEqual(((final?._meta as Json)['io.modelcontextprotocol/related-task'] as Json).taskId !== undefined, true);
+    assert.deepEqual(
+      ((final?._meta as Json)['io.modelcontextprotocol/related-task'] as Json).taskId !== undefined,
+      true,
+    );
   });
 
   it('creates a task with clamped TTL and a poll interval', async () => {
@@ -148,10 +151,16 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     const taskId = created.task.taskId;
     let status = '';
     for (let i = 0; i < 100 && status !== 'completed'; i += 1) {
-      const got = await client.request({ method: 'tasks/get', params: { taskId, task: {} } } as never, GetTaskResultSchema);
+      const got = await client.request(
+        { method: 'tasks/get', params: { taskId, task: {} } } as never,
+        GetTaskResultSchema,
+      );
       status = got.status;
     }
-    const result = await client.request({ method: 'tasks/result', params: { taskId, task: {} } } as never, CallToolResultSchema);
+    const result = await client.request(
+      { method: 'tasks/result', params: { taskId, task: {} } } as never,
+      CallToolResultSchema,
+    );
     assert.equal(status, 'completed');
     assert.equal((result.structuredContent as Json).status, 'completed');
   });
@@ -178,7 +187,10 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     await assert.rejects(other.experimental.tasks.getTask(taskId), /not found/i);
     await assert.rejects(other.experimental.tasks.cancelTask(taskId), /not found/i);
     const listed = await other.experimental.tasks.listTasks();
-    assert.equal(listed.tasks.some((t) => t.taskId === taskId), false);
+    assert.equal(
+      listed.tasks.some((t) => t.taskId === taskId),
+      false,
+    );
     assert.equal((await owner.experimental.tasks.getTask(taskId)).status, 'working');
     const cancelled = await owner.experimental.tasks.cancelTask(taskId);
     assert.equal(cancelled.status, 'cancelled');
@@ -193,7 +205,10 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     assert.equal(typeof body.task_id, 'string');
     let status: Json = {};
     for (let i = 0; i < 100; i += 1) {
-      const polled = await client.callTool({ name: 'get_task_status', arguments: { task_id: body.task_id, include_result: true } });
+      const polled = await client.callTool({
+        name: 'get_task_status',
+        arguments: { task_id: body.task_id, include_result: true },
+      });
       status = polled.structuredContent as Json;
       if (status.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 20));

@@ -36,7 +36,9 @@ describe('createAdcpServer mounted in another node:http server', () => {
     client = new Client({ name: 'mounted', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     const result = await client.callTool({ name: 'get_adcp_capabilities', arguments: {} });
-    assert.deepEqual((result.structuredContent as { supported_protocols: string[] }).supported_protocols, ['media_buy']);
+    assert.deepEqual((result.structuredContent as { supported_protocols: string[] }).supported_protocols, [
+      'media_buy',
+    ]);
   });
 
   it('leaves the host its own routes', async () => {

@@ -32,7 +32,11 @@ describe("the library's own transports against createAdcpServer", () => {
 
   for (const kind of ['mcp', 'a2a', 'a2a-0.3'] as const) {
     it(`reads a completed get_products answer with the context echoed (${kind})`, async () => {
-      const result = await open(kind).callTool('get_products', { brief: 'ctv', context: { k: 'v' } }, { maxBytes: MAX });
+      const result = await open(kind).callTool(
+        'get_products',
+        { brief: 'ctv', context: { k: 'v' } },
+        { maxBytes: MAX },
+      );
       assert.equal(result.status, 'completed');
       assert.deepEqual(result.context, { k: 'v' });
       assert.equal(((result.data?.products as unknown[]) ?? []).length, 1);

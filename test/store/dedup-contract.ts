@@ -46,7 +46,10 @@ export function dedupStoreContract(
     it('answers busy with the lease expiry while a live lease holds the key', async () => {
       const s = fresh();
       await store.claim(s, 'k', { leaseMs: 1000, now: T0 });
-      assert.deepEqual(await store.claim(s, 'k', { leaseMs: 1000, now: T0 + 999 }), { kind: 'busy', leaseExpiresAt: T0 + 1000 });
+      assert.deepEqual(await store.claim(s, 'k', { leaseMs: 1000, now: T0 + 999 }), {
+        kind: 'busy',
+        leaseExpiresAt: T0 + 1000,
+      });
     });
 
     it('answers done after complete, until the TTL passes', async () => {
@@ -146,7 +149,9 @@ export function dedupStoreContract(
     it('keeps the first fingerprint when an expired lease is reclaimed', async () => {
       const s = fresh();
       await store.claim(s, 'k', { leaseMs: 10, now: T0, fingerprint: 'fp-a' });
-      assert.deepEqual(await store.claim(s, 'k', { leaseMs: 10, now: T0 + 100, fingerprint: 'fp-b' }), { kind: 'conflict' });
+      assert.deepEqual(await store.claim(s, 'k', { leaseMs: 10, now: T0 + 100, fingerprint: 'fp-b' }), {
+        kind: 'conflict',
+      });
       assert.equal((await store.claim(s, 'k', { leaseMs: 10, now: T0 + 200, fingerprint: 'fp-a' })).kind, 'claimed');
     });
 
@@ -169,7 +174,9 @@ export function dedupStoreContract(
     it('gives exactly one claimed among parallel claims of one key', async () => {
       const s = fresh();
       const n = options.parallel ?? 50;
-      const outcomes = await Promise.all(Array.from({ length: n }, () => store.claim(s, 'race', { ...LEASE, now: T0 })));
+      const outcomes = await Promise.all(
+        Array.from({ length: n }, () => store.claim(s, 'race', { ...LEASE, now: T0 })),
+      );
       assert.equal(outcomes.filter((o) => o.kind === 'claimed').length, 1);
       assert.equal(outcomes.filter((o) => o.kind === 'busy').length, n - 1);
     });
@@ -178,7 +185,9 @@ export function dedupStoreContract(
       const s = fresh();
       await store.claim(s, 'race', { leaseMs: 10, now: T0 });
       const n = options.parallel ?? 50;
-      const outcomes = await Promise.all(Array.from({ length: n }, () => store.claim(s, 'race', { leaseMs: 10, now: T0 + 100 })));
+      const outcomes = await Promise.all(
+        Array.from({ length: n }, () => store.claim(s, 'race', { leaseMs: 10, now: T0 + 100 })),
+      );
       assert.equal(outcomes.filter((o) => o.kind === 'claimed').length, 1);
     });
 

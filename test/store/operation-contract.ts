@@ -83,7 +83,13 @@ export function operationStoreContract(
     it('advances an interim status to a final one with its result and task id', async () => {
       const op = id();
       await store.create(base(op));
-      const out = await store.advance(op, { status: 'completed', statusAt: T0 + 10, taskId: 't-9', result: { ok: true }, now: T0 + 11 });
+      const out = await store.advance(op, {
+        status: 'completed',
+        statusAt: T0 + 10,
+        taskId: 't-9',
+        result: { ok: true },
+        now: T0 + 11,
+      });
       assert.equal(out.applied, true);
       assert.equal(out.record?.status, 'completed');
       assert.equal(out.record?.taskId, 't-9');
@@ -180,7 +186,11 @@ export function operationStoreContract(
     it('applies createIfMissing as a normal advance when the record exists', async () => {
       const op = id();
       await store.create(base(op, { status: 'completed' }));
-      const out = await store.advance(op, { status: 'working', statusAt: T0 + 9, createIfMissing: { agent, taskType: 'x' } });
+      const out = await store.advance(op, {
+        status: 'working',
+        statusAt: T0 + 9,
+        createIfMissing: { agent, taskType: 'x' },
+      });
       assert.equal(out.applied, false);
       assert.equal(out.record?.status, 'completed');
     });
@@ -216,10 +226,22 @@ export function operationStoreContract(
       await store.create(base(a, { now: T0 + 1 }));
       await store.create(base(b, { now: T0 + 2, taskType: 'sync_creatives', status: 'working' }));
       await store.create(base(c, { now: T0 + 3, status: 'completed' }));
-      assert.deepEqual((await store.list({ agent })).map((r) => r.operationId), [a, b, c]);
-      assert.deepEqual((await store.list({ agent, taskType: 'sync_creatives' })).map((r) => r.operationId), [b]);
-      assert.deepEqual((await store.list({ agent, statuses: ['submitted', 'completed'] })).map((r) => r.operationId), [a, c]);
-      assert.deepEqual((await store.list({ agent, limit: 2 })).map((r) => r.operationId), [a, b]);
+      assert.deepEqual(
+        (await store.list({ agent })).map((r) => r.operationId),
+        [a, b, c],
+      );
+      assert.deepEqual(
+        (await store.list({ agent, taskType: 'sync_creatives' })).map((r) => r.operationId),
+        [b],
+      );
+      assert.deepEqual(
+        (await store.list({ agent, statuses: ['submitted', 'completed'] })).map((r) => r.operationId),
+        [a, c],
+      );
+      assert.deepEqual(
+        (await store.list({ agent, limit: 2 })).map((r) => r.operationId),
+        [a, b],
+      );
       assert.deepEqual(await store.list({ agent, statuses: [] }), []);
     });
 

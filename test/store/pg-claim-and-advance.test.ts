@@ -19,7 +19,10 @@ async function open(schema = testSchema('cna')) {
 
 type Stores = Awaited<ReturnType<typeof open>>;
 
-function request(stores: Stores, overrides: Partial<ClaimAndAdvanceRequest> & { status?: string; statusAt?: number } = {}): ClaimAndAdvanceRequest {
+function request(
+  stores: Stores,
+  overrides: Partial<ClaimAndAdvanceRequest> & { status?: string; statusAt?: number } = {},
+): ClaimAndAdvanceRequest {
   const { status = 'working', statusAt = T0, ...rest } = overrides;
   return {
     scope: 's',
@@ -29,7 +32,13 @@ function request(stores: Stores, overrides: Partial<ClaimAndAdvanceRequest> & { 
     fingerprint: 'f1',
     operations: stores.operations,
     operationId: 'op1',
-    update: { status, statusAt, taskId: 't1', result: { step: status }, createIfMissing: { agent: AGENT, taskType: 'create_media_buy' } },
+    update: {
+      status,
+      statusAt,
+      taskId: 't1',
+      result: { step: status },
+      createIfMissing: { agent: AGENT, taskType: 'create_media_buy' },
+    },
     expect: { agent: AGENT, taskType: 'create_media_buy' },
     ...rest,
   };
@@ -56,7 +65,10 @@ describe('PgDedupStore.claimAndAdvance', { skip: pgSkip }, () => {
       updatedAt: T0,
     });
     assert.deepEqual(await stores.operations.get('op1'), outcome.record);
-    assert.deepEqual(await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 + 1, fingerprint: 'f1' }), { kind: 'busy', leaseExpiresAt: T0 + 30_000 });
+    assert.deepEqual(await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 + 1, fingerprint: 'f1' }), {
+      kind: 'busy',
+      leaseExpiresAt: T0 + 30_000,
+    });
     assert.equal(await stores.dedup.complete('s', 'k1', outcome.token, { ttlMs: 1000, now: T0 }), true);
     await stores.db.close();
   });
@@ -65,8 +77,13 @@ describe('PgDedupStore.claimAndAdvance', { skip: pgSkip }, () => {
     const stores = await open();
     const outcome = await stores.dedup.claimAndAdvance(request(stores, { complete: { ttlMs: 5000 } }));
     assert.equal(outcome?.kind, 'claimed');
-    assert.deepEqual(await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 + 4999, fingerprint: 'f1' }), { kind: 'done' });
-    assert.equal((await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 + 5000, fingerprint: 'f1' })).kind, 'claimed');
+    assert.deepEqual(await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 + 4999, fingerprint: 'f1' }), {
+      kind: 'done',
+    });
+    assert.equal(
+      (await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 + 5000, fingerprint: 'f1' })).kind,
+      'claimed',
+    );
     await stores.db.close();
   });
 
@@ -76,8 +93,14 @@ describe('PgDedupStore.claimAndAdvance', { skip: pgSkip }, () => {
     await stores.dedup.claimAndAdvance(request(stores, { key: 'busy', statusAt: T0 + 1 }));
     const later = { status: 'completed', statusAt: T0 + 100, now: T0 + 100 };
     assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'done', ...later })), { kind: 'done' });
-    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'busy', ...later })), { kind: 'busy', leaseExpiresAt: T0 + 30_000 });
-    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'busy', fingerprint: 'other', ...later })), { kind: 'conflict' });
+    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'busy', ...later })), {
+      kind: 'busy',
+      leaseExpiresAt: T0 + 30_000,
+    });
+    assert.deepEqual(
+      await stores.dedup.claimAndAdvance(request(stores, { key: 'busy', fingerprint: 'other', ...later })),
+      { kind: 'conflict' },
+    );
     const record = await stores.operations.get('op1');
     assert.equal(record?.status, 'working');
     assert.equal(record?.statusAt, T0 + 1);
@@ -86,15 +109,21 @@ describe('PgDedupStore.claimAndAdvance', { skip: pgSkip }, () => {
 
   it('never moves an operation backwards, and a redelivery after a released claim claims again', async () => {
     const stores = await open();
-    const first = await stores.dedup.claimAndAdvance(request(stores, { key: 'final', status: 'completed', statusAt: T0 + 50 }));
+    const first = await stores.dedup.claimAndAdvance(
+      request(stores, { key: 'final', status: 'completed', statusAt: T0 + 50 }),
+    );
     assert.equal(first?.kind === 'claimed' && first.applied, true);
-    const older = await stores.dedup.claimAndAdvance(request(stores, { key: 'older', status: 'working', statusAt: T0 + 10 }));
+    const older = await stores.dedup.claimAndAdvance(
+      request(stores, { key: 'older', status: 'working', statusAt: T0 + 10 }),
+    );
     assert.equal(older?.kind, 'claimed');
     if (older?.kind !== 'claimed' || first?.kind !== 'claimed') return;
     assert.equal(older.applied, false);
     assert.equal(older.record?.status, 'completed', 'the record as it stands');
     await stores.dedup.release('s', 'final', first.token);
-    const again = await stores.dedup.claimAndAdvance(request(stores, { key: 'final', status: 'completed', statusAt: T0 + 50, now: T0 + 60 }));
+    const again = await stores.dedup.claimAndAdvance(
+      request(stores, { key: 'final', status: 'completed', statusAt: T0 + 50, now: T0 + 60 }),
+    );
     assert.equal(again?.kind, 'claimed', 'a handler that failed runs again on the next delivery');
     if (again?.kind !== 'claimed') return;
     assert.equal(again.applied, false);
@@ -107,31 +136,69 @@ describe('PgDedupStore.claimAndAdvance', { skip: pgSkip }, () => {
     const stores = await open();
     const first = await stores.dedup.claimAndAdvance(request(stores, { leaseMs: 1000 }));
     assert.equal(first?.kind, 'claimed');
-    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { now: T0 + 999 })), { kind: 'busy', leaseExpiresAt: T0 + 1000 });
+    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { now: T0 + 999 })), {
+      kind: 'busy',
+      leaseExpiresAt: T0 + 1000,
+    });
     const retry = await stores.dedup.claimAndAdvance(request(stores, { now: T0 + 1000 }));
     assert.equal(retry?.kind, 'claimed');
     if (retry?.kind !== 'claimed' || first?.kind !== 'claimed') return;
     assert.notEqual(retry.token, first.token);
-    assert.equal(await stores.dedup.complete('s', 'k1', first.token, { ttlMs: 1000, now: T0 + 1001 }), false, 'the crashed holder lost the key');
+    assert.equal(
+      await stores.dedup.complete('s', 'k1', first.token, { ttlMs: 1000, now: T0 + 1001 }),
+      false,
+      'the crashed holder lost the key',
+    );
     assert.equal(retry.record?.status, 'working');
     await stores.db.close();
   });
 
   it('claims nothing and moves nothing for an operation of another agent or task type', async () => {
     const stores = await open();
-    await stores.operations.create({ operationId: 'op1', agent: 'https://other.example', taskType: 'create_media_buy', status: 'submitted', statusAt: T0, now: T0 });
-    await stores.operations.create({ operationId: 'op2', agent: AGENT, taskType: 'sync_creatives', status: 'submitted', statusAt: T0, now: T0 });
-    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'a' })), { kind: 'mismatch', field: 'agent' });
-    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'b', operationId: 'op2' })), { kind: 'mismatch', field: 'task_type' });
+    await stores.operations.create({
+      operationId: 'op1',
+      agent: 'https://other.example',
+      taskType: 'create_media_buy',
+      status: 'submitted',
+      statusAt: T0,
+      now: T0,
+    });
+    await stores.operations.create({
+      operationId: 'op2',
+      agent: AGENT,
+      taskType: 'sync_creatives',
+      status: 'submitted',
+      statusAt: T0,
+      now: T0,
+    });
+    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'a' })), {
+      kind: 'mismatch',
+      field: 'agent',
+    });
+    assert.deepEqual(await stores.dedup.claimAndAdvance(request(stores, { key: 'b', operationId: 'op2' })), {
+      kind: 'mismatch',
+      field: 'task_type',
+    });
     assert.equal((await stores.operations.get('op1'))?.status, 'submitted');
     assert.equal((await stores.operations.get('op2'))?.status, 'submitted');
-    assert.equal((await stores.dedup.claim('s', 'a', { leaseMs: 1, now: T0, fingerprint: 'f1' })).kind, 'claimed', 'the key was not taken');
+    assert.equal(
+      (await stores.dedup.claim('s', 'a', { leaseMs: 1, now: T0, fingerprint: 'f1' })).kind,
+      'claimed',
+      'the key was not taken',
+    );
     await stores.db.close();
   });
 
   it('without createIfMissing advances an existing operation and creates none', async () => {
     const stores = await open();
-    await stores.operations.create({ operationId: 'op1', agent: AGENT, taskType: 'create_media_buy', status: 'submitted', statusAt: T0, now: T0 });
+    await stores.operations.create({
+      operationId: 'op1',
+      agent: AGENT,
+      taskType: 'create_media_buy',
+      status: 'submitted',
+      statusAt: T0,
+      now: T0,
+    });
     const base = request(stores);
     const { createIfMissing: _, ...update } = base.update;
     const moved = await stores.dedup.claimAndAdvance({ ...base, update: { ...update, statusAt: T0 + 1 } });
@@ -173,7 +240,10 @@ describe('PgDedupStore.claimAndAdvance', { skip: pgSkip }, () => {
     const stores = await open();
     const other = new PgOperationStore({ url: pgUrl as string, schema: stores.schema });
     assert.equal(await stores.dedup.claimAndAdvance({ ...request(stores), operations: other }), undefined);
-    assert.equal(await stores.dedup.claimAndAdvance({ ...request(stores), operations: new MemoryOperationStore() }), undefined);
+    assert.equal(
+      await stores.dedup.claimAndAdvance({ ...request(stores), operations: new MemoryOperationStore() }),
+      undefined,
+    );
     assert.equal((await stores.dedup.claim('s', 'k1', { leaseMs: 1, now: T0 })).kind, 'claimed', 'nothing was claimed');
     await other.close();
     await stores.db.close();

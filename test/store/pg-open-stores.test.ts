@@ -43,7 +43,10 @@ describe('openStoresFromUrl', () => {
   });
 
   it('fails at start with a store error when PostgreSQL is unreachable', async () => {
-    const error = await openStoresFromUrl({ url: 'postgres://u:pw@127.0.0.1:1/db', pg: { connectTimeoutMs: 1000 } }).then(
+    const error = await openStoresFromUrl({
+      url: 'postgres://u:pw@127.0.0.1:1/db',
+      pg: { connectTimeoutMs: 1000 },
+    }).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -60,7 +63,13 @@ describe('openStoresFromUrl', () => {
     assert.equal((await stores.dedup.claim('s', 'k', { leaseMs: 1000 })).kind, 'claimed');
     const created = await stores.tasks.create({ owner: 'o', kind: 'adcp' });
     assert.equal(created.ok, true);
-    const op = await stores.operations.create({ operationId: 'op', agent: 'a', taskType: 't', status: 'working', statusAt: 1 });
+    const op = await stores.operations.create({
+      operationId: 'op',
+      agent: 'a',
+      taskType: 't',
+      status: 'working',
+      statusAt: 1,
+    });
     assert.equal(op.status, 'working');
     await stores.close();
   });

@@ -26,9 +26,13 @@ if (pgUrl === undefined) {
     makeSibling: () => new PgDedupStore({ url, schema: dedupSchema }),
   });
   let opsSchema = '';
-  operationStoreContract('PgOperationStore', () => new PgOperationStore({ url, schema: (opsSchema = testSchema('ops')) }), {
-    makeSibling: () => new PgOperationStore({ url, schema: opsSchema }),
-  });
+  operationStoreContract(
+    'PgOperationStore',
+    () => new PgOperationStore({ url, schema: (opsSchema = testSchema('ops')) }),
+    {
+      makeSibling: () => new PgOperationStore({ url, schema: opsSchema }),
+    },
+  );
   taskStoreContract('postgres', (policy) =>
     createPgTaskStore({ url, schema: testSchema('tasks'), policy, sweepIntervalMs: 0 }),
   );
@@ -53,7 +57,10 @@ if (pgUrl === undefined) {
         CREATE TABLE ${schema}.adcp_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now());
         INSERT INTO ${schema}.adcp_schema_migrations (version, name) VALUES (99, 'future')`);
       const db = new PgDatabase({ url, schema });
-      await assert.rejects(db.connect(), (error: unknown) => isAdcpWireError(error) && /newer than this library/.test(error.message));
+      await assert.rejects(
+        db.connect(),
+        (error: unknown) => isAdcpWireError(error) && /newer than this library/.test(error.message),
+      );
       await db.close();
     });
 
@@ -124,11 +131,14 @@ if (pgUrl === undefined) {
       const live = await store.claim('s', 'live', { leaseMs: 1000, now });
       assert.equal(await store.sweep(now + 100), 1_200);
       assert.equal(live.kind, 'claimed');
-      assert.deepEqual(await store.claim('s', 'live', { leaseMs: 1000, now: now + 100 }), { kind: 'busy', leaseExpiresAt: now + 1000 });
+      assert.deepEqual(await store.claim('s', 'live', { leaseMs: 1000, now: now + 100 }), {
+        kind: 'busy',
+        leaseExpiresAt: now + 1000,
+      });
       await store.close();
     });
 
-    it('completes a key inside the caller\'s transaction, and not at all when it rolls back', async () => {
+    it("completes a key inside the caller's transaction, and not at all when it rolls back", async () => {
       const db = new PgDatabase({ url, schema: testSchema('txn') });
       const dedup = new PgDedupStore({ database: db });
       await db.query('setup', 'CREATE TABLE effects (key text)');
@@ -138,19 +148,30 @@ if (pgUrl === undefined) {
       await assert.rejects(
         db.transaction('handler', async (client) => {
           await client.query('INSERT INTO effects VALUES ($1)', ['k1']);
-          assert.equal(await dedup.completeIn(client, { scope: 's', key: 'k1', token: first.token, ttlMs: 60_000 }), true);
+          assert.equal(
+            await dedup.completeIn(client, { scope: 's', key: 'k1', token: first.token, ttlMs: 60_000 }),
+            true,
+          );
           throw new Error('handler failed after completing');
         }),
       );
       assert.equal((await db.query('check', 'SELECT count(*)::int AS n FROM effects')).rows[0]?.n, 0);
-      assert.deepEqual(await dedup.claim('s', 'k1', { leaseMs: 60_000 }), { kind: 'busy', leaseExpiresAt: (await leaseOf(db)) });
+      assert.deepEqual(await dedup.claim('s', 'k1', { leaseMs: 60_000 }), {
+        kind: 'busy',
+        leaseExpiresAt: await leaseOf(db),
+      });
       await db.transaction('handler', async (client) => {
         await client.query('INSERT INTO effects VALUES ($1)', ['k1']);
-        assert.equal(await dedup.completeIn(client, { scope: 's', key: 'k1', token: first.token, ttlMs: 60_000 }), true);
+        assert.equal(
+          await dedup.completeIn(client, { scope: 's', key: 'k1', token: first.token, ttlMs: 60_000 }),
+          true,
+        );
       });
       assert.deepEqual(await dedup.claim('s', 'k1', { leaseMs: 60_000 }), { kind: 'done' });
       assert.equal(
-        await db.transaction('stale', (client) => dedup.completeIn(client, { scope: 's', key: 'k1', token: 'other', ttlMs: 1 })),
+        await db.transaction('stale', (client) =>
+          dedup.completeIn(client, { scope: 's', key: 'k1', token: 'other', ttlMs: 1 }),
+        ),
         false,
       );
       await db.close();
@@ -161,11 +182,17 @@ if (pgUrl === undefined) {
       const a: ReplayStore = new PgReplayStore({ url, schema });
       const b = new PgReplayStore({ url, schema });
       const now = 1_800_000_000;
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).record('kid-1', 'n1', now + 300, now)));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).record('kid-1', 'n1', now + 300, now)),
+      );
       assert.deepEqual(outcomes.filter((o) => o === 'recorded').length, 1);
       assert.deepEqual([...new Set(outcomes)].sort(), ['recorded', 'replayed']);
       assert.equal(await b.record('kid-2', 'n1', now + 300, now), 'recorded', 'nonces are per keyid');
-      assert.equal(await a.record('kid-1', 'n1', now + 600, now + 300), 'recorded', 'an expired nonce may be seen again');
+      assert.equal(
+        await a.record('kid-1', 'n1', now + 600, now + 300),
+        'recorded',
+        'an expired nonce may be seen again',
+      );
       assert.equal(await b.sweep(now + 10_000), 2);
       await (a as PgReplayStore).close();
       await b.close();
@@ -215,6 +242,9 @@ if (pgUrl === undefined) {
 }
 
 async function leaseOf(db: PgDatabase): Promise<number> {
-  const { rows } = await db.query<{ lease: string }>('lease', 'SELECT lease_expires_at AS lease FROM adcp_webhook_dedup');
+  const { rows } = await db.query<{ lease: string }>(
+    'lease',
+    'SELECT lease_expires_at AS lease FROM adcp_webhook_dedup',
+  );
   return Number(rows[0]?.lease);
 }

@@ -47,7 +47,14 @@ describe('SQLite store files', () => {
     await dedup.complete('s', 'k', claimed.token, { ttlMs: 60_000 });
     await dedup.close();
     const ops = new SqliteOperationStore({ path });
-    await ops.create({ operationId: 'op', agent: 'a', taskType: 't', status: 'completed', statusAt: 1, result: { r: 1 } });
+    await ops.create({
+      operationId: 'op',
+      agent: 'a',
+      taskType: 't',
+      status: 'completed',
+      statusAt: 1,
+      result: { r: 1 },
+    });
     await ops.close();
     const dedup2 = new SqliteDedupStore({ path });
     const ops2 = new SqliteOperationStore({ path });
@@ -70,7 +77,9 @@ describe('SQLite store files', () => {
   it('refuses a file written by a newer schema', () => {
     const path = join(dir, 'newer.db');
     const db = new Database(path);
-    db.exec("CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL); INSERT INTO schema_version VALUES ('webhook_dedup', 99)");
+    db.exec(
+      "CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL); INSERT INTO schema_version VALUES ('webhook_dedup', 99)",
+    );
     db.close();
     assert.throws(() => new SqliteDedupStore({ path }), /newer than this library/);
   });
@@ -104,8 +113,15 @@ describe('SqliteWriteBatcher (group commit)', () => {
     const insert = db.prepare('INSERT INTO t VALUES (?)');
     const { writeBatcherFor } = await import('../../src/store/sqlite-write-batcher.js');
     const batcher = writeBatcherFor(db);
-    const settled = await Promise.allSettled([batcher.run(() => insert.run(1)), batcher.run(() => insert.run(null)), batcher.run(() => insert.run(3))]);
-    assert.deepEqual(settled.map((s) => s.status), ['fulfilled', 'rejected', 'fulfilled']);
+    const settled = await Promise.allSettled([
+      batcher.run(() => insert.run(1)),
+      batcher.run(() => insert.run(null)),
+      batcher.run(() => insert.run(3)),
+    ]);
+    assert.deepEqual(
+      settled.map((s) => s.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.deepEqual(db.prepare('SELECT v FROM t ORDER BY v').all(), [{ v: 1 }, { v: 3 }]);
     db.close();
   });

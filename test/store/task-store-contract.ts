@@ -24,7 +24,11 @@ export function taskStoreContract(name: string, makeStore: MakeTaskStore): void 
       for (const store of opened) await store.close();
     });
 
-    const created = async (store: TaskStore, owner: string, extra: Partial<Parameters<TaskStore['create']>[0]> = {}) => {
+    const created = async (
+      store: TaskStore,
+      owner: string,
+      extra: Partial<Parameters<TaskStore['create']>[0]> = {},
+    ) => {
       const outcome = await store.create({ owner, kind: 'mcp', now: T0, ...extra });
       assert.equal(outcome.ok, true);
       if (!outcome.ok) throw new Error('unreachable');
@@ -95,13 +99,20 @@ export function taskStoreContract(name: string, makeStore: MakeTaskStore): void 
       await created(store, 'owner-1');
       const mine = await created(store, 'owner-2');
       const page = await store.list('owner-2', { now: T0 + 1 });
-      assert.deepEqual(page.tasks.map((t) => t.taskId), [mine.taskId]);
+      assert.deepEqual(
+        page.tasks.map((t) => t.taskId),
+        [mine.taskId],
+      );
     });
 
     it('stores a result with the final status', async () => {
       const store = await make();
       const task = await created(store, 'o');
-      const outcome = await store.update('o', task.taskId, { status: 'completed', result: { content: [], n: 1 }, now: T0 + 5 });
+      const outcome = await store.update('o', task.taskId, {
+        status: 'completed',
+        result: { content: [], n: 1 },
+        now: T0 + 5,
+      });
       assert.equal(outcome.ok, true);
       const read = await store.get('o', task.taskId, T0 + 6);
       assert.equal(read?.status, 'completed');
@@ -198,7 +209,10 @@ export function taskStoreContract(name: string, makeStore: MakeTaskStore): void 
       const adcp = await created(store, 'o', { kind: 'adcp', status: 'submitted' });
       await created(store, 'o', { kind: 'adcp', status: 'completed' });
       const page = await store.list('o', { kind: 'adcp', statuses: ['submitted'], now: T0 + 1 });
-      assert.deepEqual(page.tasks.map((t) => t.taskId), [adcp.taskId]);
+      assert.deepEqual(
+        page.tasks.map((t) => t.taskId),
+        [adcp.taskId],
+      );
     });
 
     it('rejects a cursor it did not issue', async () => {

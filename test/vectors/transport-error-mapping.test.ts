@@ -14,7 +14,13 @@ import { recoveryAction } from '../../src/core/recovery.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const file = path.resolve(repoRoot, '../shared/vectors/transport-error-mapping.json');
 const { vectors } = JSON.parse(readFileSync(file, 'utf8')) as {
-  vectors: { id: string; transport: string; response: Record<string, unknown>; expected_error: unknown; expected_action: string }[];
+  vectors: {
+    id: string;
+    transport: string;
+    response: Record<string, unknown>;
+    expected_error: unknown;
+    expected_action: string;
+  }[];
 };
 
 function extractByTransport(transport: string, response: Record<string, unknown>): unknown {

@@ -7,7 +7,12 @@ import { validateWebhookEnvelope } from '../../src/core/webhook-envelope.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const file = path.resolve(repoRoot, '../shared/vectors/webhook-receiver-envelope.json');
-interface Vector { id: string; payload: Record<string, unknown>; expected_error?: string; same_event_as?: string }
+interface Vector {
+  id: string;
+  payload: Record<string, unknown>;
+  expected_error?: string;
+  same_event_as?: string;
+}
 const { positive, negative } = JSON.parse(readFileSync(file, 'utf8')) as { positive: Vector[]; negative: Vector[] };
 
 describe('webhook-receiver-envelope.json', () => {

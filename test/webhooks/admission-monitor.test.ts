@@ -15,9 +15,16 @@ describe('AdmissionMonitor', () => {
 
   it('raises clause d once when new keyids in one window pass the floor', () => {
     const alarms: AdmissionAlarm[] = [];
-    const monitor = new AdmissionMonitor({ onAlarm: (a) => alarms.push(a), floor: 3, proportion: 0.1, random: () => 0.5 });
+    const monitor = new AdmissionMonitor({
+      onAlarm: (a) => alarms.push(a),
+      floor: 3,
+      proportion: 0.1,
+      random: () => 0.5,
+    });
     for (let i = 0; i < 6; i += 1) monitor.observe(`kid-${i}`, T0 + i);
-    assert.deepEqual(alarms, [{ kind: 'admission_pressure', clause: 'd', newKeyids: 4, threshold: 3, windowStart: T0 }]);
+    assert.deepEqual(alarms, [
+      { kind: 'admission_pressure', clause: 'd', newKeyids: 4, threshold: 3, windowStart: T0 },
+    ]);
   });
 
   it('does not count a keyid seen within 30 days as new', () => {
@@ -30,16 +37,32 @@ describe('AdmissionMonitor', () => {
 
   it('raises clause a against a stable day of baseline traffic', () => {
     const alarms: AdmissionAlarm[] = [];
-    const monitor = new AdmissionMonitor({ onAlarm: (a) => alarms.push(a), shortRatio: 3, mediumRatio: 100, longRatio: 100, floor: 1000, proportion: 0 });
+    const monitor = new AdmissionMonitor({
+      onAlarm: (a) => alarms.push(a),
+      shortRatio: 3,
+      mediumRatio: 100,
+      longRatio: 100,
+      floor: 1000,
+      proportion: 0,
+    });
     let n = 0;
     for (let w = 0; w < 300; w += 1) monitor.observe(`base-${n++}`, T0 + w * 300); // one new keyid per window for a day
     for (let i = 0; i < 5; i += 1) monitor.observe(`burst-${i}`, T0 + 300 * 300 + i);
-    assert.deepEqual(alarms.map((a) => a.kind === 'admission_pressure' && a.clause), ['a']);
+    assert.deepEqual(
+      alarms.map((a) => a.kind === 'admission_pressure' && a.clause),
+      ['a'],
+    );
   });
 
   it('raises threshold_tuning_overdue once when defaults are still in use after 30 days', () => {
     const alarms: AdmissionAlarm[] = [];
-    const monitor = new AdmissionMonitor({ onAlarm: (a) => alarms.push(a), shortRatio: 3, mediumRatio: 2, longRatio: 1.5, floor: 20 });
+    const monitor = new AdmissionMonitor({
+      onAlarm: (a) => alarms.push(a),
+      shortRatio: 3,
+      mediumRatio: 2,
+      longRatio: 1.5,
+      floor: 20,
+    });
     monitor.observe('k', T0);
     monitor.observe('k', T0 + 31 * 86_400);
     monitor.observe('k', T0 + 32 * 86_400);

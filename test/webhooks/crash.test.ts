@@ -23,7 +23,9 @@ async function freePort(): Promise<number> {
 }
 
 function startReceiver(dbPath: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, String(port), SECRET], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, dbPath, String(port), SECRET], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('receiver did not start in 20 s')), 20_000);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -56,8 +58,17 @@ describe('webhook receiver crash (SIGKILL mid-stream, restart on the same SQLite
   it('loses no event and dispatches none twice', async () => {
     const port = await freePort();
     child = await startReceiver(dbPath, port);
-    const emitter = createWebhookEmitter({ allowInsecureUrls: true, maxAttempts: 200, baseDelayMs: 20, maxDelayMs: 200, timeoutMs: 2000 });
-    const config = { url: `http://127.0.0.1:${port}/webhooks/adcp`, authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET } };
+    const emitter = createWebhookEmitter({
+      allowInsecureUrls: true,
+      maxAttempts: 200,
+      baseDelayMs: 20,
+      maxDelayMs: 200,
+      timeoutMs: 2000,
+    });
+    const config = {
+      url: `http://127.0.0.1:${port}/webhooks/adcp`,
+      authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET },
+    };
     const keys: string[] = [];
     let next = 0;
     let finished = 0;
@@ -68,7 +79,14 @@ describe('webhook receiver crash (SIGKILL mid-stream, restart on the same SQLite
         const idempotencyKey = `whk_crash_${String(i).padStart(6, '0')}_x`;
         keys.push(idempotencyKey);
         out.push(
-          await emitter.send(config, { operationId: `op_${i}`, taskId: `task_${i}`, taskType: 'create_media_buy', status: 'completed', idempotencyKey, result: { i } }),
+          await emitter.send(config, {
+            operationId: `op_${i}`,
+            taskId: `task_${i}`,
+            taskType: 'create_media_buy',
+            status: 'completed',
+            idempotencyKey,
+            result: { i },
+          }),
         );
         finished += 1;
         await new Promise((r) => setTimeout(r, 3));
@@ -88,14 +106,27 @@ describe('webhook receiver crash (SIGKILL mid-stream, restart on the same SQLite
     await killed(child);
 
     assert.equal(outcomes.length, EVENTS);
-    assert.deepEqual(outcomes.filter((o) => !o.ok), []);
+    assert.deepEqual(
+      outcomes.filter((o) => !o.ok),
+      [],
+    );
     const db = new Database(dbPath, { readonly: true });
-    const rows = db.prepare('SELECT idempotency_key AS key, COUNT(*) AS n, COUNT(DISTINCT pid) AS pids FROM dispatched GROUP BY idempotency_key').all() as Array<{ key: string; n: number }>;
-    const completed = (db.prepare("SELECT COUNT(*) AS n FROM operations WHERE status = 'completed'").get() as { n: number }).n;
+    const rows = db
+      .prepare(
+        'SELECT idempotency_key AS key, COUNT(*) AS n, COUNT(DISTINCT pid) AS pids FROM dispatched GROUP BY idempotency_key',
+      )
+      .all() as Array<{ key: string; n: number }>;
+    const completed = (
+      db.prepare("SELECT COUNT(*) AS n FROM operations WHERE status = 'completed'").get() as { n: number }
+    ).n;
     const receivers = (db.prepare('SELECT COUNT(DISTINCT pid) AS n FROM dispatched').get() as { n: number }).n;
     db.close();
     assert.equal(rows.length, EVENTS, 'every event dispatched');
-    assert.deepEqual(rows.filter((r) => r.n !== 1), [], 'no event dispatched twice');
+    assert.deepEqual(
+      rows.filter((r) => r.n !== 1),
+      [],
+      'no event dispatched twice',
+    );
     assert.deepEqual(new Set(rows.map((r) => r.key)), new Set(keys));
     assert.equal(completed, EVENTS, 'every operation completed');
     assert.ok(receivers >= 3, `events were dispatched by ${receivers} receiver processes`);

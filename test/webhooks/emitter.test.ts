@@ -13,7 +13,9 @@ import { SqliteDedupStore } from '../../src/store/sqlite-dedup-store.js';
 import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
 import { SECRET, makeKey } from './helpers.js';
 
-async function listen(listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+async function listen(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; url: string }> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -39,8 +41,20 @@ describe('createWebhookEmitter -> createWebhookHandler over loopback', () => {
     events.push(event);
   };
   before(async () => {
-    const rfcHandler = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: [seller.publicJwk] }, dedup, operations, agent: 'https://seller.example', onEvent });
-    const hmacHandler = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup, operations, agent: 'https://hmac-seller.example', onEvent });
+    const rfcHandler = createWebhookHandler({
+      signature: { scheme: 'rfc9421', jwks: [seller.publicJwk] },
+      dedup,
+      operations,
+      agent: 'https://seller.example',
+      onEvent,
+    });
+    const hmacHandler = createWebhookHandler({
+      signature: { scheme: 'hmac', secret: SECRET },
+      dedup,
+      operations,
+      agent: 'https://hmac-seller.example',
+      onEvent,
+    });
     rfc = await listen(rfcHandler.node);
     hmac = await listen(hmacHandler.node);
   });
@@ -71,7 +85,11 @@ describe('createWebhookEmitter -> createWebhookHandler over loopback', () => {
   it('delivers with legacy HMAC when the buyer registered credentials', async () => {
     const emitter = createWebhookEmitter(noSleep);
     const outcome = await emitter.send(
-      { url: `${hmac.url}/hook`, operation_id: 'op_hmac_1', authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET } },
+      {
+        url: `${hmac.url}/hook`,
+        operation_id: 'op_hmac_1',
+        authentication: { schemes: ['HMAC-SHA256'], credentials: SECRET },
+      },
       { taskId: 'task_2', taskType: 'sync_creatives', status: 'completed', result: { ok: true } },
     );
     assert.equal(outcome.ok, true);
@@ -82,17 +100,32 @@ describe('createWebhookEmitter -> createWebhookHandler over loopback', () => {
     failNext = 1;
     const before = events.length;
     const emitter = createWebhookEmitter({ signingKey: seller.signing, ...noSleep });
-    const outcome = await emitter.send({ url: `${rfc.url}/hook`, operation_id: 'op_retry_1' }, { taskId: 't', taskType: 'create_media_buy', status: 'completed' });
+    const outcome = await emitter.send(
+      { url: `${rfc.url}/hook`, operation_id: 'op_retry_1' },
+      { taskId: 't', taskType: 'create_media_buy', status: 'completed' },
+    );
     assert.deepEqual([outcome.ok, outcome.attempts], [true, 2]);
     assert.equal(events.length - before, 1);
   });
 
   it('runs the handler once for 100 parallel deliveries of one key (SQLite dedup, node adapter)', async () => {
     const before = events.length;
-    const emitter = createWebhookEmitter({ signingKey: seller.signing, ...noSleep, maxAttempts: 50, sleep: () => new Promise((r) => setTimeout(r, 5)) });
+    const emitter = createWebhookEmitter({
+      signingKey: seller.signing,
+      ...noSleep,
+      maxAttempts: 50,
+      sleep: () => new Promise((r) => setTimeout(r, 5)),
+    });
     const { buildWebhookEnvelope } = await import('../../src/webhooks/build-webhook-envelope.js');
-    const envelope = buildWebhookEnvelope({ operationId: 'op_parallel', taskId: 't', taskType: 'create_media_buy', status: 'completed' });
-    const outcomes = await Promise.all(Array.from({ length: 100 }, () => emitter.deliver({ url: `${rfc.url}/hook` }, envelope)));
+    const envelope = buildWebhookEnvelope({
+      operationId: 'op_parallel',
+      taskId: 't',
+      taskType: 'create_media_buy',
+      status: 'completed',
+    });
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, () => emitter.deliver({ url: `${rfc.url}/hook` }, envelope)),
+    );
     assert.equal(outcomes.filter((o) => o.ok).length, 100);
     assert.equal(events.length - before, 1);
   });
@@ -137,49 +170,87 @@ describe('createWebhookEmitter (retry policy)', () => {
       sleep: async (ms) => void delays.push(ms),
       onAttempt: (a) => attempts.push(a),
     });
-    const outcome = await emitter.send({ url: target.url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'completed' });
+    const outcome = await emitter.send(
+      { url: target.url, operation_id: 'op' },
+      { taskId: 't', taskType: 'x', status: 'completed' },
+    );
     assert.deepEqual(outcome, { ok: true, idempotencyKey: outcome.idempotencyKey, attempts: 3, status: 200 });
     assert.deepEqual(delays, [7000, 2000]);
-    assert.deepEqual(attempts.map((a) => [a.attempt, a.status, a.nextDelayMs]), [[1, 503, 7000], [2, 503, 2000], [3, 200, undefined]]);
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.status, a.nextDelayMs]),
+      [
+        [1, 503, 7000],
+        [2, 503, 2000],
+        [3, 200, undefined],
+      ],
+    );
     assert.equal(new Set(target.bodies).size, 1);
     assert.equal(new Set(target.signatures).size, 3, 'each attempt is signed afresh');
     assert.equal(JSON.parse(target.bodies[0] as string).idempotency_key, outcome.idempotencyKey);
   });
 
   it('stops at once on 401 with a webhook_* signature error', async () => {
-    const target = await scripted([{ status: 401, headers: { 'www-authenticate': 'Signature error="webhook_signature_invalid"' } }]);
-    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep }).send({ url: target.url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
+    const target = await scripted([
+      { status: 401, headers: { 'www-authenticate': 'Signature error="webhook_signature_invalid"' } },
+    ]);
+    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep }).send(
+      { url: target.url, operation_id: 'op' },
+      { taskId: 't', taskType: 'x', status: 'failed' },
+    );
     assert.deepEqual([outcome.ok, outcome.attempts, !outcome.ok && outcome.reason], [false, 1, 'signature_rejected']);
   });
 
   it('stops at once on 409 (key bound to another payload)', async () => {
     const target = await scripted([{ status: 409 }]);
-    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep }).send({ url: target.url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
+    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep }).send(
+      { url: target.url, operation_id: 'op' },
+      { taskId: 't', taskType: 'x', status: 'failed' },
+    );
     assert.equal(!outcome.ok && outcome.reason, 'conflict');
   });
 
   it('refuses to follow a redirect', async () => {
     const target = await scripted([{ status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }]);
-    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep }).send({ url: target.url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
+    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep }).send(
+      { url: target.url, operation_id: 'op' },
+      { taskId: 't', taskType: 'x', status: 'failed' },
+    );
     assert.deepEqual([!outcome.ok && outcome.reason, target.bodies.length], ['redirect_refused', 1]);
   });
 
   it('reports retries_exhausted after maxAttempts of 5xx', async () => {
     const target = await scripted([{ status: 500 }]);
-    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep, maxAttempts: 3 }).send({ url: target.url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
-    assert.deepEqual([outcome.ok, outcome.attempts, !outcome.ok && outcome.reason, !outcome.ok && outcome.status], [false, 3, 'retries_exhausted', 500]);
+    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep, maxAttempts: 3 }).send(
+      { url: target.url, operation_id: 'op' },
+      { taskId: 't', taskType: 'x', status: 'failed' },
+    );
+    assert.deepEqual(
+      [outcome.ok, outcome.attempts, !outcome.ok && outcome.reason, !outcome.ok && outcome.status],
+      [false, 3, 'retries_exhausted', 500],
+    );
   });
 
   it('times out a silent receiver and retries', async () => {
     const { server, url } = await listen(() => undefined);
     servers.push(server);
-    const outcome = await createWebhookEmitter({ signingKey: seller.signing, ...noSleep, maxAttempts: 2, timeoutMs: 50 }).send({ url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
+    const outcome = await createWebhookEmitter({
+      signingKey: seller.signing,
+      ...noSleep,
+      maxAttempts: 2,
+      timeoutMs: 50,
+    }).send({ url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
     assert.deepEqual([outcome.ok, outcome.attempts, !outcome.ok && outcome.reason], [false, 2, 'retries_exhausted']);
   });
 
   it('refuses http and private addresses unless explicitly allowed', async () => {
     const emitter = createWebhookEmitter({ signingKey: seller.signing });
-    for (const url of ['http://buyer.example/hook', 'https://127.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/x', 'https://user:pw@buyer.example/']) {
+    for (const url of [
+      'http://buyer.example/hook',
+      'https://127.0.0.1/hook',
+      'https://169.254.169.254/latest',
+      'https://[::1]/x',
+      'https://user:pw@buyer.example/',
+    ]) {
       const outcome = await emitter.send({ url, operation_id: 'op' }, { taskId: 't', taskType: 'x', status: 'failed' });
       assert.deepEqual([outcome.ok, outcome.attempts, !outcome.ok && outcome.reason], [false, 0, 'unsafe_url'], url);
     }
@@ -198,11 +269,20 @@ describe('createWebhookEmitter (retry policy)', () => {
 describe('delivery policy', () => {
   it('backs off exponentially with jitter between 50% and 100% of the step, capped', () => {
     const opts = { baseDelayMs: 1000, maxDelayMs: 8000 };
-    assert.deepEqual([1, 2, 3, 4, 5].map((a) => backoffDelay(a, opts, () => 1)), [1000, 2000, 4000, 8000, 8000]);
-    assert.deepEqual([1, 2, 3].map((a) => backoffDelay(a, opts, () => 0)), [500, 1000, 2000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((a) => backoffDelay(a, opts, () => 1)),
+      [1000, 2000, 4000, 8000, 8000],
+    );
+    assert.deepEqual(
+      [1, 2, 3].map((a) => backoffDelay(a, opts, () => 0)),
+      [500, 1000, 2000],
+    );
   });
   it('never waits less than Retry-After', () => {
-    assert.equal(backoffDelay(1, { baseDelayMs: 1000, maxDelayMs: 8000 }, () => 0, 30_000), 30_000);
+    assert.equal(
+      backoffDelay(1, { baseDelayMs: 1000, maxDelayMs: 8000 }, () => 0, 30_000),
+      30_000,
+    );
   });
   it('parses Retry-After seconds and HTTP dates, and ignores garbage', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');

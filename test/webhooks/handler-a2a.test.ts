@@ -45,7 +45,13 @@ describe('createWebhookHandler (A2A push payloads)', () => {
   }
 
   it('advances the operation registered under the A2A task id', async () => {
-    await operations.create({ operationId: 'task_a2a_1', agent: 'https://seller.example/a2a', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
+    await operations.create({
+      operationId: 'task_a2a_1',
+      agent: 'https://seller.example/a2a',
+      taskType: 'create_media_buy',
+      status: 'submitted',
+      statusAt: 0,
+    });
     const task = {
       task: {
         id: 'task_a2a_1',
@@ -62,7 +68,16 @@ describe('createWebhookHandler (A2A push payloads)', () => {
   });
 
   it('handles a 1.0 statusUpdate envelope', async () => {
-    const update = { statusUpdate: { taskId: 'task_a2a_2', contextId: 'c', status: { state: 'TASK_STATE_WORKING', message: { role: 'ROLE_AGENT', parts: [{ text: 'half way' }, { data: { percentage: 50 } }] } } } };
+    const update = {
+      statusUpdate: {
+        taskId: 'task_a2a_2',
+        contextId: 'c',
+        status: {
+          state: 'TASK_STATE_WORKING',
+          message: { role: 'ROLE_AGENT', parts: [{ text: 'half way' }, { data: { percentage: 50 } }] },
+        },
+      },
+    };
     const response = await handler.fetch(hmacRequest(JSON.stringify(update)));
     assert.equal(response.status, 200);
     assert.equal(events[0]?.status, 'working');
@@ -79,13 +94,17 @@ describe('createWebhookHandler (A2A push payloads)', () => {
   });
 
   it('refuses an A2A Message (no task state) with 400', async () => {
-    const response = await handler.fetch(hmacRequest(JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })));
+    const response = await handler.fetch(
+      hmacRequest(JSON.stringify({ message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'hi' }] } })),
+    );
     assert.equal(response.status, 400);
     assert.equal(events.length, 0);
   });
 
   it('refuses a Task without an id with 400', async () => {
-    const response = await handler.fetch(hmacRequest(JSON.stringify({ status: { state: 'completed' }, artifacts: [] })));
+    const response = await handler.fetch(
+      hmacRequest(JSON.stringify({ status: { state: 'completed' }, artifacts: [] })),
+    );
     assert.equal(response.status, 400);
   });
 });

@@ -125,7 +125,10 @@ describe('createWebhookHandler (HMAC)', () => {
     const statuses = responses.map((r) => r.status);
     assert.equal(calls, 1);
     assert.equal(statuses.filter((s) => s === 200).length >= 1, true);
-    assert.deepEqual([...new Set(statuses)].filter((s) => s !== 200 && s !== 503), []);
+    assert.deepEqual(
+      [...new Set(statuses)].filter((s) => s !== 200 && s !== 503),
+      [],
+    );
     const retry = await once.fetch(hmacRequest(body));
     assert.deepEqual(await json(retry), { ok: true, result: 'duplicate' });
     assert.equal(calls, 1);
@@ -133,7 +136,9 @@ describe('createWebhookHandler (HMAC)', () => {
 
   it('refuses a wrong signature with 401 and a typed reason', async () => {
     const body = JSON.stringify(envelope());
-    const response = await handler.fetch(hmacRequest(body, { secret: 'Zx8Vq2Lw5Nt7Mb1Rc4Hy6Jd9Pf3Gk0Sa2Ee5Uu8Ii1Oo4' }));
+    const response = await handler.fetch(
+      hmacRequest(body, { secret: 'Zx8Vq2Lw5Nt7Mb1Rc4Hy6Jd9Pf3Gk0Sa2Ee5Uu8Ii1Oo4' }),
+    );
     assert.equal(response.status, 401);
     assert.deepEqual(await json(response), { ok: false, reason: 'webhook_hmac_signature_mismatch' });
     assert.equal(events.length, 0);
@@ -144,7 +149,11 @@ describe('createWebhookHandler (HMAC)', () => {
     const signed = signWebhookHmac({ secret: SECRET, rawBody: body });
     const request = new Request(URL_BASE, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-adcp-signature': signed.signature, 'x-adcp-timestamp': `${signed.timestamp}.0` },
+      headers: {
+        'content-type': 'application/json',
+        'x-adcp-signature': signed.signature,
+        'x-adcp-timestamp': `${signed.timestamp}.0`,
+      },
       body,
     });
     const response = await handler.fetch(request);
@@ -152,12 +161,15 @@ describe('createWebhookHandler (HMAC)', () => {
   });
 
   it('refuses a stale timestamp', async () => {
-    const response = await handler.fetch(hmacRequest(JSON.stringify(envelope()), { timestamp: Math.floor(Date.now() / 1000) - 301 }));
+    const response = await handler.fetch(
+      hmacRequest(JSON.stringify(envelope()), { timestamp: Math.floor(Date.now() / 1000) - 301 }),
+    );
     assert.deepEqual(await json(response), { ok: false, reason: 'webhook_hmac_timestamp_out_of_window' });
   });
 
   it('refuses a body with duplicate keys as malformed (400), not as a bad signature', async () => {
-    const body = '{"idempotency_key":"whk_aaaaaaaaaaaaaaaa","operation_id":"op","task_id":"t","task_type":"x","status":"completed","status":"failed","timestamp":"2026-01-01T00:00:00Z"}';
+    const body =
+      '{"idempotency_key":"whk_aaaaaaaaaaaaaaaa","operation_id":"op","task_id":"t","task_type":"x","status":"completed","status":"failed","timestamp":"2026-01-01T00:00:00Z"}';
     const response = await handler.fetch(rawHmacRequest(body));
     assert.equal(response.status, 400);
     assert.deepEqual(await json(response), { ok: false, reason: 'webhook_body_malformed' });
@@ -165,13 +177,21 @@ describe('createWebhookHandler (HMAC)', () => {
   });
 
   it('refuses a body over the cap with 413 before verifying anything', async () => {
-    const small = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup: new MemoryDedupStore(), maxBodyBytes: 100 });
+    const small = createWebhookHandler({
+      signature: { scheme: 'hmac', secret: SECRET },
+      dedup: new MemoryDedupStore(),
+      maxBodyBytes: 100,
+    });
     const response = await small.fetch(hmacRequest(JSON.stringify(envelope({ result: { pad: 'x'.repeat(200) } }))));
     assert.equal(response.status, 413);
   });
 
   it('refuses a streamed body without Content-Length as soon as it passes the cap', async () => {
-    const small = createWebhookHandler({ signature: { scheme: 'hmac', secret: SECRET }, dedup: new MemoryDedupStore(), maxBodyBytes: 1000 });
+    const small = createWebhookHandler({
+      signature: { scheme: 'hmac', secret: SECRET },
+      dedup: new MemoryDedupStore(),
+      maxBodyBytes: 1000,
+    });
     let pulled = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -180,7 +200,12 @@ describe('createWebhookHandler (HMAC)', () => {
         else controller.enqueue(new Uint8Array(512).fill(32));
       },
     });
-    const request = new Request(URL_BASE, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const request = new Request(URL_BASE, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     const response = await small.fetch(request);
     assert.equal(response.status, 413);
     assert.ok(pulled < 10, `pulled ${pulled} chunks`);
@@ -194,7 +219,12 @@ describe('createWebhookHandler (HMAC)', () => {
   });
 
   it('refuses a bare result posted as the body (400)', async () => {
-    const body = JSON.stringify({ notification_type: 'scheduled', sequence_number: 31, currency: 'USD', media_buy_deliveries: [] });
+    const body = JSON.stringify({
+      notification_type: 'scheduled',
+      sequence_number: 31,
+      currency: 'USD',
+      media_buy_deliveries: [],
+    });
     const response = await handler.fetch(hmacRequest(body));
     assert.equal(response.status, 400);
     assert.deepEqual(await json(response), { ok: false, reason: 'envelope_missing_envelope_fields' });
@@ -216,15 +246,32 @@ describe('createWebhookHandler (HMAC)', () => {
 
   it('correlates by the payload operation_id, never by the URL', async () => {
     const payload = envelope();
-    await handler.fetch(hmacRequest(JSON.stringify(payload), { url: 'http://127.0.0.1:8080/webhooks/create_media_buy/op_from_url' }));
+    await handler.fetch(
+      hmacRequest(JSON.stringify(payload), { url: 'http://127.0.0.1:8080/webhooks/create_media_buy/op_from_url' }),
+    );
     assert.equal(await handler.getOperation('op_from_url'), undefined);
     assert.equal((await handler.getOperation(payload.operation_id as string))?.status, 'completed');
   });
 
   it('does not move an operation backwards on a stale event, and flags it stale', async () => {
     const operationId = 'op_stale_case';
-    await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: operationId, status: 'completed', timestamp: '2026-01-01T10:00:00Z' }))));
-    await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: operationId, status: 'working', timestamp: '2026-01-01T09:00:00Z', result: { percentage: 10 } }))));
+    await handler.fetch(
+      hmacRequest(
+        JSON.stringify(envelope({ operation_id: operationId, status: 'completed', timestamp: '2026-01-01T10:00:00Z' })),
+      ),
+    );
+    await handler.fetch(
+      hmacRequest(
+        JSON.stringify(
+          envelope({
+            operation_id: operationId,
+            status: 'working',
+            timestamp: '2026-01-01T09:00:00Z',
+            result: { percentage: 10 },
+          }),
+        ),
+      ),
+    );
     const record = await handler.getOperation(operationId);
     assert.equal(record?.status, 'completed');
     assert.equal(events[1]?.stale, true);
@@ -232,15 +279,29 @@ describe('createWebhookHandler (HMAC)', () => {
   });
 
   it('refuses (409) an event whose task_type differs from the operation it names', async () => {
-    await operations.create({ operationId: 'op_typed', agent: 'https://seller.example/mcp', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
-    const response = await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: 'op_typed', task_type: 'sync_creatives' }))));
+    await operations.create({
+      operationId: 'op_typed',
+      agent: 'https://seller.example/mcp',
+      taskType: 'create_media_buy',
+      status: 'submitted',
+      statusAt: 0,
+    });
+    const response = await handler.fetch(
+      hmacRequest(JSON.stringify(envelope({ operation_id: 'op_typed', task_type: 'sync_creatives' }))),
+    );
     assert.deepEqual([response.status, (await json(response)).reason], [409, 'operation_task_type_mismatch']);
     assert.equal((await operations.get('op_typed'))?.status, 'submitted');
     assert.equal(events.length, 0);
   });
 
   it('refuses (409) an event for an operation that belongs to another seller', async () => {
-    await operations.create({ operationId: 'op_other_seller', agent: 'https://other-seller.example/mcp', taskType: 'create_media_buy', status: 'submitted', statusAt: 0 });
+    await operations.create({
+      operationId: 'op_other_seller',
+      agent: 'https://other-seller.example/mcp',
+      taskType: 'create_media_buy',
+      status: 'submitted',
+      statusAt: 0,
+    });
     const response = await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: 'op_other_seller' }))));
     assert.deepEqual([response.status, (await json(response)).reason], [409, 'operation_agent_mismatch']);
     assert.equal((await operations.get('op_other_seller'))?.status, 'submitted');
@@ -248,7 +309,11 @@ describe('createWebhookHandler (HMAC)', () => {
 
   it('counts a far-future payload timestamp as now, so it cannot freeze the operation', async () => {
     const operationId = 'op_future_case';
-    await handler.fetch(hmacRequest(JSON.stringify(envelope({ operation_id: operationId, status: 'working', timestamp: '2999-01-01T00:00:00Z' }))));
+    await handler.fetch(
+      hmacRequest(
+        JSON.stringify(envelope({ operation_id: operationId, status: 'working', timestamp: '2999-01-01T00:00:00Z' })),
+      ),
+    );
     const record = await handler.getOperation(operationId);
     assert.ok((record?.statusAt ?? Infinity) <= Date.now() + 60_000);
   });
@@ -264,15 +329,25 @@ describe('createWebhookHandler (HMAC)', () => {
     const payload = envelope({ status: 'working', result: { percentage: 50 } });
     await handler.fetch(hmacRequest(JSON.stringify(payload)));
     const waiting = handler.waitForOperation(payload.operation_id as string, { timeoutMs: 5000 });
-    const done = envelope({ operation_id: payload.operation_id, status: 'completed', timestamp: '2026-06-01T00:00:00Z' });
+    const done = envelope({
+      operation_id: payload.operation_id,
+      status: 'completed',
+      timestamp: '2026-06-01T00:00:00Z',
+    });
     await handler.fetch(hmacRequest(JSON.stringify(done)));
     const record = await waiting;
     assert.equal(record.status, 'completed');
-    assert.deepEqual((await handler.listOperations({ statuses: ['completed'] })).map((r) => r.operationId), [payload.operation_id]);
+    assert.deepEqual(
+      (await handler.listOperations({ statuses: ['completed'] })).map((r) => r.operationId),
+      [payload.operation_id],
+    );
   });
 
   it('rejects waitForOperation with a timeout error when nothing arrives', async () => {
-    await assert.rejects(handler.waitForOperation('op_never', { timeoutMs: 30, pollMs: 10 }), (error: unknown) => (error as { code?: string }).code === 'timeout');
+    await assert.rejects(
+      handler.waitForOperation('op_never', { timeoutMs: 30, pollMs: 10 }),
+      (error: unknown) => (error as { code?: string }).code === 'timeout',
+    );
   });
 
   it('rejects waitForOperation with an aborted error when the signal fires', async () => {
@@ -307,7 +382,11 @@ describe('createWebhookHandler (configuration)', () => {
 
   it('refuses a weak HMAC secret at creation', () => {
     for (const secret of ['', 'short', '0'.repeat(32), 'abab'.repeat(10)]) {
-      assert.throws(() => createWebhookHandler({ signature: { scheme: 'hmac', secret }, dedup: new MemoryDedupStore() }), RangeError, secret);
+      assert.throws(
+        () => createWebhookHandler({ signature: { scheme: 'hmac', secret }, dedup: new MemoryDedupStore() }),
+        RangeError,
+        secret,
+      );
     }
   });
 
@@ -320,7 +399,13 @@ describe('createWebhookHandler (configuration)', () => {
     const onWarning = (w: Error & { code?: string }) => warnings.push(w.code ?? '');
     process.on('warning', onWarning);
     const unsigned = createWebhookHandler({ signature: 'none-i-know-this-is-unsafe', dedup: new MemoryDedupStore() });
-    const response = await unsigned.fetch(new Request(URL_BASE, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope()) }));
+    const response = await unsigned.fetch(
+      new Request(URL_BASE, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(envelope()),
+      }),
+    );
     await new Promise((r) => setImmediate(r));
     process.off('warning', onWarning);
     assert.equal(response.status, 200);

@@ -63,7 +63,9 @@ describe('createWebhookHandler (RFC 9421)', () => {
   it('refuses a body changed after signing with webhook_signature_digest_mismatch', async () => {
     const body = JSON.stringify(envelope());
     const headers = signWebhookRequest({ url: URL_BASE, body, key: ed.signing });
-    const response = await handler.fetch(new Request(URL_BASE, { method: 'POST', headers, body: body.replace('completed', 'failed') }));
+    const response = await handler.fetch(
+      new Request(URL_BASE, { method: 'POST', headers, body: body.replace('completed', 'failed') }),
+    );
     assert.deepEqual(await json(response), { ok: false, reason: 'webhook_signature_digest_mismatch' });
   });
 
@@ -77,7 +79,12 @@ describe('createWebhookHandler (RFC 9421)', () => {
   it('refuses a Host that does not match the signed authority (cross-vhost replay)', async () => {
     const body = JSON.stringify(envelope());
     const result = await verifyWebhookSignature(
-      { method: 'POST', url: URL_BASE, headers: { ...signWebhookRequest({ url: URL_BASE, body, key: ed.signing }), Host: 'other.example' }, body },
+      {
+        method: 'POST',
+        url: URL_BASE,
+        headers: { ...signWebhookRequest({ url: URL_BASE, body, key: ed.signing }), Host: 'other.example' },
+        body,
+      },
       { jwks: [ed.publicJwk] },
     );
     assert.deepEqual(result, { ok: false, reason: 'webhook_target_uri_malformed' });
@@ -95,7 +102,7 @@ describe('createWebhookHandler (RFC 9421)', () => {
     assert.deepEqual(await json(revoked), { ok: false, reason: 'webhook_signature_key_revoked' });
     revocation.markStale();
     const stale = await handler.fetch(signedRequest(JSON.stringify(envelope()), ec.signing));
-    assert.equal(stale.status, 503, 'a stale list is the receiver\'s problem: the sender should retry');
+    assert.equal(stale.status, 503, "a stale list is the receiver's problem: the sender should retry");
     assert.equal(stale.headers.get('retry-after'), '60');
     assert.deepEqual(await json(stale), { ok: false, reason: 'webhook_signature_revocation_stale' });
   });
@@ -103,7 +110,10 @@ describe('createWebhookHandler (RFC 9421)', () => {
   it('answers 429 with Retry-After when the keyid filled its replay-cache cap', async () => {
     const { MemoryReplayStore } = await import('../../src/webhooks/replay-store.js');
     const replay = new MemoryReplayStore({ perKeyidCap: 1 });
-    const capped = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: [ed.publicJwk], replay }, dedup: new MemoryDedupStore() });
+    const capped = createWebhookHandler({
+      signature: { scheme: 'rfc9421', jwks: [ed.publicJwk], replay },
+      dedup: new MemoryDedupStore(),
+    });
     assert.equal((await capped.fetch(signedRequest(JSON.stringify(envelope()), ed.signing))).status, 200);
     const second = await capped.fetch(signedRequest(JSON.stringify(envelope()), ed.signing));
     assert.deepEqual([second.status, second.headers.get('retry-after')], [429, '60']);
@@ -111,14 +121,21 @@ describe('createWebhookHandler (RFC 9421)', () => {
   });
 
   it('refuses an unsigned delivery and an HMAC one (mode mismatch)', async () => {
-    const unsigned = await handler.fetch(new Request(URL_BASE, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope()) }));
+    const unsigned = await handler.fetch(
+      new Request(URL_BASE, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(envelope()),
+      }),
+    );
     assert.deepEqual(await json(unsigned), { ok: false, reason: 'webhook_signature_header_malformed' });
     const hmac = await handler.fetch(hmacRequest(JSON.stringify(envelope())));
     assert.deepEqual(await json(hmac), { ok: false, reason: 'webhook_mode_mismatch' });
   });
 
   it('refuses a validly signed body with duplicate keys as webhook_body_malformed after burning the nonce', async () => {
-    const body = '{"idempotency_key":"whk_bbbbbbbbbbbbbbbb","idempotency_key":"whk_cccccccccccccccc","operation_id":"op","task_id":"t","task_type":"x","status":"completed","timestamp":"2026-01-01T00:00:00Z"}';
+    const body =
+      '{"idempotency_key":"whk_bbbbbbbbbbbbbbbb","idempotency_key":"whk_cccccccccccccccc","operation_id":"op","task_id":"t","task_type":"x","status":"completed","timestamp":"2026-01-01T00:00:00Z"}';
     const headers = signWebhookRequest({ url: URL_BASE, body, key: ed.signing });
     const response = await handler.fetch(new Request(URL_BASE, { method: 'POST', headers, body }));
     assert.deepEqual(await json(response), { ok: false, reason: 'webhook_body_malformed' });
@@ -134,7 +151,9 @@ describe('createWebhookHandler (RFC 9421)', () => {
     });
     const body = JSON.stringify(envelope());
     const headers = signWebhookRequest({ url: 'https://buyer.example/webhooks/adcp?route=a', body, key: ed.signing });
-    const response = await behind.fetch(new Request('http://10.0.0.5:3000/webhooks/adcp?route=a', { method: 'POST', headers, body }));
+    const response = await behind.fetch(
+      new Request('http://10.0.0.5:3000/webhooks/adcp?route=a', { method: 'POST', headers, body }),
+    );
     assert.equal(response.status, 200);
   });
 });
@@ -152,7 +171,10 @@ describe('createWebhookHandler (RFC 9421, JWKS by URL)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const jwksUri = `http://127.0.0.1:${(server.address() as { port: number }).port}/.well-known/jwks.json`;
-      const handler = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: jwksUri }, dedup: new MemoryDedupStore() });
+      const handler = createWebhookHandler({
+        signature: { scheme: 'rfc9421', jwks: jwksUri },
+        dedup: new MemoryDedupStore(),
+      });
       const first = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
       const second = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
       assert.deepEqual([first.status, second.status, hits], [200, 200, 1]);
@@ -172,7 +194,10 @@ describe('createWebhookHandler (RFC 9421, JWKS by URL)', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const jwksUri = `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks-down.json`;
-      const handler = createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: jwksUri }, dedup: new MemoryDedupStore() });
+      const handler = createWebhookHandler({
+        signature: { scheme: 'rfc9421', jwks: jwksUri },
+        dedup: new MemoryDedupStore(),
+      });
       const response = await handler.fetch(signedRequest(JSON.stringify(envelope()), seller.signing));
       assert.deepEqual([response.status, response.headers.get('retry-after')], [503, '30']);
       assert.deepEqual(await json(response), { ok: false, reason: 'webhook_signature_jwks_unavailable' });
@@ -183,13 +208,26 @@ describe('createWebhookHandler (RFC 9421, JWKS by URL)', () => {
   });
 
   it('refuses a plain-http JWKS URL that is not loopback at creation', () => {
-    assert.throws(() => createWebhookHandler({ signature: { scheme: 'rfc9421', jwks: 'http://seller.example/jwks.json' }, dedup: new MemoryDedupStore() }), TypeError);
+    assert.throws(
+      () =>
+        createWebhookHandler({
+          signature: { scheme: 'rfc9421', jwks: 'http://seller.example/jwks.json' },
+          dedup: new MemoryDedupStore(),
+        }),
+      TypeError,
+    );
   });
 });
 
 describe('signWebhookRequest', () => {
-  const keys = readVector<{ keys: Array<Jwk & { _private_d_for_test_only: string }> }>('webhook-signing', 'keys.json').keys;
-  const vector = readVector<{ request: { url: string; body: string; headers: Record<string, string> }; reference_now: number }>('webhook-signing', 'positive', '001-basic-post.json');
+  const keys = readVector<{ keys: Array<Jwk & { _private_d_for_test_only: string }> }>(
+    'webhook-signing',
+    'keys.json',
+  ).keys;
+  const vector = readVector<{
+    request: { url: string; body: string; headers: Record<string, string> };
+    reference_now: number;
+  }>('webhook-signing', 'positive', '001-basic-post.json');
 
   it('reproduces positive vector 001 byte for byte with the test Ed25519 key (deterministic)', () => {
     const jwk = keys.find((k) => k.kid === 'test-ed25519-webhook-2026');
@@ -199,7 +237,11 @@ describe('signWebhookRequest', () => {
       body: vector.request.body,
       now: vector.reference_now,
       nonce: 'KXYnfEfJ0PBRZXQyVXfVQA',
-      key: { keyid: 'test-ed25519-webhook-2026', alg: 'ed25519', privateKey: { ...jwk, d: jwk._private_d_for_test_only } },
+      key: {
+        keyid: 'test-ed25519-webhook-2026',
+        alg: 'ed25519',
+        privateKey: { ...jwk, d: jwk._private_d_for_test_only },
+      },
     });
     assert.deepEqual(headers, {
       'Content-Type': 'application/json',
@@ -213,11 +255,17 @@ describe('signWebhookRequest', () => {
     const key = makeKey('es', 'ecdsa-p256-sha256');
     const body = '{"a":1}';
     const headers = signWebhookRequest({ url: URL_BASE, body, key: key.signing });
-    const result = await verifyWebhookSignature({ method: 'POST', url: URL_BASE, headers, body }, { jwks: [key.publicJwk] });
+    const result = await verifyWebhookSignature(
+      { method: 'POST', url: URL_BASE, headers, body },
+      { jwks: [key.publicJwk] },
+    );
     assert.equal(result.ok, true);
   });
 
   it('refuses a validity longer than 300 s', () => {
-    assert.throws(() => signWebhookRequest({ url: URL_BASE, body: '{}', key: makeKey().signing, validitySeconds: 301 }), RangeError);
+    assert.throws(
+      () => signWebhookRequest({ url: URL_BASE, body: '{}', key: makeKey().signing, validitySeconds: 301 }),
+      RangeError,
+    );
   });
 });

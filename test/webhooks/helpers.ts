@@ -10,7 +10,14 @@ export const SECRET = 'k3Jx9Qw2Lm8Vb5Nc7Zt1Ry4Hs6Pd0Fg3Aa9Ee2Uu5Ii8Oo1';
 export function makeKey(kid = `test-${randomUUID()}`, alg: 'ed25519' | 'ecdsa-p256-sha256' = 'ed25519') {
   const pair = alg === 'ed25519' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = pair.publicKey.export({ format: 'jwk' }) as Jwk;
-  const publicJwk: Jwk = { ...jwk, kid, use: 'sig', key_ops: ['verify'], adcp_use: 'request-signing', alg: alg === 'ed25519' ? 'EdDSA' : 'ES256' };
+  const publicJwk: Jwk = {
+    ...jwk,
+    kid,
+    use: 'sig',
+    key_ops: ['verify'],
+    adcp_use: 'request-signing',
+    alg: alg === 'ed25519' ? 'EdDSA' : 'ES256',
+  };
   const signing: WebhookSigningKey = { keyid: kid, alg, privateKey: pair.privateKey };
   return { publicJwk, signing };
 }
@@ -34,15 +41,29 @@ export function envelope(overrides: Record<string, unknown> = {}): Record<string
 export const URL_BASE = 'http://127.0.0.1:8080/webhooks/adcp';
 
 /** A fetch Request signed with the legacy HMAC scheme over exactly `body`. */
-export function hmacRequest(body: string, options: { secret?: string; timestamp?: number | string; url?: string; contentType?: string } = {}): Request {
-  const signed = signWebhookHmac({ secret: options.secret ?? SECRET, rawBody: body, timestamp: options.timestamp ?? Math.floor(Date.now() / 1000) });
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json', ...signed.headers };
+export function hmacRequest(
+  body: string,
+  options: { secret?: string; timestamp?: number | string; url?: string; contentType?: string } = {},
+): Request {
+  const signed = signWebhookHmac({
+    secret: options.secret ?? SECRET,
+    rawBody: body,
+    timestamp: options.timestamp ?? Math.floor(Date.now() / 1000),
+  });
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? 'application/json',
+    ...signed.headers,
+  };
   if (options.timestamp !== undefined) headers['X-ADCP-Timestamp'] = String(options.timestamp);
   return new Request(options.url ?? URL_BASE, { method: 'POST', headers, body });
 }
 
 /** A fetch Request signed with RFC 9421 by `key` over exactly `body`. */
-export function signedRequest(body: string, key: WebhookSigningKey, options: { url?: string; headers?: Record<string, string> } = {}): Request {
+export function signedRequest(
+  body: string,
+  key: WebhookSigningKey,
+  options: { url?: string; headers?: Record<string, string> } = {},
+): Request {
   const url = options.url ?? URL_BASE;
   const headers = signWebhookRequest({ url, body, key });
   return new Request(url, { method: 'POST', headers: { ...headers, ...options.headers }, body });

@@ -100,24 +100,49 @@ describe('verifyWebhookHmac: timestamps', () => {
   const sign = (timestamp: number) => signWebhookHmac({ secret: file.secret, rawBody: body, timestamp }).signature;
   it('rejects a non-integer timestamp instead of skipping the window', () => {
     for (const timestamp of ['abc', '1700000000.5', '1e9', ' 1700000000', '-1', 'NaN']) {
-      const result = verifyWebhookHmac({ secret: file.secret, rawBody: body, timestamp, signature: sign(1700000000), now: 1700000000 });
+      const result = verifyWebhookHmac({
+        secret: file.secret,
+        rawBody: body,
+        timestamp,
+        signature: sign(1700000000),
+        now: 1700000000,
+      });
       assert.deepEqual(result, { ok: false, reason: 'timestamp_not_integer' }, timestamp);
     }
   });
   it('accepts exactly 300 s of skew and rejects 301 s', () => {
-    const at = (now: number) => verifyWebhookHmac({ secret: file.secret, rawBody: body, timestamp: '1700000000', signature: sign(1700000000), now });
+    const at = (now: number) =>
+      verifyWebhookHmac({
+        secret: file.secret,
+        rawBody: body,
+        timestamp: '1700000000',
+        signature: sign(1700000000),
+        now,
+      });
     assert.deepEqual(at(1700000300), { ok: true });
     assert.deepEqual(at(1699999700), { ok: true });
     assert.deepEqual(at(1700000301), { ok: false, reason: 'timestamp_out_of_window' });
   });
   it('accepts the previous secret during rotation', () => {
     const next = 'f'.repeat(2) + file.secret.slice(2);
-    const result = verifyWebhookHmac({ secret: [next, file.secret], rawBody: body, timestamp: 1700000000, signature: sign(1700000000), now: 1700000000 });
+    const result = verifyWebhookHmac({
+      secret: [next, file.secret],
+      rawBody: body,
+      timestamp: 1700000000,
+      signature: sign(1700000000),
+      now: 1700000000,
+    });
     assert.deepEqual(result, { ok: true });
   });
   it('verifies over the raw bytes, not a re-serialised object', () => {
     const spaced = '{"event": "test"}';
-    const result = verifyWebhookHmac({ secret: file.secret, rawBody: spaced, timestamp: 1700000000, signature: sign(1700000000), now: 1700000000 });
+    const result = verifyWebhookHmac({
+      secret: file.secret,
+      rawBody: spaced,
+      timestamp: 1700000000,
+      signature: sign(1700000000),
+      now: 1700000000,
+    });
     assert.deepEqual(result, { ok: false, reason: 'signature_mismatch' });
   });
 });

@@ -7,7 +7,11 @@ import { MemoryDedupStore } from '../../src/store/memory-dedup-store.js';
 import { signWebhookHmac } from '../../src/webhooks/hmac.js';
 import { SECRET, envelope } from './helpers.js';
 
-function post(port: number, headers: Record<string, string | number>, write: (req: ReturnType<typeof httpRequest>) => void): Promise<{ status: number; body: string }> {
+function post(
+  port: number,
+  headers: Record<string, string | number>,
+  write: (req: ReturnType<typeof httpRequest>) => void,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/webhooks/adcp', headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -43,13 +47,22 @@ describe('createWebhookHandler node:http adapter', () => {
 
   it('verifies the raw bytes and dispatches a signed delivery', async () => {
     const body = JSON.stringify(envelope());
-    const response = await post(port, { 'content-type': 'application/json; charset=utf-8', ...signWebhookHmac({ secret: SECRET, rawBody: body }).headers }, (req) => req.end(body));
+    const response = await post(
+      port,
+      {
+        'content-type': 'application/json; charset=utf-8',
+        ...signWebhookHmac({ secret: SECRET, rawBody: body }).headers,
+      },
+      (req) => req.end(body),
+    );
     assert.deepEqual(response, { status: 200, body: '{"ok":true,"result":"accepted"}' });
     assert.equal(dispatched, 1);
   });
 
   it('answers 413 at once for a declared length over the cap', async () => {
-    const response = await post(port, { 'content-type': 'application/json', 'content-length': 10_000_000 }, (req) => req.write('{'));
+    const response = await post(port, { 'content-type': 'application/json', 'content-length': 10_000_000 }, (req) =>
+      req.write('{'),
+    );
     assert.equal(response.status, 413);
   });
 

@@ -22,7 +22,16 @@ describe('parseDictionary', () => {
     assert.deepEqual(dict?.get('sig1'), { kind: 'item', value: { type: 'binary', value: 'ab-_cd' }, params: [] });
   });
   it('refuses malformed input without throwing', () => {
-    for (const text of ['sig1=', 'Sig1=(1)', 'sig1=("a"', 'sig1=("a\\x")', 'sig1=:abc', 'a=1,', 'a=1;b=2;b=3', 'a=("x")y']) {
+    for (const text of [
+      'sig1=',
+      'Sig1=(1)',
+      'sig1=("a"',
+      'sig1=("a\\x")',
+      'sig1=:abc',
+      'a=1,',
+      'a=1;b=2;b=3',
+      'a=("x")y',
+    ]) {
       assert.equal(parseDictionary(text), undefined, text);
     }
   });
@@ -45,7 +54,10 @@ describe('strict Base64 decoders', () => {
 
 describe('canonicalJson (RFC 8785)', () => {
   it('sorts members by UTF-16 code units at every depth and serialises numbers as ECMAScript does', () => {
-    assert.equal(canonicalJson({ b: [{ z: 1, a: 1e21 }], a: 'x', '\u00e9': null, A: 1.5 }), '{"A":1.5,"a":"x","b":[{"a":1e+21,"z":1}],"é":null}');
+    assert.equal(
+      canonicalJson({ b: [{ z: 1, a: 1e21 }], a: 'x', '\u00e9': null, A: 1.5 }),
+      '{"A":1.5,"a":"x","b":[{"a":1e+21,"z":1}],"é":null}',
+    );
   });
   it('gives the same fingerprint for whitespace and member-order variants, another for a changed value', () => {
     const a = payloadFingerprint(JSON.parse('{"a":1,"b":{"c":[1,2]}}'));
@@ -145,7 +157,21 @@ describe('checkWebhookDestination', () => {
     assert.equal(checkWebhookDestination('https://buyer.example/hook?x=1').ok, true);
   });
   it('refuses http, userinfo, loopback, link-local, private and mapped addresses', () => {
-    for (const url of ['http://buyer.example/', 'https://u:p@buyer.example/', 'https://localhost/', 'https://10.1.2.3/', 'https://172.16.0.1/', 'https://192.168.1.1/', 'https://100.64.0.1/', 'https://169.254.169.254/', 'https://[::ffff:127.0.0.1]/', 'https://[fd00:ec2::254]/', 'https://[fe80::1]/', 'https://0.0.0.0/', 'not a url']) {
+    for (const url of [
+      'http://buyer.example/',
+      'https://u:p@buyer.example/',
+      'https://localhost/',
+      'https://10.1.2.3/',
+      'https://172.16.0.1/',
+      'https://192.168.1.1/',
+      'https://100.64.0.1/',
+      'https://169.254.169.254/',
+      'https://[::ffff:127.0.0.1]/',
+      'https://[fd00:ec2::254]/',
+      'https://[fe80::1]/',
+      'https://0.0.0.0/',
+      'not a url',
+    ]) {
       assert.equal(checkWebhookDestination(url).ok, false, url);
     }
   });

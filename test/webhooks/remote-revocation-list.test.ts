@@ -7,10 +7,14 @@ import { remoteRevocationList } from '../../src/webhooks/remote-revocation-list.
 import { makeKey } from './helpers.js';
 
 function jws(payload: object, kid: string, key: KeyObject, form: 'flattened' | 'compact' = 'flattened'): string {
-  const protectedB64 = Buffer.from(JSON.stringify({ kid, alg: 'EdDSA', typ: 'adcp-revocation+jws' })).toString('base64url');
+  const protectedB64 = Buffer.from(JSON.stringify({ kid, alg: 'EdDSA', typ: 'adcp-revocation+jws' })).toString(
+    'base64url',
+  );
   const payloadB64 = Buffer.from(JSON.stringify(payload)).toString('base64url');
   const signature = sign(null, Buffer.from(`${protectedB64}.${payloadB64}`), key).toString('base64url');
-  return form === 'compact' ? `${protectedB64}.${payloadB64}.${signature}` : JSON.stringify({ payload: payloadB64, signatures: [{ protected: protectedB64, signature }] });
+  return form === 'compact'
+    ? `${protectedB64}.${payloadB64}.${signature}`
+    : JSON.stringify({ payload: payloadB64, signatures: [{ protected: protectedB64, signature }] });
 }
 
 describe('remoteRevocationList', () => {

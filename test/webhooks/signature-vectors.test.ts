@@ -14,7 +14,9 @@ for (const kind of ['positive', 'negative'] as const) {
   describe(`verifyWebhookSignature: webhook-signing/${kind}`, () => {
     for (const file of listVectorFiles('webhook-signing', kind)) {
       const vector = readVector<Vector>('webhook-signing', kind, file);
-      const expected = vector.expected_outcome.success ? 'accepts' : `rejects with ${vector.expected_outcome.error_code}`;
+      const expected = vector.expected_outcome.success
+        ? 'accepts'
+        : `rejects with ${vector.expected_outcome.error_code}`;
       it(`${file}: ${expected} (${vector.name})`, async () => {
         const run = await runWebhookSigningVector(vector, keys);
         assert.equal(run.actual, run.expected);

@@ -22,7 +22,12 @@ export function vectorsWith(doc: unknown, key: string, fields: readonly string[]
 
 /** The printable id of a vector: `id`, else `name`, else its position. */
 export function vectorId(vector: JsonRecord, index: number, prefix = ''): string {
-  const raw = typeof vector['id'] === 'string' ? vector['id'] : typeof vector['name'] === 'string' ? vector['name'] : `#${index + 1}`;
+  const raw =
+    typeof vector['id'] === 'string'
+      ? vector['id']
+      : typeof vector['name'] === 'string'
+        ? vector['name']
+        : `#${index + 1}`;
   return prefix + raw;
 }
 
@@ -49,7 +54,11 @@ export function guard(id: string, run: () => VectorResult): VectorResult {
   try {
     return run();
   } catch (error) {
-    return { id, ok: false, reason: `threw ${show(error instanceof Error ? `${error.name}: ${error.message}` : error)}` };
+    return {
+      id,
+      ok: false,
+      reason: `threw ${show(error instanceof Error ? `${error.name}: ${error.message}` : error)}`,
+    };
   }
 }
 

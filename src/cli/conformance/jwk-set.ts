@@ -5,7 +5,9 @@ import type { FormatHandler } from './types.js';
 export function jwkSetKeys(doc: unknown): Record<string, unknown>[] | undefined {
   if (!isRecord(doc) || !Array.isArray(doc['keys']) || doc['keys'].length === 0) return undefined;
   const keys = doc['keys'] as unknown[];
-  return keys.every((k) => isRecord(k) && typeof k['kty'] === 'string') ? (keys as Record<string, unknown>[]) : undefined;
+  return keys.every((k) => isRecord(k) && typeof k['kty'] === 'string')
+    ? (keys as Record<string, unknown>[])
+    : undefined;
 }
 
 /** A JWK set: no vectors of its own, it supplies keys to the signature vectors beside it. */

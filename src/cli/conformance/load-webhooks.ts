@@ -15,7 +15,9 @@ export interface WebhooksModule {
   }) => { ok: true } | { ok: false; reason: string };
   signWebhookHmac?: (input: { secret: string; rawBody: string; timestamp?: number | string }) => { signature: string };
   validateWebhookSecret?: (secret: unknown) => { ok: true } | { ok: false; reason: string };
-  canonicalizeTargetUri?: (url: string) => { ok: true; targetUri: string; authority: string } | { ok: false; reason: string };
+  canonicalizeTargetUri?: (
+    url: string,
+  ) => { ok: true; targetUri: string; authority: string } | { ok: false; reason: string };
 }
 
 // A variable specifier keeps the compiler from requiring the module at build time.

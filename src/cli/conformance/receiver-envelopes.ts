@@ -26,8 +26,10 @@ export const receiverEnvelopesHandler: FormatHandler = {
         const sameAs = v['same_event_as'];
         if (typeof sameAs !== 'string') return { id, ok: true };
         const first = positive.find((p) => p['id'] === sameAs);
-        const key = (p: JsonRecord | undefined): unknown => (isRecord(p?.['payload']) ? p['payload']['idempotency_key'] : undefined);
-        if (first === undefined) return { id, ok: false, reason: `same_event_as '${show(sameAs)}' names no positive vector` };
+        const key = (p: JsonRecord | undefined): unknown =>
+          isRecord(p?.['payload']) ? p['payload']['idempotency_key'] : undefined;
+        if (first === undefined)
+          return { id, ok: false, reason: `same_event_as '${show(sameAs)}' names no positive vector` };
         return expectEqual(id, 'idempotency_key of the same event', key(v), key(first));
       });
     });

@@ -33,7 +33,8 @@ function isA2AVector(v: JsonRecord): boolean {
 
 function runOne(id: string, v: JsonRecord): VectorResult {
   const a2a = isA2AVector(v);
-  const extract = (): unknown => (a2a ? extractAdcpResponseFromA2A(v['response']) : extractAdcpResponseFromMcp(v['response']));
+  const extract = (): unknown =>
+    a2a ? extractAdcpResponseFromA2A(v['response']) : extractAdcpResponseFromMcp(v['response']);
   const expectedError = v['expected_error_type'];
   if (typeof expectedError === 'string') {
     try {

@@ -32,11 +32,15 @@ export const webhookHmacHandler: FormatHandler = {
     }
     for (const [i, v] of (vectorsWith(d, 'secret_rejection_vectors', ['secret']) ?? []).entries()) {
       const id = vectorId(v, i, 'secret-rejection/');
-      results.push(guard(id, () => expectEqual(id, 'secret accepted', hmac.validateWebhookSecret(v['secret']).ok, false)));
+      results.push(
+        guard(id, () => expectEqual(id, 'secret accepted', hmac.validateWebhookSecret(v['secret']).ok, false)),
+      );
     }
     const signer = d['signer_side'];
     for (const key of ['rejection_vectors', 'positive_vectors']) {
-      for (const [i, v] of (vectorsWith(signer, key, ['signer_input_body', 'expected_signer_action']) ?? []).entries()) {
+      for (const [i, v] of (
+        vectorsWith(signer, key, ['signer_input_body', 'expected_signer_action']) ?? []
+      ).entries()) {
         const id = vectorId(v, i, 'signer/');
         results.push(guard(id, () => signerSide(hmac, secret, id, v)));
       }
@@ -49,8 +53,15 @@ function positive(hmac: Hmac, secret: string, id: string, v: JsonRecord): Vector
   const rawBody = String(v['raw_body']);
   const timestamp = v['timestamp'] as number;
   const signed = hmac.signWebhookHmac({ secret, rawBody, timestamp });
-  if (signed.signature !== v['expected_signature']) return expectEqual(id, 'signature', signed.signature, v['expected_signature']);
-  const verified = hmac.verifyWebhookHmac({ secret, rawBody, timestamp, signature: v['expected_signature'] as string, now: timestamp });
+  if (signed.signature !== v['expected_signature'])
+    return expectEqual(id, 'signature', signed.signature, v['expected_signature']);
+  const verified = hmac.verifyWebhookHmac({
+    secret,
+    rawBody,
+    timestamp,
+    signature: v['expected_signature'] as string,
+    now: timestamp,
+  });
   return expectEqual(id, 'verification', verified.ok ? 'ok' : verified.reason, 'ok');
 }
 
@@ -63,10 +74,13 @@ function rejection(hmac: Hmac, secret: string, id: string, v: JsonRecord): Vecto
   if (v['expected_verifier_action'] === 'reject-malformed') {
     // The HMAC is valid; the body must still be refused for its duplicate keys.
     const parsed = parseJsonStrict(rawBody);
-    const outcome = verified.ok && !parsed.ok ? `reject-${parsed.reason}` : verified.ok ? 'accept' : `reject-${verified.reason}`;
+    const outcome =
+      verified.ok && !parsed.ok ? `reject-${parsed.reason}` : verified.ok ? 'accept' : `reject-${verified.reason}`;
     return expectEqual(id, 'verifier outcome', outcome, 'reject-duplicate_key');
   }
-  return verified.ok ? { id, ok: false, reason: `expected rejection (${show(v['reason'])}), got acceptance` } : { id, ok: true };
+  return verified.ok
+    ? { id, ok: false, reason: `expected rejection (${show(v['reason'])}), got acceptance` }
+    : { id, ok: true };
 }
 
 function signerSide(hmac: Hmac, secret: string, id: string, v: JsonRecord): VectorResult {

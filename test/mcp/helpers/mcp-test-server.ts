@@ -252,7 +252,10 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
 }
 
 /** Runs `run` against a fresh server, then closes the server whether `run` passed or threw. */
-export async function withMcpServer(options: TestServerOptions, run: (server: TestServer) => Promise<void>): Promise<void>;
+export async function withMcpServer(
+  options: TestServerOptions,
+  run: (server: TestServer) => Promise<void>,
+): Promise<void>;
 /**
  * Runs `run` against a fresh server and what `open` makes for it (a transport, a client), then
  * closes both, that first, whether `run` passed or threw.

@@ -120,7 +120,8 @@ export async function deliverAll(events: FleetEvent[], options: DeliverOptions):
           options.onDelivered?.(stats.deliveries);
           return;
         }
-        if (![409, 425, 429].includes(code) && code < 500) throw new Error(`delivery of ${event.key} refused with ${status}`);
+        if (![409, 425, 429].includes(code) && code < 500)
+          throw new Error(`delivery of ${event.key} refused with ${status}`);
       } catch (error) {
         if (error instanceof Error && error.message.startsWith('delivery of')) throw error;
         status = 'network';
@@ -152,7 +153,11 @@ function post(url: string, body: string, headers: Record<string, string>, agent:
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

@@ -39,14 +39,12 @@ if (isPgUrl(url)) {
   if (mode === 'txn') {
     onEvent = async (event) => {
       await db.transaction('fleet handler', async (client) => {
-        await client.query('INSERT INTO fleet_runs (key, operation_id, status, receiver, pid) VALUES ($1, $2, $3, $4, $5)', [
-          event.idempotencyKey,
-          event.operationId ?? null,
-          event.status,
-          name,
-          process.pid,
-        ]);
-        if (!(await pgDedup.completeIn(client, event.claim))) throw new Error('lease lost: another delivery holds this key');
+        await client.query(
+          'INSERT INTO fleet_runs (key, operation_id, status, receiver, pid) VALUES ($1, $2, $3, $4, $5)',
+          [event.idempotencyKey, event.operationId ?? null, event.status, name, process.pid],
+        );
+        if (!(await pgDedup.completeIn(client, event.claim)))
+          throw new Error('lease lost: another delivery holds this key');
       });
     };
   }
