@@ -1,5 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import type { Clock } from './client-options.js';
+import { setLongTimeout } from './long-timer.js';
 
 /** Resolves after `ms`; rejects with the signal's reason (an AdcpWireError) when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -9,10 +10,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       return;
     }
     const onAbort = (): void => {
-      clearTimeout(timer);
+      timer.clear();
       reject(abortReason(signal));
     };
-    const timer = setTimeout(() => {
+    const timer = setLongTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
@@ -49,14 +50,14 @@ export function deadlineSignal(
   const onAbort = (): void => controller.abort(parent?.reason);
   if (parent?.aborted === true) controller.abort(parent.reason);
   else parent?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(
+  const timer = setLongTimeout(
     () => controller.abort(new AdcpWireError('timeout', `${what} did not finish within ${timeoutMs} ms`)),
     timeoutMs,
   );
   return {
     signal: controller.signal,
     dispose() {
-      clearTimeout(timer);
+      timer.clear();
       parent?.removeEventListener('abort', onAbort);
     },
   };
