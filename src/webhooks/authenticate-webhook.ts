@@ -1,7 +1,7 @@
-import { readHeader, type HeaderSource } from './signature-base.js';
+import { readHeader, type HeaderSource } from '../signing/signature-base.js';
 import { verifyWebhookHmac } from './hmac.js';
 import { verifyWebhookSignature } from './verify-webhook-signature.js';
-import type { ReplayStore } from './replay-store.js';
+import type { ReplayStore } from '../signing/replay-store.js';
 import type { WebhookSignatureConfig, WebhookEvent } from './handler-types.js';
 
 export type Authentication =

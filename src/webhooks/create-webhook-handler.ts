@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateWebhookSecret } from './hmac.js';
-import { toJwksSource } from './jwks.js';
-import { remoteJwks } from './remote-jwks.js';
-import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
+import { toJwksSource } from '../signing/jwks.js';
+import { remoteJwks } from '../signing/remote-jwks.js';
+import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js';
 import { readNodeBody, readRequestBody } from './read-body.js';
 import { processDelivery, type DeliveryAnswer, type DeliveryContext } from './process-delivery.js';
 import { OperationSignals } from './wait-for-operation.js';

@@ -1,10 +1,10 @@
 import type { DedupStore, OperationFilter, OperationRecord, OperationStore } from '../store/types.js';
 import type { JsonObject, TaskStatus } from '../core/types.js';
 import type { HmacSecret } from './hmac.js';
-import type { JwksInput } from './jwks.js';
-import type { ReplayStore } from './replay-store.js';
-import type { RevocationSource } from './revocation.js';
-import type { AdmissionMonitor } from './admission-monitor.js';
+import type { JwksInput } from '../signing/jwks.js';
+import type { ReplayStore } from '../signing/replay-store.js';
+import type { RevocationSource } from '../signing/revocation.js';
+import type { AdmissionMonitor } from '../signing/admission-monitor.js';
 
 /** The explicit, loud opt-out of signature verification. Never a default. */
 export const UNSIGNED_WEBHOOKS = 'none-i-know-this-is-unsafe';

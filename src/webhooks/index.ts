@@ -18,7 +18,7 @@ export {
   WEBHOOK_BODY_MALFORMED,
   WEBHOOK_SIGNING_TAG,
   type WebhookSignatureError,
-} from './signature-codes.js';
+} from '../signing/signature-codes.js';
 export {
   staticJwks,
   toJwksSource,
@@ -27,23 +27,27 @@ export {
   type JwkSet,
   type JwksSource,
   type JwksInput,
-} from './jwks.js';
-export { remoteJwks, type RemoteJwksOptions } from './remote-jwks.js';
+} from '../signing/jwks.js';
+export { remoteJwks, type RemoteJwksOptions } from '../signing/remote-jwks.js';
 export {
   MemoryReplayStore,
   type ReplayStore,
   type ReplayOutcome,
   type MemoryReplayStoreOptions,
-} from './replay-store.js';
+} from '../signing/replay-store.js';
 export {
   RevocationList,
   type RevocationSource,
   type RevocationStatus,
   type RevocationListPayload,
-} from './revocation.js';
-export { canonicalizeTargetUri, canonicalizeAuthority, type CanonicalTarget } from './canonicalize-target-uri.js';
-export { buildSignatureBase } from './signature-base.js';
-export { contentDigest, contentDigestMatches } from './content-digest.js';
+} from '../signing/revocation.js';
+export {
+  canonicalizeTargetUri,
+  canonicalizeAuthority,
+  type CanonicalTarget,
+} from '../signing/canonicalize-target-uri.js';
+export { buildSignatureBase } from '../signing/signature-base.js';
+export { contentDigest, contentDigestMatches } from '../signing/content-digest.js';
 export { runWebhookSigningVector, type WebhookSigningVector } from './run-signing-vector.js';
 export { signWebhookRequest, type SignWebhookRequestInput, type WebhookSigningKey } from './sign-webhook-request.js';
 export { createWebhookHandler } from './create-webhook-handler.js';
@@ -67,5 +71,5 @@ export {
 export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
 export { classifyResponse, backoffDelay, parseRetryAfter, type DeliveryFailure } from './delivery-policy.js';
 export { checkWebhookDestination } from './check-destination.js';
-export { AdmissionMonitor, type AdmissionAlarm, type AdmissionThresholds } from './admission-monitor.js';
-export { remoteRevocationList, type RemoteRevocationListOptions } from './remote-revocation-list.js';
+export { AdmissionMonitor, type AdmissionAlarm, type AdmissionThresholds } from '../signing/admission-monitor.js';
+export { remoteRevocationList, type RemoteRevocationListOptions } from '../signing/remote-revocation-list.js';

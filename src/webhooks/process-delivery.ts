@@ -1,6 +1,6 @@
 import type { DedupStore, OperationRecord, OperationStore } from '../store/types.js';
-import { readHeader, type HeaderSource } from './signature-base.js';
-import type { ReplayStore } from './replay-store.js';
+import { readHeader, type HeaderSource } from '../signing/signature-base.js';
+import type { ReplayStore } from '../signing/replay-store.js';
 import { authenticateWebhook } from './authenticate-webhook.js';
 import { readWebhookEvent, type ParsedDelivery } from './read-webhook-event.js';
 import type { WebhookEvent, WebhookHandlerOptions } from './handler-types.js';

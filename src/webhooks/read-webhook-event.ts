@@ -5,7 +5,7 @@ import { readStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { JsonObject, TaskStatus } from '../core/types.js';
 import { payloadFingerprint } from './canonical-json.js';
-import { WEBHOOK_BODY_MALFORMED } from './signature-codes.js';
+import { WEBHOOK_BODY_MALFORMED } from '../signing/signature-codes.js';
 
 /** What the receiver needs from a verified body before dedup and dispatch. */
 export interface ParsedDelivery {

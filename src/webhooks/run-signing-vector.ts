@@ -1,6 +1,6 @@
-import type { Jwk } from './jwks.js';
-import { MemoryReplayStore } from './replay-store.js';
-import { RevocationList } from './revocation.js';
+import type { Jwk } from '../signing/jwks.js';
+import { MemoryReplayStore } from '../signing/replay-store.js';
+import { RevocationList } from '../signing/revocation.js';
 import { verifyWebhookSignature, type WebhookSignatureResult } from './verify-webhook-signature.js';
 
 /** One file of `webhook-signing/{positive,negative}/` (README "Vector shape"); unknown members ignored. */

@@ -1,15 +1,15 @@
 import { createPrivateKey, randomBytes, sign as cryptoSign, type KeyObject } from 'node:crypto';
-import { contentDigest } from './content-digest.js';
-import { buildSignatureBase } from './signature-base.js';
-import { encodeBase64Url } from './base64.js';
-import type { InnerList, Item } from './structured-fields.js';
+import { contentDigest } from '../signing/content-digest.js';
+import { buildSignatureBase } from '../signing/signature-base.js';
+import { encodeBase64Url } from '../signing/base64.js';
+import type { InnerList, Item } from '../signing/structured-fields.js';
 import {
   REQUIRED_COMPONENTS,
   WEBHOOK_ALGORITHMS,
   WEBHOOK_SIGNING_TAG,
   MAX_VALIDITY_SECONDS,
-} from './signature-codes.js';
-import type { Jwk } from './jwks.js';
+} from '../signing/signature-codes.js';
+import type { Jwk } from '../signing/jwks.js';
 
 /** The seller's signing key: a private JWK (with `d`) or a Node `KeyObject`, its `kid` and 9421 `alg`. */
 export interface WebhookSigningKey {

@@ -1,13 +1,13 @@
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { parseDictionary, type InnerList } from './structured-fields.js';
-import { decodeBase64UrlStrict } from './base64.js';
-import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
-import { contentDigestMatches } from './content-digest.js';
-import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
-import { remoteJwks } from './remote-jwks.js';
-import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
-import type { RevocationSource } from './revocation.js';
-import type { AdmissionMonitor } from './admission-monitor.js';
+import { parseDictionary, type InnerList } from '../signing/structured-fields.js';
+import { decodeBase64UrlStrict } from '../signing/base64.js';
+import { buildSignatureBase, readHeader, type HeaderSource } from '../signing/signature-base.js';
+import { contentDigestMatches } from '../signing/content-digest.js';
+import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from '../signing/jwks.js';
+import { remoteJwks } from '../signing/remote-jwks.js';
+import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js';
+import type { RevocationSource } from '../signing/revocation.js';
+import type { AdmissionMonitor } from '../signing/admission-monitor.js';
 import {
   MAX_VALIDITY_SECONDS,
   REQUIRED_COMPONENTS,
@@ -16,7 +16,7 @@ import {
   WEBHOOK_KEY_PURPOSES,
   WEBHOOK_SIGNING_TAG,
   type WebhookSignatureError,
-} from './signature-codes.js';
+} from '../signing/signature-codes.js';
 
 /** The parts of a received webhook the verifier reads; `body` is the raw bytes (or their UTF-8 text). */
 export interface WebhookRequestParts {

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createWebhookHandler } from '../../src/webhooks/index.js';
 import type { WebhookEvent, WebhookHandler, WebhookSignatureConfig } from '../../src/webhooks/handler-types.js';
-import type { JwkSet } from '../../src/webhooks/jwks.js';
+import type { JwkSet } from '../../src/signing/jwks.js';
 import { MemoryDedupStore } from '../../src/store/memory-dedup-store.js';
 import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';

@@ -7,7 +7,7 @@ import { PgOperationStore } from '../../src/store/pg-operation-store.js';
 import { createPgTaskStore } from '../../src/store/pg-task-store.js';
 import { PG_MIGRATIONS } from '../../src/store/pg-migrations.js';
 import { PgReplayStore } from '../../src/store/pg-replay-store.js';
-import type { ReplayStore } from '../../src/webhooks/replay-store.js';
+import type { ReplayStore } from '../../src/signing/replay-store.js';
 import { isAdcpWireError } from '../../src/core/wire-error.js';
 import { dedupStoreContract } from './dedup-contract.js';
 import { operationStoreContract } from './operation-contract.js';

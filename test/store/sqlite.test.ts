@@ -8,7 +8,7 @@ import { SqliteDedupStore } from '../../src/store/sqlite-dedup-store.js';
 import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
 import { dedupStoreContract } from './dedup-contract.js';
 import { operationStoreContract } from './operation-contract.js';
-import type { ReplayStore } from '../../src/webhooks/replay-store.js';
+import type { ReplayStore } from '../../src/signing/replay-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adcp-sqlite-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

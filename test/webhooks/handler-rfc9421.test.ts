@@ -4,12 +4,12 @@ import { createWebhookHandler } from '../../src/webhooks/create-webhook-handler.
 import type { WebhookEvent, WebhookHandler } from '../../src/webhooks/handler-types.js';
 import { MemoryDedupStore } from '../../src/store/memory-dedup-store.js';
 import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
-import { RevocationList } from '../../src/webhooks/revocation.js';
+import { RevocationList } from '../../src/signing/revocation.js';
 import { signWebhookRequest } from '../../src/webhooks/sign-webhook-request.js';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-webhook-signature.js';
 import { URL_BASE, envelope, hmacRequest, json, makeKey, signedRequest } from './helpers.js';
 import { readVector } from './vectors.js';
-import type { Jwk } from '../../src/webhooks/jwks.js';
+import type { Jwk } from '../../src/signing/jwks.js';
 
 describe('createWebhookHandler (RFC 9421)', () => {
   const ed = makeKey('seller-ed25519');
@@ -108,7 +108,7 @@ describe('createWebhookHandler (RFC 9421)', () => {
   });
 
   it('answers 429 with Retry-After when the keyid filled its replay-cache cap', async () => {
-    const { MemoryReplayStore } = await import('../../src/webhooks/replay-store.js');
+    const { MemoryReplayStore } = await import('../../src/signing/replay-store.js');
     const replay = new MemoryReplayStore({ perKeyidCap: 1 });
     const capped = createWebhookHandler({
       signature: { scheme: 'rfc9421', jwks: [ed.publicJwk], replay },

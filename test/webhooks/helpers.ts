@@ -1,6 +1,6 @@
 // Test helpers: keys, signed requests, MCP envelopes.
 import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
-import type { Jwk } from '../../src/webhooks/jwks.js';
+import type { Jwk } from '../../src/signing/jwks.js';
 import { signWebhookHmac } from '../../src/webhooks/hmac.js';
 import { signWebhookRequest, type WebhookSigningKey } from '../../src/webhooks/sign-webhook-request.js';
 

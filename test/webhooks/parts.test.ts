@@ -2,13 +2,13 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseDictionary, serializeInnerList, type InnerList } from '../../src/webhooks/structured-fields.js';
+import { parseDictionary, serializeInnerList, type InnerList } from '../../src/signing/structured-fields.js';
 import { canonicalJson, payloadFingerprint } from '../../src/webhooks/canonical-json.js';
-import { MemoryReplayStore } from '../../src/webhooks/replay-store.js';
-import { RevocationList } from '../../src/webhooks/revocation.js';
-import { remoteJwks } from '../../src/webhooks/remote-jwks.js';
+import { MemoryReplayStore } from '../../src/signing/replay-store.js';
+import { RevocationList } from '../../src/signing/revocation.js';
+import { remoteJwks } from '../../src/signing/remote-jwks.js';
 import { checkWebhookDestination } from '../../src/webhooks/check-destination.js';
-import { decodeBase64Strict, decodeBase64UrlStrict } from '../../src/webhooks/base64.js';
+import { decodeBase64Strict, decodeBase64UrlStrict } from '../../src/signing/base64.js';
 
 describe('parseDictionary', () => {
   it('parses inner lists with parameters and keeps member order', () => {

@@ -2,8 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseDictionary } from '../../src/webhooks/structured-fields.js';
-import { canonicalizeTargetUri } from '../../src/webhooks/canonicalize-target-uri.js';
+import { parseDictionary } from '../../src/signing/structured-fields.js';
+import { canonicalizeTargetUri } from '../../src/signing/canonicalize-target-uri.js';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-webhook-signature.js';
 import { verifyWebhookHmac } from '../../src/webhooks/hmac.js';
 import { createWebhookHandler } from '../../src/webhooks/create-webhook-handler.js';

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { runWebhookSigningVector, type WebhookSigningVector } from '../../src/webhooks/run-signing-vector.js';
-import { buildSignatureBase } from '../../src/webhooks/signature-base.js';
-import { parseDictionary, type InnerList } from '../../src/webhooks/structured-fields.js';
-import { contentDigest } from '../../src/webhooks/content-digest.js';
-import type { Jwk } from '../../src/webhooks/jwks.js';
+import { buildSignatureBase } from '../../src/signing/signature-base.js';
+import { parseDictionary, type InnerList } from '../../src/signing/structured-fields.js';
+import { contentDigest } from '../../src/signing/content-digest.js';
+import type { Jwk } from '../../src/signing/jwks.js';
 import { listVectorFiles, readVector } from './vectors.js';
 
 type Vector = WebhookSigningVector & { name: string; expected_signature_base?: string };

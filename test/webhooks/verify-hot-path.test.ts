@@ -2,11 +2,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { canonicalizeTargetUri } from '../../src/webhooks/canonicalize-target-uri.js';
-import { parseDictionary } from '../../src/webhooks/structured-fields.js';
+import { canonicalizeTargetUri } from '../../src/signing/canonicalize-target-uri.js';
+import { parseDictionary } from '../../src/signing/structured-fields.js';
 import { signWebhookRequest } from '../../src/webhooks/sign-webhook-request.js';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-webhook-signature.js';
-import { MemoryReplayStore } from '../../src/webhooks/replay-store.js';
+import { MemoryReplayStore } from '../../src/signing/replay-store.js';
 
 const target = (url: string) => {
   const result = canonicalizeTargetUri(url);

@@ -4,12 +4,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPrivateKey, sign } from 'node:crypto';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-webhook-signature.js';
-import { buildSignatureBase } from '../../src/webhooks/signature-base.js';
-import { contentDigest } from '../../src/webhooks/content-digest.js';
-import { parseDictionary, type InnerList } from '../../src/webhooks/structured-fields.js';
-import { RevocationList } from '../../src/webhooks/revocation.js';
-import { MemoryReplayStore } from '../../src/webhooks/replay-store.js';
-import type { Jwk } from '../../src/webhooks/jwks.js';
+import { buildSignatureBase } from '../../src/signing/signature-base.js';
+import { contentDigest } from '../../src/signing/content-digest.js';
+import { parseDictionary, type InnerList } from '../../src/signing/structured-fields.js';
+import { RevocationList } from '../../src/signing/revocation.js';
+import { MemoryReplayStore } from '../../src/signing/replay-store.js';
+import type { Jwk } from '../../src/signing/jwks.js';
 import { readVector } from './vectors.js';
 
 type TestKey = Jwk & { _private_d_for_test_only: string };
@@ -205,7 +205,7 @@ describe('verifyWebhookSignature: further profile checks', () => {
   });
 
   it('tells the admission monitor of an admitted keyid (and not of a refused one)', async () => {
-    const { AdmissionMonitor } = await import('../../src/webhooks/admission-monitor.js');
+    const { AdmissionMonitor } = await import('../../src/signing/admission-monitor.js');
     const alarms: unknown[] = [];
     const admission = new AdmissionMonitor({ onAlarm: (a) => alarms.push(a), floor: 0, proportion: 0 });
     await verify({ kid: 'test-response-purpose-2026' }, undefined, { admission });

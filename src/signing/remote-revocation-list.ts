@@ -2,6 +2,7 @@ import { verify as cryptoVerify } from 'node:crypto';
 import { decodeBase64UrlStrict } from './base64.js';
 import { importPublicJwk, toJwksSource, type JwksInput } from './jwks.js';
 import { remoteJwks } from './remote-jwks.js';
+import { readCappedResponse } from './read-capped-response.js';
 import { RevocationList, type RevocationSource, type RevocationStatus } from './revocation.js';
 
 export interface RemoteRevocationListOptions {
@@ -44,8 +45,9 @@ export function remoteRevocationList(
         signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
       });
       if (response.status !== 200) return false;
-      const text = await response.text();
-      if (Buffer.byteLength(text) > (options.maxBytes ?? 262_144)) return false;
+      const bytes = await readCappedResponse(response, options.maxBytes ?? 262_144);
+      if (bytes === 'too_large') return false;
+      const text = bytes.toString('utf8');
       const payload = await verifyJws(text.trim(), jwks);
       if (payload === undefined) return false;
       if (options.issuer !== undefined && payload['issuer'] !== options.issuer) return false;

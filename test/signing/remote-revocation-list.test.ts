@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sign, type KeyObject } from 'node:crypto';
-import { remoteRevocationList } from '../../src/webhooks/remote-revocation-list.js';
-import { makeKey } from './helpers.js';
+import { remoteRevocationList } from '../../src/signing/remote-revocation-list.js';
+import { makeKey } from '../webhooks/helpers.js';
 
 function jws(payload: object, kid: string, key: KeyObject, form: 'flattened' | 'compact' = 'flattened'): string {
   const protectedB64 = Buffer.from(JSON.stringify({ kid, alg: 'EdDSA', typ: 'adcp-revocation+jws' })).toString(

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdmissionMonitor, type AdmissionAlarm } from '../../src/webhooks/admission-monitor.js';
+import { AdmissionMonitor, type AdmissionAlarm } from '../../src/signing/admission-monitor.js';
 
 const T0 = 1_800_000_000 - (1_800_000_000 % 300);
 

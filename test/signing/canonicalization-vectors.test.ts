@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalizeTargetUri } from '../../src/webhooks/canonicalize-target-uri.js';
-import { readVector } from './vectors.js';
+import { canonicalizeTargetUri } from '../../src/signing/canonicalize-target-uri.js';
+import { readVector } from '../webhooks/vectors.js';
 
 interface Case {
   name: string;
