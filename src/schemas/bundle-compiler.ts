@@ -1,0 +1,106 @@
+import { createRequire } from 'node:module';
+import type { Ajv as AjvInstance, ValidateFunction } from 'ajv';
+import { AdcpSchemaError } from './schema-error.js';
+import type { SchemaBundle } from './schema-bundle.js';
+
+const require = createRequire(import.meta.url);
+const ORIGIN = 'https://adcontextprotocol.org';
+
+/** Ajv and its formats, loaded on the first compile (never at import time). */
+function newAjv(): AjvInstance {
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  const formats = require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance };
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false, inlineRefs: false });
+  formats.default(ajv);
+  return ajv;
+}
+
+/**
+ * Compiles the schemas of one release with Ajv, lazily: a schema's `$ref` closure is read from
+ * disk (every URI mapped to the release's folder; a foreign or missing one is an
+ * `unresolvable_ref` AdcpSchemaError, never a network fetch), then compiled once and kept.
+ */
+export class BundleCompiler {
+  readonly bundle: SchemaBundle;
+  #ajv: AjvInstance | undefined;
+  readonly #added = new Set<string>();
+  readonly #compiled = new Map<string, ValidateFunction>();
+
+  constructor(bundle: SchemaBundle) {
+    this.bundle = bundle;
+  }
+
+  /** The compiled validator of the schema at `path` inside the release. */
+  compile(path: string): ValidateFunction {
+    const done = this.#compiled.get(path);
+    if (done !== undefined) return done;
+    const ajv = (this.#ajv ??= newAjv());
+    this.#addClosure(path);
+    let fn: ValidateFunction | undefined;
+    try {
+      fn = ajv.getSchema(this.bundle.idOf(path));
+    } catch (error) {
+      throw new AdcpSchemaError('unresolvable_ref', `Schema ${path} of AdCP ${this.bundle.version} does not compile`, {
+        cause: error,
+      });
+    }
+    if (fn === undefined)
+      throw new AdcpSchemaError('unresolvable_ref', `AdCP ${this.bundle.version} has no schema ${path}`);
+    this.#compiled.set(path, fn);
+    return fn;
+  }
+
+  #addClosure(root: string): void {
+    const ajv = this.#ajv!;
+    const pending = [root];
+    while (pending.length > 0) {
+      const path = pending.pop()!;
+      if (this.#added.has(path)) continue;
+      const schema = this.bundle.schema(path);
+      const id = this.bundle.idOf(path);
+      const refs: string[] = [];
+      collectRefs(schema, refs, 0);
+      for (const ref of refs) {
+        if (ref.startsWith('#')) continue;
+        const target = this.#resolve(ref, id);
+        if (target === undefined) {
+          throw new AdcpSchemaError(
+            'unresolvable_ref',
+            `Schema ${path} of AdCP ${this.bundle.version} refers to ${JSON.stringify(ref).slice(0, 160)}, outside the release`,
+          );
+        }
+        if (!this.#added.has(target)) pending.push(target);
+      }
+      const ownId = (schema as { $id?: unknown }).$id;
+      ajv.addSchema(schema, typeof ownId === 'string' ? undefined : id);
+      this.#added.add(path);
+    }
+  }
+
+  #resolve(ref: string, base: string): string | undefined {
+    let url: URL;
+    try {
+      url = new URL(ref, base.startsWith('/') ? ORIGIN + base : base);
+    } catch {
+      return undefined;
+    }
+    const absolute = this.bundle.idPrefix.startsWith('/')
+      ? url.origin === ORIGIN
+        ? url.pathname
+        : undefined
+      : url.href;
+    return absolute === undefined ? undefined : this.bundle.pathOf(absolute);
+  }
+}
+
+function collectRefs(node: unknown, out: string[], depth: number): void {
+  if (depth > 200 || node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) collectRefs(item, out, depth + 1);
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') out.push(value);
+    else if (key !== 'examples' && key !== 'enum' && key !== 'const') collectRefs(value, out, depth + 1);
+  }
+}

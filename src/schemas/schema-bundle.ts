@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { AdcpSchemaError } from './schema-error.js';
+import { findReleases, type ReleaseLocation } from './schema-dirs.js';
+import { toWireVersion } from './release.js';
+import { DEFAULT_RELEASE, selectRelease } from './select-release.js';
+
+/** The async status schemas a tool may have (mcp-guide, "Status-specific schemas"). */
+export type AsyncStatus = 'working' | 'input-required' | 'submitted';
+const ASYNC_STATUSES: readonly AsyncStatus[] = ['working', 'input-required', 'submitted'];
+
+/** One tool of a release's manifest; schema values are paths inside the release (`media-buy/x.json`). */
+export interface ToolSchemas {
+  name: string;
+  protocol: string;
+  mutating: boolean;
+  request: string;
+  response: string;
+  async: Partial<Record<AsyncStatus, string>>;
+}
+
+/** Largest schema file read (the biggest official file is far under it). */
+const MAX_SCHEMA_BYTES = 4 * 1024 * 1024;
+
+/**
+ * One AdCP release's schema tree on disk: its manifest (tools, `mutating`, request, response and
+ * async-status schemas) and its schema files read by `$id`, never over the network.
+ */
+export class SchemaBundle {
+  /** Bundle version (`3.1.19`). */
+  readonly version: string;
+  /** Release precision, as on the wire (`3.1`). */
+  readonly release: string;
+  readonly dir: string;
+  /** The prefix every `$id` of the tree starts with (`/schemas/3.1.19/` or the canonical URL). */
+  readonly idPrefix: string;
+  readonly #tools: Map<string, ToolSchemas>;
+  readonly #files = new Map<string, object>();
+
+  constructor(location: ReleaseLocation) {
+    this.version = location.version;
+    this.release = toWireVersion(location.version);
+    this.dir = location.dir;
+    const manifest = this.#readJson('manifest.json') as { tools?: Record<string, Record<string, unknown>> };
+    const index = this.#readJson('index.json') as { $id?: unknown };
+    this.idPrefix =
+      typeof index.$id === 'string' && index.$id.endsWith('/index.json')
+        ? index.$id.slice(0, -'index.json'.length)
+        : `/schemas/${this.version}/`;
+    this.#tools = new Map();
+    for (const [name, entry] of Object.entries(manifest.tools ?? {})) {
+      if (typeof entry.request_schema !== 'string' || typeof entry.response_schema !== 'string') continue;
+      const tool: ToolSchemas = {
+        name,
+        protocol: String(entry.protocol),
+        mutating: entry.mutating === true,
+        request: entry.request_schema,
+        response: entry.response_schema,
+        async: {},
+      };
+      for (const path of Array.isArray(entry.async_response_schemas) ? entry.async_response_schemas : []) {
+        const status = ASYNC_STATUSES.find(
+          (s) => typeof path === 'string' && path.endsWith(`-async-response-${s}.json`),
+        );
+        if (status !== undefined) tool.async[status] = path as string;
+      }
+      this.#tools.set(name, tool);
+    }
+  }
+
+  /** Every tool name in the manifest, sorted. */
+  toolNames(): string[] {
+    return [...this.#tools.keys()].sort();
+  }
+
+  /** The tool's manifest entry, or `undefined` for a name the release does not define. */
+  tool(name: string): ToolSchemas | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** The `$id` of a schema path inside the release (`core/error.json`). */
+  idOf(path: string): string {
+    return this.idPrefix + path;
+  }
+
+  /** Maps an absolute schema URI of this release to its path, or `undefined` when it is foreign. */
+  pathOf(id: string): string | undefined {
+    const bare = id.split('#')[0] ?? '';
+    return bare.startsWith(this.idPrefix) ? bare.slice(this.idPrefix.length) : undefined;
+  }
+
+  /** The parsed schema at `path` inside the release (read once). */
+  schema(path: string): object {
+    let found = this.#files.get(path);
+    if (found === undefined) {
+      found = this.#readJson(path);
+      this.#files.set(path, found);
+    }
+    return found;
+  }
+
+  #readJson(path: string): object {
+    const root = resolve(this.dir);
+    const file = resolve(join(root, path));
+    if (!file.startsWith(root + sep) || !file.endsWith('.json')) {
+      throw new AdcpSchemaError(
+        'unresolvable_ref',
+        `Schema path ${JSON.stringify(path).slice(0, 120)} is outside AdCP ${this.version}`,
+      );
+    }
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new AdcpSchemaError('unresolvable_ref', `AdCP ${this.version} has no schema ${path}`, { cause: error });
+    }
+    if (text.length > MAX_SCHEMA_BYTES) throw new AdcpSchemaError('unreadable_schema', `Schema ${path} is too large`);
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value === null || typeof value !== 'object') throw new TypeError('not a JSON object');
+      return value;
+    } catch (error) {
+      throw new AdcpSchemaError('unreadable_schema', `Schema ${path} of AdCP ${this.version} is not JSON`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+const bundles = new Map<string, SchemaBundle>();
+
+/**
+ * The schema bundle of a release (`3.1.19`, `3.1`, `3`; default `3.1`), found by the search path
+ * (`ADCP_SCHEMAS_DIR`, `../shared/schemas`, the sync cache) or in `dirs`. Cached per folder.
+ */
+export function loadSchemaBundle(version: string = DEFAULT_RELEASE, options: { dirs?: string[] } = {}): SchemaBundle {
+  const location = selectRelease(version, options.dirs === undefined ? findReleases() : findReleases(options.dirs));
+  let bundle = bundles.get(location.dir);
+  if (bundle === undefined) {
+    bundle = new SchemaBundle(location);
+    bundles.set(location.dir, bundle);
+  }
+  return bundle;
+}

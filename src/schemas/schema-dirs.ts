@@ -1,0 +1,60 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseBundleVersion } from './release.js';
+
+/**
+ * Where the sync command keeps downloaded releases: `ADCP_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/adcp-wire`, else `~/.cache/adcp-wire`; schemas under `schemas/{version}/`.
+ */
+export function schemaCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base =
+    env['ADCP_CACHE_DIR'] ??
+    (env['XDG_CACHE_HOME'] === undefined
+      ? join(homedir(), '.cache', 'adcp-wire')
+      : join(env['XDG_CACHE_HOME'], 'adcp-wire'));
+  return join(base, 'schemas');
+}
+
+/** `../shared/schemas` beside the checkout (src/ and dist/ sit at the same depth). */
+const SHARED_DIR = fileURLToPath(new URL('../../../shared/schemas', import.meta.url));
+
+/**
+ * The folders searched for releases, first match wins: `ADCP_SCHEMAS_DIR`, else
+ * `../shared/schemas` next to the checkout when it exists; then the sync cache.
+ */
+export function schemaSearchPath(env: NodeJS.ProcessEnv = process.env): string[] {
+  const dirs: string[] = [];
+  const configured = env['ADCP_SCHEMAS_DIR'];
+  if (configured !== undefined && configured !== '') dirs.push(configured);
+  else if (existsSync(SHARED_DIR)) dirs.push(SHARED_DIR);
+  dirs.push(schemaCacheDir(env));
+  return dirs;
+}
+
+/** One release found on disk. */
+export interface ReleaseLocation {
+  /** Bundle version (`3.1.19`). */
+  version: string;
+  /** The folder holding its `manifest.json`. */
+  dir: string;
+}
+
+/** Every release (a folder named by a bundle version with a `manifest.json`) in the search path. */
+export function findReleases(dirs: readonly string[] = schemaSearchPath()): ReleaseLocation[] {
+  const found = new Map<string, string>();
+  for (const root of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(root);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (found.has(name) || parseBundleVersion(name) === undefined) continue;
+      if (existsSync(join(root, name, 'manifest.json'))) found.set(name, join(root, name));
+    }
+  }
+  return [...found].map(([version, dir]) => ({ version, dir }));
+}
