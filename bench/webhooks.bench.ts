@@ -6,12 +6,13 @@
 // closed-loop generator (bench/fixtures/http-load.ts) drives it, so the client costs little CPU.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { quantile, runLoad, serialise } from './fixtures/http-load.js';
+import { replaceGeneratedBlock } from './fixtures/generated-block.js';
 import Database from 'better-sqlite3';
 import { signWebhookHmac } from '../src/webhooks/hmac.js';
 import { signWebhookRequest, type WebhookSigningKey } from '../src/webhooks/sign-webhook-request.js';
@@ -281,5 +282,10 @@ const lines = [
 const markdown = lines.join('\n');
 if (process.env.WEBHOOK_BENCH_DEBUG) console.log(results.map((r) => `${r.mode} ${r.statuses}`).join('\n'));
 console.log(markdown);
+// The figures go into their marked block of bench/results/webhooks.md; the analysis around it stays.
 mkdirSync(join(here, 'results'), { recursive: true });
-if (COMPARE === undefined) writeFileSync(join(here, 'results', 'webhooks.md'), `${markdown}\n`);
+const resultsFile = join(here, 'results', 'webhooks.md');
+if (COMPARE === undefined) {
+  const existing = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : undefined;
+  writeFileSync(resultsFile, replaceGeneratedBlock(existing, 'webhooks', markdown));
+}

@@ -54,8 +54,8 @@ describe('validateWebhookEnvelope', () => {
     });
   });
   it('refuses an unknown or A2A-shaped status', () => {
-    assert.equal(errorOf({ ...good, status: 'COMPLETED' }), 'invalid_status');
-    assert.equal(errorOf({ ...good, status: 'done' }), 'invalid_status');
+    assert.equal(errorOf({ ...good, status: 'COMPLETED' }), 'invalid_envelope_status');
+    assert.equal(errorOf({ ...good, status: 'done' }), 'invalid_envelope_status');
     assert.equal(errorOf({ ...good, status: { state: 'completed' } }), 'invalid_field_type');
   });
   it('refuses a timestamp that is not an ISO 8601 date-time', () => {

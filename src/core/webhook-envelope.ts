@@ -24,7 +24,7 @@ export type WebhookEnvelopeError =
   | 'missing_idempotency_key'
   | 'invalid_idempotency_key'
   | 'invalid_field_type'
-  | 'invalid_status'
+  | 'invalid_envelope_status'
   | 'invalid_timestamp'
   | 'invalid_result';
 
@@ -63,7 +63,8 @@ export function validateWebhookEnvelope(payload: unknown): WebhookEnvelopeCheck 
     if (typeof value !== 'string' || value.length === 0) return { ok: false, error: 'invalid_field_type', field };
   }
   const status = payload['status'];
-  if (!isTaskStatus(status) && status !== 'unknown') return { ok: false, error: 'invalid_status', field: 'status' };
+  if (!isTaskStatus(status) && status !== 'unknown')
+    return { ok: false, error: 'invalid_envelope_status', field: 'status' };
   if (!TIMESTAMP.test(payload['timestamp'] as string) || Number.isNaN(Date.parse(payload['timestamp'] as string))) {
     return { ok: false, error: 'invalid_timestamp', field: 'timestamp' };
   }

@@ -41,10 +41,18 @@ export function validateWebhookSecret(secret: unknown): { ok: true } | { ok: fal
 }
 
 function assertSecret(secret: HmacSecret, where: string): void {
+  if (typeof secret === 'string' && acceptedSecrets.has(secret)) return;
   const check = validateWebhookSecret(secret);
   if (!check.ok)
     throw new RangeError(`${where}: weak webhook secret refused (${check.reason}); use crypto.randomBytes(32)`);
+  if (typeof secret === 'string') {
+    if (acceptedSecrets.size >= 64) acceptedSecrets.clear();
+    acceptedSecrets.add(secret);
+  }
 }
+
+/** String secrets already found strong: the receiver checks its secret on every delivery. */
+const acceptedSecrets = new Set<string>();
 
 function hmacHex(secret: HmacSecret, timestamp: string, rawBody: Uint8Array | string): string {
   const mac = createHmac('sha256', secret);
@@ -82,7 +90,9 @@ export function signWebhookHmac(input: {
 /**
  * Verifies a legacy HMAC webhook signature in the spec's order: headers present, timestamp an
  * integer, within 300 s of `now`, then a constant-time comparison. `secret` may be a list
- * (current and previous, during rotation). Never throws on hostile input.
+ * (current and previous, during rotation). Never throws on hostile input; an empty or weak
+ * secret (or an empty list) is the caller's mistake and throws a RangeError, as `signWebhookHmac`
+ * and `createWebhookHandler` do.
  */
 export function verifyWebhookHmac(input: {
   secret: HmacSecret | readonly HmacSecret[];
@@ -92,6 +102,9 @@ export function verifyWebhookHmac(input: {
   /** Unix seconds, or ms (values above 1e11), or a Date. Default now. */
   now?: number | Date;
 }): { ok: true } | { ok: false; reason: HmacFailure } {
+  const secrets = Array.isArray(input.secret) ? input.secret : [input.secret as HmacSecret];
+  if (secrets.length === 0) throw new RangeError('verifyWebhookHmac: no webhook secret given');
+  for (const secret of secrets) assertSecret(secret, 'verifyWebhookHmac');
   if (input.signature === undefined || input.signature === null || input.signature === '') {
     return { ok: false, reason: 'missing_signature' };
   }
@@ -114,7 +127,6 @@ export function verifyWebhookHmac(input: {
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(input.signature);
   if (match === null) return { ok: false, reason: 'signature_malformed' };
   const given = Buffer.from(match[1] as string, 'hex');
-  const secrets = Array.isArray(input.secret) ? input.secret : [input.secret as HmacSecret];
   let ok = false;
   for (const secret of secrets) {
     const expected = Buffer.from(hmacHex(secret, timestamp, input.rawBody), 'hex');
