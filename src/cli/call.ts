@@ -11,6 +11,8 @@ import { createStyle, wantsColor } from './style.js';
 import { describeProgress } from './describe-progress.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
+import type { ProgressEvent } from '../client/transport.js';
+import type { RetryNotice } from '../client/retry.js';
 
 const HELP = `Usage: adcp call <url> <tool> [json | @file | @-] [options]
 
@@ -63,6 +65,10 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
   const style = createStyle(wantsColor(io));
   let client;
   let waiting = false;
+  let attempts = 1;
+  let pending: TaskResult | undefined;
+  let seenTaskId: string | undefined;
+  let agentUrl = url;
   try {
     if (!/^[a-z][a-z0-9_.-]{0,99}$/i.test(tool)) {
       throw new UsageError(`'${printable(tool)}' is not a tool name, like get_products.`);
@@ -73,19 +79,32 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     if (values.webhook !== undefined)
       args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
     else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
+    agentUrl = connection.url;
     client = await open(connection);
     const progress = createProgressLine(io.stderr, { clock: values.wait === true });
     // Progress is for people: on a terminal, or when asked to wait; never mixed into --json.
     const quiet = values.json === true || (values.wait !== true && io.stderr.isTTY !== true);
-    const onProgress = quiet
-      ? undefined
-      : (event: Parameters<typeof describeProgress>[0]) => progress.update(describeProgress(event));
+    const onProgress = (event: ProgressEvent) => {
+      if (event.taskId !== undefined) seenTaskId ??= event.taskId;
+      if (!quiet) progress.update(describeProgress(event));
+    };
     const started = Date.now();
+    // Retries are never silent: the next attempt, the wait and why, on stderr (stdout stays the answer).
+    const onRetry = (notice: RetryNotice) => {
+      attempts = notice.attempt;
+      const why = notice.agentAsked ? 'as the agent asked' : 'backing off';
+      const text = `… ${notice.reason}: attempt ${notice.attempt} of ${notice.maxAttempts}, waiting ${formatSeconds(notice.delayMs)} ${why}`;
+      if (values.json === true) io.stderr.write(`${printable(text)}\n`);
+      else progress.update(text);
+    };
     let result: TaskResult = await client.call(tool, args, {
       timeoutMs: connection.timeoutMs,
+      onRetry,
       ...(values.task === true ? { task: {} } : {}),
-      ...(onProgress ? { onProgress } : {}),
+      // On A2A a progress callback streams the call: only when someone watches.
+      ...(quiet ? {} : { onProgress }),
     });
+    pending = result;
     if (values.wait === true && (result.status === 'submitted' || result.status === 'working')) {
       if (!quiet)
         progress.update(
@@ -94,16 +113,18 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       const remaining = Math.max(1, connection.timeoutMs - (Date.now() - started));
       waiting = true;
       try {
-        result = await client.waitFor(result, { timeoutMs: remaining, ...(onProgress ? { onProgress } : {}) });
+        result = await client.waitFor(result, { timeoutMs: remaining, onProgress });
       } finally {
         progress.done();
       }
       waiting = false;
     }
     progress.done();
-    if (values.json === true) io.stdout.write(`${safeJson(resultToJson(result), 2)}\n`);
+    if (values.json === true)
+      io.stdout.write(`${safeJson({ ...resultToJson(result), ...(attempts > 1 ? { attempts } : {}) }, 2)}\n`);
     else {
       io.stdout.write(renderResult(result, tool, style));
+      if (attempts > 1) io.stdout.write(style.dim(`  after ${attempts} attempts\n`));
       if ((result.status === 'submitted' || result.status === 'working') && result.taskId !== undefined) {
         io.stdout.write(
           style.dim(
@@ -115,8 +136,22 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     return exitFor(result);
   } catch (error) {
     if (waiting && isTimeout(error)) {
+      // The work exists at the agent: never leave without its ids.
+      const taskId = pending?.taskId ?? seenTaskId;
+      const a2aTask = pending?.transportTaskId;
+      if (values.json === true && pending !== undefined) {
+        const doc: Record<string, unknown> = { ...resultToJson(pending), attempts, timed_out: true };
+        if (taskId !== undefined) doc['task_id'] = taskId;
+        io.stdout.write(`${safeJson(doc, 2)}\n`);
+      }
+      const follow =
+        taskId !== undefined
+          ? `adcp tasks get ${agentUrl} ${printable(taskId)}`
+          : a2aTask !== undefined
+            ? `adcp tasks get ${agentUrl} ${printable(a2aTask)} --transport-task`
+            : `adcp tasks get`;
       io.stderr.write(
-        `adcp call: the task did not finish within --timeout; it may still finish: follow it with 'adcp tasks get'.\n`,
+        `adcp call: the task did not finish within --timeout; it may still finish. Follow it: ${follow}\n`,
       );
       return EXIT.pending;
     }
@@ -148,6 +183,10 @@ function webhookConfig(url: string, secret: string | undefined): JsonObject {
   const config: JsonObject = { url };
   if (secret !== undefined) config['authentication'] = { schemes: ['HMAC-SHA256'], credentials: secret };
   return config;
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 function isTimeout(error: unknown): boolean {

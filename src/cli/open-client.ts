@@ -4,13 +4,19 @@ import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import type { ProgressEvent } from '../client/transport.js';
 import type { DiscoverResult } from '../client/discover.js';
+import type { RetryNotice } from '../client/retry.js';
 
 /** What the CLI uses of AdcpClient: small, so a command can be tested with a stand-in. */
 export interface CliClient {
   call(
     tool: string,
     args: JsonObject,
-    options?: { timeoutMs?: number; task?: { ttl?: number }; onProgress?: (event: ProgressEvent) => void },
+    options?: {
+      timeoutMs?: number;
+      task?: { ttl?: number };
+      onProgress?: (event: ProgressEvent) => void;
+      onRetry?: (notice: RetryNotice) => void;
+    },
   ): Promise<TaskResult>;
   waitFor(
     result: TaskResult,

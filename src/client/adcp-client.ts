@@ -104,6 +104,7 @@ export class AdcpClient {
     checkPositive('maxResponseBytes', options.maxResponseBytes);
     checkPositive('timeoutMs', options.timeoutMs);
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const startedAt = this.#clock.now();
     const deadline = deadlineSignal(timeoutMs, options.signal, `${tool} at ${this.url}`);
     try {
       const transport = await this.#transportFor(deadline.signal);
@@ -128,12 +129,11 @@ export class AdcpClient {
       if (options.continueTask !== undefined) callOptions.continueTask = options.continueTask;
       if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
       const retry: RetryOptions | false = options.retry ?? this.#options.retry ?? {};
-      const result = await withRetry(
-        () => transport.callTool(tool, prepared.args, callOptions),
-        retry,
-        this.#clock,
-        deadline.signal,
-      );
+      const result = await withRetry(() => transport.callTool(tool, prepared.args, callOptions), retry, this.#clock, {
+        signal: deadline.signal,
+        deadlineAt: startedAt + timeoutMs,
+        onRetry: options.onRetry,
+      });
       await this.#record(tool, prepared.args, result);
       return result;
     } finally {

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import type { OperationStore } from '../store/types.js';
 import type { ProgressEvent } from './transport.js';
+import type { RetryNotice } from './retry.js';
 
 /** Retry ceilings for transient failures (transport-errors.md, "Retry ceiling"). */
 export interface RetryOptions {
@@ -73,6 +74,8 @@ export interface CallOptions {
   continueTask?: string;
   maxResponseBytes?: number;
   onProgress?: (event: ProgressEvent) => void;
+  /** Told before each wait between attempts: which attempt comes next, after how long, and why. */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface WaitOptions {

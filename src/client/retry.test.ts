@@ -69,6 +69,55 @@ describe('withRetry', () => {
     );
   });
 
+  it("returns the agent's answer when its retry_after reaches the call's deadline", async () => {
+    const c = clock();
+    const limited: TaskResult = {
+      status: 'failed',
+      error: {
+        adcpError: { code: 'RATE_LIMITED', message: 'slow down' },
+        code: 'RATE_LIMITED',
+        recovery: 'transient',
+        action: 'retry',
+        retryDelaySeconds: 60,
+      },
+      data: undefined,
+      protocol: 'mcp',
+      raw: null,
+    };
+    let n = 0;
+    const result = await withRetry(
+      async () => {
+        n += 1;
+        return limited;
+      },
+      {},
+      c,
+      { deadlineAt: c.now() + 30_000 },
+    );
+    assert.equal(result, limited);
+    assert.equal(n, 1);
+    assert.deepEqual(c.sleeps, []);
+  });
+
+  it('tells onRetry the next attempt, the delay and whether the agent asked for it', async () => {
+    const c = clock();
+    const notices: unknown[] = [];
+    let n = 0;
+    await withRetry(
+      async () => {
+        n += 1;
+        if (n === 1) throw new AdcpWireError('http_status', '503', { retryable: true });
+        return ok;
+      },
+      { maxAttempts: 3 },
+      c,
+      { onRetry: (notice) => notices.push(notice) },
+    );
+    assert.deepEqual(notices, [
+      { attempt: 2, maxAttempts: 3, delayMs: 1000, agentAsked: false, reason: 'http_status' },
+    ]);
+  });
+
   it('refuses maxAttempts below one', async () => {
     await assert.rejects(
       withRetry(async () => ok, { maxAttempts: 0 }, clock()),

@@ -12,6 +12,26 @@ export const DEFAULT_RETRY = {
 /** One attempt's outcome as the retry loop sees it. */
 type Attempt = { ok: true; result: TaskResult } | { ok: false; error: unknown };
 
+/** Told before each wait between attempts (so a person sees why nothing happens for a while). */
+export interface RetryNotice {
+  /** The attempt about to be made, 2 or more. */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  /** True when the agent asked for the delay (`retry_after`); false for the client's own backoff. */
+  agentAsked: boolean;
+  /** The error code that made the attempt worth repeating (`RATE_LIMITED`, `http_status`, ...). */
+  reason: string;
+}
+
+/** What else the loop needs to know: the call's end and who to tell before each wait. */
+export interface RetryContext {
+  signal?: AbortSignal | undefined;
+  /** When the call's own deadline passes, on `clock.now()`: a wait that would reach it is not taken. */
+  deadlineAt?: number | undefined;
+  onRetry?: ((notice: RetryNotice) => void) | undefined;
+}
+
 /**
  * Runs `attempt` until it gives an answer that is not worth retrying, within the ceilings
  * (transport-errors.md, "Recovery Behavior" and "Retry ceiling"):
@@ -22,13 +42,15 @@ type Attempt = { ok: true; result: TaskResult } | { ok: false; error: unknown };
  *   after a dropped connection is safe even when the request may have reached the agent; every
  *   other error is thrown at once;
  * - correctable and terminal results come back at once.
- * A wait that would pass `maxTotalSeconds` is not taken: the last answer is returned (or thrown).
+ * A wait that would pass `maxTotalSeconds`, or reach the call's deadline, is not taken: the last
+ * answer is returned (or thrown), so an agent's `RATE_LIMITED` with a long `retry_after` reaches the
+ * caller with its delay instead of turning into a timeout.
  */
 export async function withRetry(
   attempt: (attemptNumber: number) => Promise<TaskResult>,
   retry: RetryOptions | false,
   clock: Clock,
-  signal?: AbortSignal,
+  context: RetryContext = {},
 ): Promise<TaskResult> {
   const policy = retry === false ? { ...DEFAULT_RETRY, maxAttempts: 1 } : { ...DEFAULT_RETRY, ...retry };
   if (!(policy.maxAttempts >= 1)) throw new RangeError('retry.maxAttempts must be at least 1');
@@ -39,12 +61,23 @@ export async function withRetry(
       (error: unknown) => ({ ok: false as const, error }),
     );
     const delay = n < policy.maxAttempts ? retryDelayMs(outcome, n, policy, clock) : null;
-    const elapsed = clock.now() - started;
-    if (delay === null || elapsed + delay > policy.maxTotalSeconds * 1000) {
+    const now = clock.now();
+    if (
+      delay === null ||
+      now - started + delay > policy.maxTotalSeconds * 1000 ||
+      (context.deadlineAt !== undefined && now + delay >= context.deadlineAt)
+    ) {
       if (outcome.ok) return outcome.result;
       throw outcome.error;
     }
-    await clock.sleep(delay, signal);
+    context.onRetry?.({
+      attempt: n + 1,
+      maxAttempts: policy.maxAttempts,
+      delayMs: delay,
+      agentAsked: outcome.ok && outcome.result.status === 'failed' && outcome.result.error.retryDelaySeconds !== null,
+      reason: reasonOf(outcome),
+    });
+    await clock.sleep(delay, context.signal);
   }
 }
 
@@ -60,6 +93,11 @@ function retryDelayMs(outcome: Attempt, n: number, policy: Required<RetryOptions
   if (error instanceof AdcpWireError && (error.retryable || error.code === 'network'))
     return backoffMs(n, policy, clock);
   return null;
+}
+
+function reasonOf(outcome: Attempt): string {
+  if (outcome.ok) return outcome.result.status === 'failed' ? outcome.result.error.code : outcome.result.status;
+  return outcome.error instanceof AdcpWireError ? outcome.error.code : 'error';
 }
 
 /** Exponential backoff with jitter: half the doubled delay fixed, half random. */

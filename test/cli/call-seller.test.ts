@@ -4,6 +4,7 @@ import { main } from '../../src/cli/main.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { recordingIo } from './fake-io.js';
 import { DEAD_URL, fastSeller } from './seller.js';
+import { startReferenceSeller } from '../../src/seller/index.js';
 
 describe('adcp call against the reference seller', () => {
   let seller: ListeningAdcpServer;
@@ -69,6 +70,43 @@ describe('adcp call against the reference seller', () => {
     assert.equal(code, 1);
     assert.match(io.out(), /error +POLICY_VIOLATION: Failure injected/);
     assert.match(io.out(), /what next +fix the request and call again/);
+  });
+
+  it('prints the task id when --wait runs out of time (--json: one document on stdout)', async () => {
+    const slow = await startReferenceSeller({
+      port: 0,
+      host: '127.0.0.1',
+      timings: { workingAfterMs: 60_000, completeAfterMs: 120_000 },
+    });
+    try {
+      const buy = '{"packages":[{"product_id":"olv_pets","budget":5}]}';
+      const json = recordingIo();
+      const code = await main(
+        ['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '1', '--json'],
+        json,
+      );
+      assert.equal(code, 4);
+      const doc = JSON.parse(json.out()) as { status: string; task_id?: string; timed_out?: boolean };
+      assert.equal(doc.status, 'submitted');
+      assert.equal(doc.timed_out, true);
+      assert.match(doc.task_id ?? '', /\S/);
+      assert.ok(json.err().includes(`adcp tasks get ${slow.mcpUrl} ${doc.task_id ?? ''}`), json.err());
+
+      const human = recordingIo();
+      assert.equal(await main(['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '1'], human), 4);
+      assert.match(human.err(), /did not finish within --timeout.*Follow it: adcp tasks get \S+ \S+/);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('says which attempt it is making and why, then how many were made', async () => {
+    const io = recordingIo();
+    const code = await main(['call', seller.mcpUrl, 'get_products', '{"brief":"[rate-limit] pets"}', '--wait'], io);
+    assert.equal(code, 1);
+    assert.match(io.err(), /RATE_LIMITED: attempt 2 of 3, waiting 1 s as the agent asked/);
+    assert.match(io.err(), /RATE_LIMITED: attempt 3 of 3, waiting 1 s as the agent asked/);
+    assert.match(io.out(), /after 3 attempts/);
   });
 
   it('exits 3 when nothing listens at the URL', async () => {

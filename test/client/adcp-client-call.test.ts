@@ -262,6 +262,29 @@ describe('AdcpClient retry ceilings', () => {
     });
   });
 
+  it("returns the agent's answer at once when its retry_after would pass the call's timeout", async () => {
+    await withClient(undefined, async (client, clock) => {
+      const from = server.received.length;
+      const result = await client.call('long_wait', {}, { timeoutMs: 20_000 });
+      assert.ok(result.status === 'failed');
+      assert.equal(result.error.code, 'SERVICE_UNAVAILABLE');
+      assert.equal(result.error.retryDelaySeconds, 200);
+      assert.equal(count('long_wait', from), 1);
+      assert.deepEqual(clock.sleeps, []);
+    });
+  });
+
+  it('tells onRetry before each wait', async () => {
+    await withClient(undefined, async (client) => {
+      const notices: unknown[] = [];
+      await client.call('always_limited', {}, { onRetry: (notice) => notices.push(notice) });
+      assert.deepEqual(notices, [
+        { attempt: 2, maxAttempts: 3, delayMs: 2000, agentAsked: true, reason: 'RATE_LIMITED' },
+        { attempt: 3, maxAttempts: 3, delayMs: 2000, agentAsked: true, reason: 'RATE_LIMITED' },
+      ]);
+    });
+  });
+
   it('backs off exponentially with jitter when the agent gives no retry_after', async () => {
     await withClient({ maxAttempts: 4, initialDelayMs: 1000 }, async (client, clock) => {
       await client.call('no_delay_transient', {});
