@@ -42,6 +42,15 @@ export interface AdcpServer {
   close(): Promise<void>;
 }
 
+/**
+ * The agent card's paths: at the origin and under the A2A base URL, since A2A clients look for
+ * the card under whatever URL they were given (`{url}/.well-known/agent-card.json`).
+ */
+function isAgentCardPath(path: string): boolean {
+  const under = path.startsWith(`${ADCP_SERVER_PATHS.a2a}/`) ? path.slice(ADCP_SERVER_PATHS.a2a.length) : path;
+  return under === ADCP_SERVER_PATHS.agentCard || under === ADCP_SERVER_PATHS.agentCardLegacy;
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) {
     res.end();
@@ -137,7 +146,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       sendJson(res, 200, buildServerCard(cardInput(req)));
       return;
     }
-    if (req.method === 'GET' && (path === ADCP_SERVER_PATHS.agentCard || path === ADCP_SERVER_PATHS.agentCardLegacy)) {
+    if (req.method === 'GET' && isAgentCardPath(path)) {
       sendJson(res, 200, buildAgentCard(cardInput(req)));
       return;
     }

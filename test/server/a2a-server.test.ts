@@ -77,6 +77,21 @@ describe('createAdcpServer over A2A', () => {
     assert.equal(skills.includes('tasks/get'), false); // the transport's own method name on A2A
   });
 
+  it('serves the same card under the A2A URL it prints, so the official clients connect with it', async () => {
+    const atOrigin = await (await fetch(`${listening.url}/.well-known/agent-card.json`)).json();
+    for (const path of ['/.well-known/agent-card.json', '/.well-known/agent.json']) {
+      const res = await fetch(`${listening.a2aUrl}${path}`);
+      assert.equal(res.status, 200, path);
+      assert.deepEqual(await res.json(), atOrigin);
+    }
+    const v1 = await new ClientFactoryV1().createFromUrl(listening.a2aUrl);
+    const reply = (await v1.sendMessage(v1Request('get_products', { brief: 'ctv' }))) as unknown as Json;
+    assert.equal((reply.status as Json).state, 3); // TASK_STATE_COMPLETED
+    const v03 = await new ClientFactoryV03().createFromUrl(listening.a2aUrl);
+    const old = (await v03.sendMessage(v03Message('get_products', { brief: 'ctv' }))) as unknown as Json;
+    assert.equal((old.status as Json).state, 'completed');
+  });
+
   it('answers the v0.3 client with one artifact: a TextPart then the final DataPart', async () => {
     const client = await new ClientFactoryV03().createFromUrl(listening.url);
     const result = (await client.sendMessage(
