@@ -1,5 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { parseJsonStrict } from '../core/json.js';
+import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 import { readCappedChunks, readCappedText } from './read-capped.js';
 import { describe, type WireContext } from './wire-context.js';
 import { parseSse } from './parse-sse.js';
@@ -90,10 +91,17 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
         ...errorOptions(ctx),
         status: response.status,
         retryable,
+        ...retryAfterOf(response),
       },
     );
   }
   return response;
+}
+
+/** `Retry-After` of a refusal, when it has a readable one (its body is not read: the status decides). */
+function retryAfterOf(response: Response): { retryAfterSeconds?: number } {
+  const seconds = retryAfterHeaderSeconds(response.headers.get('retry-after'));
+  return seconds === undefined ? {} : { retryAfterSeconds: seconds };
 }
 
 function errorOptions(ctx: WireContext): { url: string; tool?: string } {

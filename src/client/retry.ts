@@ -37,8 +37,8 @@ export interface RetryContext {
  * (transport-errors.md, "Recovery Behavior" and "Retry ceiling"):
  * - a `failed` result whose action is `retry` (transient) waits `retryDelaySeconds`, or an
  *   exponential backoff with jitter when the agent gave no `retry_after`;
- * - a retryable `AdcpWireError` (HTTP 429/502/503/504) or any connection failure (`network`)
- *   waits the backoff: every call is read-only or carries its `idempotency_key`, so resending
+ * - a retryable `AdcpWireError` (HTTP 429/502/503/504, with or without a JSON-RPC error body) or
+ *   any connection failure (`network`) waits the answer's `Retry-After`, else the backoff: every call is read-only or carries its `idempotency_key`, so resending
  *   after a dropped connection is safe even when the request may have reached the agent; every
  *   other error is thrown at once;
  * - correctable and terminal results come back at once.
@@ -91,7 +91,7 @@ function retryDelayMs(outcome: Attempt, n: number, policy: Required<RetryOptions
   }
   const error = outcome.error;
   if (error instanceof AdcpWireError && (error.retryable || error.code === 'network'))
-    return backoffMs(n, policy, clock);
+    return error.retryAfterSeconds === undefined ? backoffMs(n, policy, clock) : error.retryAfterSeconds * 1000;
   return null;
 }
 

@@ -24,6 +24,8 @@ export interface WireErrorOptions {
   retryable?: boolean;
   /** HTTP status when `code` is `http_status`. */
   status?: number;
+  /** The answer's `Retry-After`, in seconds (clamped to 1..3600), when it gave one. */
+  retryAfterSeconds?: number;
   tool?: string;
   url?: string;
 }
@@ -33,6 +35,7 @@ export class AdcpWireError extends Error {
   readonly code: WireErrorCode;
   readonly retryable: boolean;
   readonly status: number | undefined;
+  readonly retryAfterSeconds: number | undefined;
   readonly tool: string | undefined;
   readonly url: string | undefined;
 
@@ -41,6 +44,7 @@ export class AdcpWireError extends Error {
     this.code = code;
     this.retryable = options.retryable ?? false;
     this.status = options.status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
     this.tool = options.tool;
     this.url = options.url;
   }

@@ -11,6 +11,9 @@ export interface CallContext {
   fail(error: Error): void;
   /** A JSON-RPC `error` object read from a non-2xx HTTP answer (rate-limit middleware...). */
   rpcError?: unknown;
+  /** The HTTP status of a non-2xx answer, and its `Retry-After` in seconds when readable. */
+  httpStatus?: number;
+  retryAfterSeconds?: number;
   /** Set once the request has its outcome. */
   settled?: boolean;
 }

@@ -1,6 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { abortError, type CallContext } from './call-context.js';
 import { capBody } from './capped-body.js';
+import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
 /** Socket errors that mean the request never reached the server: resending is safe. */
 const NOT_SENT_CODES = new Set([
@@ -64,6 +65,11 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
     } catch (error) {
       done();
       throw toFetchError(error, signal, options.url);
+    }
+    if (!response.ok && context !== undefined) {
+      context.httpStatus = response.status;
+      const retryAfter = retryAfterHeaderSeconds(response.headers.get('retry-after'));
+      if (retryAfter !== undefined) context.retryAfterSeconds = retryAfter;
     }
     const maxBytes = context?.maxBytes ?? options.maxBytes;
     const overflow = (seen: number): AdcpWireError => {

@@ -45,23 +45,48 @@ export function toRequestError(error: unknown, context: CallContext, options: Se
   if (error instanceof AdcpWireError) return error;
   if (context.signal.aborted) return abortError(context.signal.reason);
   const rpc = context.rpcError as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  const status = context.httpStatus ?? (error instanceof StreamableHTTPError ? error.code : undefined);
+  const retryAfter = context.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: context.retryAfterSeconds };
   if (rpc !== undefined && typeof rpc.code === 'number') {
-    return new McpError(rpc.code, typeof rpc.message === 'string' ? rpc.message : '', rpc.data);
+    const message = typeof rpc.message === 'string' ? rpc.message : '';
+    // An AdCP error (transport-errors.md "Transport-Level Errors") is the agent's answer: a failed
+    // result, whose missing retry_after the HTTP Retry-After stands in for.
+    if (hasAdcpError(rpc.data)) return new McpError(rpc.code, message, withRetryAfter(rpc.data, context));
+    // Any other JSON-RPC error on a 429/502/503/504 (a gateway, rate-limit middleware) is as
+    // transient as the bare status: retried like it.
+    if (!isRetryableStatus(status)) return new McpError(rpc.code, message, rpc.data);
   }
-  if (error instanceof McpError) return error;
-  if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) {
-    return new AdcpWireError('http_status', `${what} at ${url}: HTTP ${error.code}`, {
+  if (error instanceof McpError && status === undefined) return error;
+  if (typeof status === 'number' && status > 0) {
+    return new AdcpWireError('http_status', `${what} at ${url}: HTTP ${status}`, {
       cause: error,
-      status: error.code,
-      retryable: error.code === 429 || error.code === 502 || error.code === 503 || error.code === 504,
+      status,
+      retryable: isRetryableStatus(status),
+      ...retryAfter,
       tool: what,
       url,
     });
   }
+  if (error instanceof McpError) return error;
   const message = (error instanceof Error ? sanitizeSellerText(error.message) : undefined) ?? 'unknown failure';
   return new AdcpWireError('protocol', `${what} at ${url}: unreadable MCP answer (${message})`, {
     cause: error,
     tool: what,
     url,
   });
+}
+
+function isRetryableStatus(status: number | undefined): boolean {
+  return status === 429 || status === 502 || status === 503 || status === 504;
+}
+
+function hasAdcpError(data: unknown): data is Record<string, unknown> & { adcp_error: Record<string, unknown> } {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
+  const adcpError = (data as Record<string, unknown>)['adcp_error'];
+  return adcpError !== null && typeof adcpError === 'object' && !Array.isArray(adcpError);
+}
+
+function withRetryAfter(data: Record<string, unknown> & { adcp_error: Record<string, unknown> }, context: CallContext) {
+  if (context.retryAfterSeconds === undefined || data.adcp_error['retry_after'] !== undefined) return data;
+  return { ...data, adcp_error: { ...data.adcp_error, retry_after: context.retryAfterSeconds } };
 }
