@@ -11,9 +11,10 @@ const HELP = `Usage: adcp conformance --vectors DIR [--json]
 
 Runs every AdCP conformance vector file found under DIR (recursively, *.json). Each file is
 recognised by its format, not its name: transport-error mapping, MCP and A2A response
-extraction, webhook payload extraction, webhook receiver envelopes, and, when the webhooks
-module is present, RFC 9421 webhook signatures, legacy HMAC-SHA256 webhooks and @target-uri
-canonicalization. Prints one line per file with its passed/failed counts, the id and reason of
+extraction, webhook payload extraction, webhook receiver envelopes, RFC 9421 request signatures
+(a request-signing/ folder: positive, negative, profile-3.2, with keys.json beside them) and,
+when the webhooks module is present, RFC 9421 webhook signatures, legacy HMAC-SHA256 webhooks
+and @target-uri canonicalization. Prints one line per file with its passed/failed counts, the id and reason of
 each failure, and the files it did not recognise.
 
 Options:

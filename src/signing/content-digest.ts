@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseDictionary } from './structured-fields.js';
-import { decodeEitherBase64 } from './base64.js';
+import { decodeBase64Strict, decodeEitherBase64 } from './base64.js';
 
 const ALGORITHMS: Readonly<Record<string, string>> = { 'sha-256': 'sha256', 'sha-512': 'sha512' };
 
@@ -12,8 +12,14 @@ export function contentDigest(body: Uint8Array | string): string {
 /**
  * Whether `header` carries a SHA-256 or SHA-512 digest equal to the digest of `body`. Every
  * supported algorithm present must match; unknown algorithms are ignored; none supported fails.
+ * `alphabet` `base64` accepts only RFC 8941 sf-binary (the 3.2 request profile); the default
+ * also accepts the legacy unpadded Base64URL, never a mix.
  */
-export function contentDigestMatches(header: string | undefined, body: Uint8Array | string): boolean {
+export function contentDigestMatches(
+  header: string | undefined,
+  body: Uint8Array | string,
+  alphabet: 'either' | 'base64' = 'either',
+): boolean {
   if (header === undefined) return false;
   const dict = parseDictionary(header);
   if (dict === undefined) return false;
@@ -22,7 +28,8 @@ export function contentDigestMatches(header: string | undefined, body: Uint8Arra
     const algorithm = ALGORITHMS[name];
     if (algorithm === undefined) continue;
     if (member.kind !== 'item' || member.value.type !== 'binary') return false;
-    const claimed = decodeEitherBase64(member.value.value);
+    const claimed =
+      alphabet === 'base64' ? decodeBase64Strict(member.value.value) : decodeEitherBase64(member.value.value);
     const actual = createHash(algorithm).update(body).digest();
     if (claimed === undefined || claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) return false;
     checked += 1;

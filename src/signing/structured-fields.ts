@@ -59,8 +59,15 @@ class Cursor {
   }
 }
 
-/** Parses a Structured Field Dictionary (members keep header order). */
-export function parseDictionary(text: string): Map<string, DictionaryMember> | undefined {
+/**
+ * Parses a Structured Field Dictionary (members keep header order). RFC 8941 keeps the last of
+ * two members with one key; `rejectDuplicateKeys` refuses them instead (the request profile: a
+ * repeated label or digest algorithm is a parser differential, so malformed).
+ */
+export function parseDictionary(
+  text: string,
+  options: { rejectDuplicateKeys?: boolean } = {},
+): Map<string, DictionaryMember> | undefined {
   const c = new Cursor(text.trim());
   const out = new Map<string, DictionaryMember>();
   if (c.s.length === 0) return out;
@@ -76,6 +83,7 @@ export function parseDictionary(text: string): Map<string, DictionaryMember> | u
       member = params && { kind: 'item', value: { type: 'boolean', value: true }, params };
     }
     if (member === undefined) return undefined;
+    if (options.rejectDuplicateKeys === true && out.has(key)) return undefined;
     out.set(key, member);
     c.skipOws();
     if (c.ch === undefined) return out;

@@ -1,5 +1,6 @@
 import { jwkSetHandler } from './jwk-set.js';
 import { receiverEnvelopesHandler } from './receiver-envelopes.js';
+import { requestSigningHandler } from './request-signing.js';
 import { responseExtractionHandler } from './response-extraction.js';
 import { transportErrorsHandler } from './transport-errors.js';
 import type { FormatHandler } from './types.js';
@@ -15,6 +16,7 @@ export const FORMAT_HANDLERS: readonly FormatHandler[] = [
   responseExtractionHandler,
   receiverEnvelopesHandler,
   webhookHmacHandler,
+  requestSigningHandler,
   webhookSigningHandler,
   urlCanonicalizationHandler,
   jwkSetHandler,

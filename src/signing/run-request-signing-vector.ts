@@ -1,0 +1,96 @@
+import type { Jwk } from './jwks.js';
+import { MemoryReplayStore } from './replay-store.js';
+import { RevocationList } from './revocation.js';
+import { describeRequestCall, type RequestCall } from './request-call.js';
+import {
+  verifyRequestSignature,
+  type ContentDigestPolicy,
+  type RequestSignatureResult,
+  type RequestSigningProfileVersion,
+} from './verify-request-signature.js';
+
+/** One file of `request-signing/{positive,negative}/` or `profile-3.2/` (README "Vector format"). */
+export interface RequestSigningVector {
+  signing_profile_version?: string;
+  reference_now: number;
+  request: { method: string; url: string; headers: Record<string, string>; body: string };
+  verifier_capability?: {
+    covers_content_digest?: string;
+    required_for?: string[];
+    protocol_methods_required_for?: string[];
+  };
+  jwks_ref?: string[];
+  jwks_override?: { keys: Jwk[] };
+  expected_outcome: { success: boolean; error_code?: string };
+  test_harness_state?: {
+    replay_cache_entries?: Array<{ keyid: string; nonce: string; ttl_seconds?: number }>;
+    replay_cache_per_keyid_cap_hit?: { keyid: string };
+    revocation_list?: { revoked_kids?: string[] };
+  };
+}
+
+/** The per-keyid cap the harness fills for vector 020 (the runner contract's grading cap). */
+export const GRADING_PER_KEYID_CAP = 100;
+
+/**
+ * Runs one request-signing vector white-box through `verifyRequestSignature`: its JWKS (`jwks_ref`
+ * from `keys`, or `jwks_override`), the clock at `reference_now`, its `verifier_capability` as the
+ * policy, and its `test_harness_state` installed in a real replay cache and revocation list. The
+ * operation is read from a JSON-RPC body, else from the URL's last path segment (`/adcp/<op>`).
+ */
+export async function runRequestSigningVector(
+  vector: RequestSigningVector,
+  keys: { keys: Jwk[] } | Jwk[],
+): Promise<{ pass: boolean; expected: string; actual: string; result: RequestSignatureResult }> {
+  const all = Array.isArray(keys) ? keys : keys.keys;
+  const jwks =
+    vector.jwks_override?.keys ??
+    all.filter((k) => typeof k.kid === 'string' && (vector.jwks_ref ?? []).includes(k.kid));
+  const now = vector.reference_now;
+  const state = vector.test_harness_state ?? {};
+  const capHit = state.replay_cache_per_keyid_cap_hit?.keyid;
+  const replay = new MemoryReplayStore(capHit === undefined ? {} : { perKeyidCap: GRADING_PER_KEYID_CAP });
+  for (const entry of state.replay_cache_entries ?? []) {
+    replay.record(entry.keyid, entry.nonce, now + (entry.ttl_seconds ?? 360), now);
+  }
+  for (let i = 0; capHit !== undefined && i < GRADING_PER_KEYID_CAP; i += 1) {
+    replay.record(capHit, `harness-fill-${i}`, now + 360, now);
+  }
+  const revocation = new RevocationList({ revoked_kids: state.revocation_list?.revoked_kids ?? [] });
+  const capability = vector.verifier_capability ?? {};
+  const profile: RequestSigningProfileVersion = vector.signing_profile_version === '3.2' ? '3.2' : '3.1';
+  const result = await verifyRequestSignature(vector.request, {
+    jwks,
+    now,
+    replay,
+    revocation,
+    profile,
+    coverContentDigest: digestPolicy(capability.covers_content_digest),
+    requiredFor: capability.required_for ?? [],
+    protocolMethodsRequiredFor: capability.protocol_methods_required_for ?? [],
+    call: callOf(vector.request),
+  });
+  const expected = vector.expected_outcome.success ? 'success' : (vector.expected_outcome.error_code ?? 'failure');
+  const actual = result.ok ? 'success' : result.code;
+  return { pass: expected === actual, expected, actual, result };
+}
+
+/** The wire's `covers_content_digest` (`either` = optional) as the library's policy. */
+export function digestPolicy(wire: string | undefined): ContentDigestPolicy {
+  return wire === 'required' ? 'required' : wire === 'forbidden' ? 'forbidden' : 'optional';
+}
+
+function callOf(request: RequestSigningVector['request']): RequestCall {
+  let body: unknown;
+  try {
+    body = JSON.parse(request.body);
+  } catch {
+    body = undefined;
+  }
+  const call = describeRequestCall(body);
+  if (call.method !== undefined) return call;
+  const segment = /\/adcp\/([a-z0-9_]+)\/?(?:[?#]|$)/.exec(request.url)?.[1];
+  const args =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  return segment === undefined ? {} : { method: 'tools/call', operation: segment, args };
+}

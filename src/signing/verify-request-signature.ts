@@ -1,0 +1,128 @@
+import { readHeader } from './signature-base.js';
+import type { Jwk } from './jwks.js';
+import { REQUEST_KEY_PURPOSES, REQUEST_SIGNING_TAG, type RequestSignatureError } from './signature-codes.js';
+import {
+  verifySignedMessage,
+  type SignatureFailure,
+  type SignatureProfile,
+  type SignedMessageParts,
+  type VerifySignedMessageOptions,
+} from './verify-signed-message.js';
+import { requestsWebhookAuthentication, type RequestCall } from './request-call.js';
+
+/** `covers_content_digest` as the library spells it (`optional` is the wire's `either`). */
+export type ContentDigestPolicy = 'required' | 'optional' | 'forbidden';
+/** The request-signing wire profile: 3.1 keeps legacy Base64URL binary values, 3.2 uses RFC 8941 sf-binary. */
+export type RequestSigningProfileVersion = '3.1' | '3.2';
+
+export interface RequestSigningPolicy {
+  /** AdCP operations whose unsigned, otherwise unauthenticated calls are refused. */
+  requiredFor?: readonly string[];
+  /** JSON-RPC methods (`tasks/cancel`, ...) whose unsigned, otherwise unauthenticated calls are refused. */
+  protocolMethodsRequiredFor?: readonly string[];
+  /** Default `optional` on the 3.1 profile; 3.2 allows only `required`. */
+  coverContentDigest?: ContentDigestPolicy;
+  /** Default `3.1`. */
+  profile?: RequestSigningProfileVersion;
+}
+
+export interface VerifyRequestSignatureOptions extends VerifySignedMessageOptions, RequestSigningPolicy {
+  /** What the body asks for (see `describeRequestCall`); drives the "is a signature required" pre-check. */
+  call?: RequestCall;
+  /** True when the caller presented another credential the server accepts (bearer, API key, mTLS). */
+  otherCredential?: boolean;
+}
+
+export type RequestSignatureResult =
+  | { ok: true; signed: false }
+  | { ok: true; signed: true; keyid: string; jwk: Jwk; created: number; expires: number; nonce: string }
+  | { ok: false; code: RequestSignatureError; detail?: string };
+
+const profiles = new Map<string, SignatureProfile>();
+
+/** The AdCP request profile for one content-digest policy and wire version (memoised). */
+export function requestSignatureProfile(
+  policy: ContentDigestPolicy = 'optional',
+  version: RequestSigningProfileVersion = '3.1',
+): SignatureProfile {
+  if (version === '3.2' && policy !== 'required') {
+    throw new TypeError(`request signing: the 3.2 profile requires coverContentDigest 'required', not '${policy}'`);
+  }
+  const key = `${policy}/${version}`;
+  let profile = profiles.get(key);
+  if (profile === undefined) {
+    profile = {
+      tag: REQUEST_SIGNING_TAG,
+      keyPurposes: REQUEST_KEY_PURPOSES,
+      binary: version === '3.2' ? 'base64' : 'base64url',
+      checkComponents: (covered, hasBody) => checkRequestComponents(covered, hasBody, policy),
+      jwkMismatch: 'key_purpose_invalid',
+      strictFields: true,
+    };
+    profiles.set(key, profile);
+  }
+  return profile;
+}
+
+// Step 6 of the request checklist.
+function checkRequestComponents(
+  covered: readonly string[],
+  hasBody: boolean,
+  policy: ContentDigestPolicy,
+): SignatureFailure | undefined {
+  if (!['@method', '@target-uri', '@authority'].every((c) => covered.includes(c))) return 'components_incomplete';
+  if (hasBody && !covered.includes('content-type')) return 'components_incomplete';
+  const digest = covered.includes('content-digest');
+  if (policy === 'required' && hasBody && !digest) return 'components_incomplete';
+  if (policy === 'forbidden' && digest) return 'components_unexpected';
+  return undefined;
+}
+
+/**
+ * Whether an unsigned call must be refused (security.md, "Verifier checklist (requests)",
+ * pre-check): its operation is in `requiredFor` (only for an AdCP invocation), its JSON-RPC
+ * method in `protocolMethodsRequiredFor` (never for `tools/call`), and the caller has no other
+ * credential; or it registers a webhook with legacy `authentication` (refused even with one).
+ */
+export function isSignatureRequired(
+  call: RequestCall,
+  policy: RequestSigningPolicy,
+  otherCredential: boolean,
+): boolean {
+  if (call.operation !== undefined && requestsWebhookAuthentication(call.args)) return true;
+  if (otherCredential) return false;
+  if (call.operation !== undefined && policy.requiredFor?.includes(call.operation) === true) return true;
+  return (
+    call.method !== undefined &&
+    call.method !== 'tools/call' &&
+    call.operation === undefined &&
+    policy.protocolMethodsRequiredFor?.includes(call.method) === true
+  );
+}
+
+/**
+ * Verifies an AdCP RFC 9421 request signature (security.md, "Verifier checklist (requests)"):
+ * the pre-check, then steps 1-13 in order. `{ ok: true, signed: false }` for an unsigned call
+ * that may pass; otherwise the verified keyid, or the exact taxonomy code to answer in
+ * `WWW-Authenticate: Signature error="<code>"`. Never throws on hostile input.
+ */
+export async function verifyRequestSignature(
+  request: SignedMessageParts,
+  options: VerifyRequestSignatureOptions,
+): Promise<RequestSignatureResult> {
+  const profile = requestSignatureProfile(options.coverContentDigest, options.profile);
+  const hasInput = readHeader(request.headers, 'signature-input') !== undefined;
+  const hasSignature = readHeader(request.headers, 'signature') !== undefined;
+  if (!hasInput && !hasSignature) {
+    return isSignatureRequired(options.call ?? {}, options, options.otherCredential === true)
+      ? { ok: false, code: 'request_signature_required' }
+      : { ok: true, signed: false };
+  }
+  const result = await verifySignedMessage(request, profile, options);
+  if (result.ok) return { ...result, signed: true };
+  const code: RequestSignatureError =
+    result.failure === 'target_uri_malformed'
+      ? 'request_target_uri_malformed'
+      : (`request_signature_${result.failure}` as RequestSignatureError);
+  return result.detail === undefined ? { ok: false, code } : { ok: false, code, detail: result.detail };
+}

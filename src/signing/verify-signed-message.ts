@@ -1,0 +1,303 @@
+import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { parseDictionary, type InnerList } from './structured-fields.js';
+import { decodeBase64Strict, decodeBase64UrlStrict } from './base64.js';
+import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
+import { contentDigestMatches } from './content-digest.js';
+import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
+import { remoteJwks } from './remote-jwks.js';
+import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
+import type { RevocationSource } from './revocation.js';
+import type { AdmissionMonitor } from './admission-monitor.js';
+import { MAX_VALIDITY_SECONDS, SKEW_SECONDS, SIGNATURE_ALGORITHMS } from './signature-codes.js';
+
+/** The parts of a received HTTP message the verifier reads; `body` is the raw bytes (or their UTF-8 text). */
+export interface SignedMessageParts {
+  method: string;
+  /** The full URL as received (scheme, authority, path, query). */
+  url: string;
+  headers: HeaderSource;
+  body: Uint8Array | string;
+}
+
+/**
+ * A failed check, named as both AdCP taxonomies name it after their prefix: the request profile
+ * answers `request_signature_<failure>` (`request_target_uri_malformed`), the webhook profile
+ * `webhook_signature_<failure>` (`webhook_target_uri_malformed`).
+ */
+export type SignatureFailure =
+  | 'header_malformed'
+  | 'params_incomplete'
+  | 'tag_invalid'
+  | 'alg_not_allowed'
+  | 'window_invalid'
+  | 'components_incomplete'
+  | 'components_unexpected'
+  | 'key_unknown'
+  | 'key_purpose_invalid'
+  | 'key_revoked'
+  | 'revocation_stale'
+  | 'invalid'
+  | 'digest_mismatch'
+  | 'target_uri_malformed'
+  | 'replayed'
+  | 'rate_abuse'
+  | 'jwks_unavailable';
+
+/** What separates the AdCP request and webhook profiles; the checklist itself is shared. */
+export interface SignatureProfile {
+  tag: string;
+  /** JWK `adcp_use` values accepted at step 8. */
+  keyPurposes: readonly string[];
+  /** `Signature` and `Content-Digest` binary values: legacy unpadded Base64URL, or RFC 8941 padded Base64. */
+  binary: 'base64url' | 'base64';
+  /** Step 6: the failure for this covered-component list, if any. */
+  checkComponents(covered: readonly string[], hasBody: boolean): SignatureFailure | undefined;
+  /**
+   * The request profile treats a JWK whose kty/crv/alg cannot sign the `alg` as a key-purpose
+   * failure at step 8 (request vector 025); the webhook profile as an invalid signature.
+   */
+  jwkMismatch: 'key_purpose_invalid' | 'invalid';
+  /** Request profile: repeated labels/algorithms, multi-valued covered fields and raw non-ASCII hosts are malformed. */
+  strictFields: boolean;
+}
+
+export interface VerifySignedMessageOptions {
+  /** The signer's keys: a `{ keys }` set, an array, a `JwksSource`, or a JWKS URL (fetched, cached). */
+  jwks: JwksInput;
+  /** Current time: Unix seconds, or ms (above 1e11), a `Date`, or a function returning ms. Default now. */
+  now?: number | Date | (() => number);
+  /** The `(keyid, nonce)` replay cache. Default: one in-memory cache per `jwks` object. */
+  replay?: ReplayStore;
+  /** Revocation list (`revoked_kids`, staleness). Default: nothing revoked, never stale. */
+  revocation?: RevocationSource;
+  /** Signature label to process (default `sig1`); other labels are ignored. */
+  label?: string;
+  /** New-keyid admission tracking; told of every replay-cache admission. */
+  admission?: AdmissionMonitor;
+}
+
+export type SignedMessageResult =
+  | { ok: true; keyid: string; jwk: Jwk; created: number; expires: number; nonce: string }
+  | { ok: false; failure: SignatureFailure; detail?: string };
+
+const defaultReplayStores = new WeakMap<object, ReplayStore>();
+const NONCE_MIN_BYTES = 16;
+
+/**
+ * The RFC 9421 verifier checklist shared by the AdCP request and webhook profiles (security.md,
+ * "Verifier checklist (requests)" and "... for webhooks", steps 1-13), in order, short-circuiting
+ * on the first failure. Never throws on hostile input.
+ */
+export async function verifySignedMessage(
+  request: SignedMessageParts,
+  profile: SignatureProfile,
+  options: VerifySignedMessageOptions,
+): Promise<SignedMessageResult> {
+  const fail = (failure: SignatureFailure, detail?: string): SignedMessageResult =>
+    detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
+  const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
+  const label = options.label ?? 'sig1';
+  const strict = { rejectDuplicateKeys: profile.strictFields };
+
+  // 1. Parse Signature-Input and Signature; the two are a bound pair.
+  const inputHeader = readHeader(request.headers, 'signature-input');
+  const signatureHeader = readHeader(request.headers, 'signature');
+  if (inputHeader === undefined || signatureHeader === undefined) {
+    return fail('header_malformed', 'Signature and Signature-Input must both be present');
+  }
+  const inputs = parseDictionary(inputHeader, strict);
+  const signatures = parseDictionary(signatureHeader, strict);
+  if (inputs === undefined || signatures === undefined) return fail('header_malformed');
+  const input = inputs.get(label);
+  const signatureMember = signatures.get(label);
+  if (input === undefined || signatureMember === undefined) {
+    return fail('header_malformed', `no '${label}' label in both headers`);
+  }
+  if (input.kind !== 'inner-list' || signatureMember.kind !== 'item' || signatureMember.value.type !== 'binary') {
+    return fail('header_malformed');
+  }
+  const signatureText = signatureMember.value.value;
+  const signature =
+    profile.binary === 'base64' ? decodeBase64Strict(signatureText) : decodeBase64UrlStrict(signatureText);
+  if (signature === undefined) return fail('header_malformed', `Signature is not ${profile.binary} sf-binary`);
+  const covered = input.items.map((i) => (i.value.type === 'string' ? i.value.value : ''));
+  if (profile.strictFields) {
+    const malformed = checkStrictFields(request, covered);
+    if (malformed !== undefined) return fail('header_malformed', malformed);
+  }
+
+  // 2. Every required parameter present, each of its type.
+  const params = readParams(input);
+  if (params === 'incomplete') return fail('params_incomplete');
+  if (params === 'malformed') return fail('header_malformed', 'a signature parameter has the wrong type');
+  const { created, expires, nonce, keyid, alg, tag } = params;
+
+  // 3. Tag, byte for byte.
+  if (tag !== profile.tag) return fail('tag_invalid');
+  // 4. Algorithm allowlist, independent of library defaults.
+  const algorithm = Object.hasOwn(SIGNATURE_ALGORITHMS, alg) ? SIGNATURE_ALGORITHMS[alg] : undefined;
+  if (algorithm === undefined) return fail('alg_not_allowed');
+  // 5. Window.
+  if (
+    expires <= created ||
+    created > nowSeconds + SKEW_SECONDS ||
+    expires < nowSeconds - SKEW_SECONDS ||
+    expires - created > MAX_VALIDITY_SECONDS
+  ) {
+    return fail('window_invalid');
+  }
+  // 6. Covered components.
+  const hasBody = typeof request.body === 'string' ? request.body.length > 0 : request.body.byteLength > 0;
+  const components = profile.checkComponents(covered, hasBody);
+  if (components !== undefined) return fail(components);
+  const nonceBytes = decodeBase64UrlStrict(nonce);
+  if (nonceBytes === undefined || nonceBytes.length < NONCE_MIN_BYTES) {
+    return fail('header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
+  }
+
+  // 7. Resolve the key, refetching once on a miss.
+  const source = toJwksSource(options.jwks, remoteJwks);
+  let jwk: Jwk | undefined;
+  try {
+    jwk = await source.get(keyid);
+    if (jwk === undefined && source.refresh !== undefined) {
+      await source.refresh();
+      jwk = await source.get(keyid);
+    }
+  } catch (error) {
+    return fail('jwks_unavailable', error instanceof Error ? error.message : undefined);
+  }
+  if (jwk === undefined) return fail('key_unknown');
+  // 8. Key purpose (and, for requests, a key that can sign this alg at all).
+  if (
+    jwk.use !== 'sig' ||
+    !Array.isArray(jwk.key_ops) ||
+    !jwk.key_ops.includes('verify') ||
+    typeof jwk.adcp_use !== 'string' ||
+    !profile.keyPurposes.includes(jwk.adcp_use)
+  ) {
+    return fail('key_purpose_invalid');
+  }
+  const keyFits =
+    jwk.kty === algorithm.kty && jwk.crv === algorithm.crv && (jwk.alg === undefined || jwk.alg === algorithm.jwkAlg);
+  if (!keyFits && profile.jwkMismatch === 'key_purpose_invalid') {
+    return fail('key_purpose_invalid', 'JWK kty/crv/alg does not match the signature alg');
+  }
+  // 9. Revocation, before any crypto.
+  const revocation = options.revocation === undefined ? 'ok' : await options.revocation.check(keyid, nowSeconds);
+  if (revocation === 'stale') return fail('revocation_stale');
+  if (revocation === 'revoked') return fail('key_revoked');
+  // 9a. Per-keyid replay-cache cap, before any crypto.
+  const replay = options.replay ?? defaultReplayStore(options.jwks);
+  if (await replay.isAtCapacity(keyid, nowSeconds)) return fail('rate_abuse');
+
+  // 10. Signature base over canonical @target-uri / @authority, then the signature.
+  const base = buildSignatureBase(request, input);
+  if (!base.ok) {
+    if (base.reason === 'target_uri_malformed') return fail('target_uri_malformed');
+    if (base.component === 'content-digest') return fail('digest_mismatch', 'Content-Digest header missing');
+    return fail('invalid', `covered component ${base.component ?? ''} unavailable`);
+  }
+  const key = importPublicJwk(jwk);
+  if (key === undefined || !keyFits) return fail('invalid', 'key type does not match alg');
+  if (!(await verifyOffThread(alg, Buffer.from(base.base, 'utf8'), key, signature))) return fail('invalid');
+  // 11. Content-Digest over the received bytes, when covered.
+  if (
+    covered.includes('content-digest') &&
+    !contentDigestMatches(
+      readHeader(request.headers, 'content-digest'),
+      request.body,
+      profile.binary === 'base64' ? 'base64' : 'either',
+    )
+  ) {
+    return fail('digest_mismatch');
+  }
+  // 12 + 13. Replay check and insert, atomically, only now that everything else passed.
+  const recorded = await replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
+  if (recorded === 'replayed') return fail('replayed');
+  if (recorded === 'rate_abuse') return fail('rate_abuse');
+  options.admission?.observe(keyid, nowSeconds);
+  return { ok: true, keyid, jwk, created, expires, nonce };
+}
+
+/**
+ * Step 1 for the request profile: a covered field that is not a list must carry one value
+ * (vectors 022, 023), and the authority must arrive as an A-label, never raw non-ASCII (026).
+ */
+function checkStrictFields(request: SignedMessageParts, covered: readonly string[]): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(request.url)?.[1] ?? '';
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(authority)) return 'the authority is not ASCII (send the A-label)';
+  if (covered.includes('content-type')) {
+    const value = readHeader(request.headers, 'content-type');
+    if (value !== undefined && hasTopLevelComma(value)) return 'Content-Type carries more than one value';
+  }
+  const digest = readHeader(request.headers, 'content-digest');
+  if (digest !== undefined && parseDictionary(digest, { rejectDuplicateKeys: true }) === undefined) {
+    return 'Content-Digest is malformed or repeats an algorithm';
+  }
+  return undefined;
+}
+
+function hasTopLevelComma(value: string): boolean {
+  let quoted = false;
+  for (let i = 0; i < value.length; i += 1) {
+    const ch = value[i];
+    if (ch === '\\' && quoted) i += 1;
+    else if (ch === '"') quoted = !quoted;
+    else if (ch === ',' && !quoted) return true;
+  }
+  return false;
+}
+
+/**
+ * `crypto.verify` on libuv's thread pool (the callback form): an Ed25519 check is ~70 µs of CPU,
+ * which would otherwise hold the event loop and every other request behind it. False on any error.
+ */
+function verifyOffThread(alg: string, data: Buffer, key: KeyObject, signature: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (error: Error | null, valid: boolean): void => resolve(error === null && valid === true);
+    try {
+      if (alg === 'ed25519') cryptoVerify(null, data, key, signature, done);
+      else cryptoVerify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, signature, done);
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+type Params = { created: number; expires: number; nonce: string; keyid: string; alg: string; tag: string };
+
+function readParams(input: InnerList): Params | 'incomplete' | 'malformed' {
+  const map = new Map(input.params);
+  const names = ['created', 'expires', 'nonce', 'keyid', 'alg', 'tag'] as const;
+  if (!names.every((n) => map.has(n))) return 'incomplete';
+  const created = map.get('created');
+  const expires = map.get('expires');
+  const text = (name: string): string | undefined => {
+    const value = map.get(name);
+    return value?.type === 'string' ? value.value : undefined;
+  };
+  const [nonce, keyid, alg, tag] = [text('nonce'), text('keyid'), text('alg'), text('tag')];
+  if (created?.type !== 'integer' || expires?.type !== 'integer') return 'malformed';
+  if (nonce === undefined || keyid === undefined || alg === undefined || tag === undefined) return 'malformed';
+  return { created: created.value, expires: expires.value, nonce, keyid, alg, tag };
+}
+
+function defaultReplayStore(jwks: JwksInput): ReplayStore {
+  const owner = typeof jwks === 'string' ? toJwksSource(jwks, remoteJwks) : jwks;
+  let store = defaultReplayStores.get(owner);
+  if (store === undefined) {
+    store = new MemoryReplayStore();
+    defaultReplayStores.set(owner, store);
+  }
+  return store;
+}
+
+/** Milliseconds from the `now` option (seconds and ms both accepted; see the option's doc). */
+export function readNowMs(now: number | Date | (() => number) | undefined): number {
+  if (now === undefined) return Date.now();
+  if (now instanceof Date) return now.getTime();
+  const value = typeof now === 'function' ? now() : now;
+  return value > 1e11 ? value : value * 1000;
+}

@@ -1,0 +1,65 @@
+// Every official request-signing vector (../shared/request-signing-vectors, read in place) as a
+// named test, run through `adcp conformance --vectors` pointed at that folder: the same
+// verifyRequestSignature the server's verifier uses.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { conformanceCommand } from '../../src/cli/conformance.js';
+import { recordingIo } from '../cli/fake-io.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const vectorsDir = path.resolve(repoRoot, '../shared/request-signing-vectors');
+
+function vectorFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(path.join(vectorsDir, dir), { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? vectorFiles(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+    )
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+}
+
+interface Report {
+  files: { file: string; status: string; passed: number; failed: number; failures: { reason: string }[] }[];
+}
+
+describe('adcp conformance --vectors ../shared/request-signing-vectors', () => {
+  let report: Report;
+  let exitCode = -1;
+  before(async () => {
+    const io = recordingIo({ cwd: repoRoot });
+    exitCode = await conformanceCommand(['--vectors', vectorsDir, '--json'], io);
+    report = JSON.parse(io.out()) as Report;
+  });
+
+  it('exits 0', () => assert.equal(exitCode, 0));
+
+  for (const folder of ['positive', 'negative', 'profile-3.2/positive', 'profile-3.2/negative']) {
+    for (const name of vectorFiles(folder)) {
+      const file = `${folder}/${name}`;
+      const vector = JSON.parse(readFileSync(path.join(vectorsDir, file), 'utf8')) as {
+        name: string;
+        expected_outcome: { success: boolean; error_code?: string };
+      };
+      const expected = vector.expected_outcome.success
+        ? 'accepts'
+        : `rejects with ${vector.expected_outcome.error_code}`;
+      it(`${file}: ${expected} (${vector.name})`, () => {
+        const entry = report.files.find((f) => f.file === file);
+        assert.ok(entry !== undefined, `${file} was not run`);
+        assert.deepEqual(
+          { status: entry.status, passed: entry.passed, failures: entry.failures.map((f) => f.reason) },
+          { status: 'passed', passed: 1, failures: [] },
+        );
+      });
+    }
+  }
+
+  it('runs canonicalization.json through the @target-uri canonicaliser', () => {
+    const entry = report.files.find((f) => f.file === 'canonicalization.json');
+    assert.equal(entry?.status, 'passed');
+    assert.ok((entry?.passed ?? 0) >= 30);
+  });
+});
