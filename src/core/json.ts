@@ -5,11 +5,12 @@
  * property, so parsed objects never get a polluted prototype chain.
  */
 
+import { jsonDepthExceeds } from './json-depth.js';
 import { utf8LengthExceeds } from './utf8-limit.js';
 
 export { utf8ByteLength } from './utf8-limit.js';
 
-export type JsonParseFailure = 'too_large' | 'invalid_json' | 'duplicate_key' | 'not_a_string';
+export type JsonParseFailure = 'too_large' | 'too_deep' | 'invalid_json' | 'duplicate_key' | 'not_a_string';
 
 export type JsonParseResult =
   | { ok: true; value: unknown }
@@ -28,6 +29,8 @@ export type JsonParseResult =
 export interface ParseJsonOptions {
   /** Refuse texts longer than this many UTF-8 bytes before parsing. No limit when absent. */
   maxBytes?: number;
+  /** Refuse texts nesting objects/arrays deeper than this (`too_deep`), before parsing. No limit when absent. */
+  maxDepth?: number;
 }
 
 /** True when `text` is at most `maxBytes` UTF-8 bytes; the length alone often decides. */
@@ -36,14 +39,18 @@ export function fitsUtf8Bytes(text: string, maxBytes: number): boolean {
 }
 
 /**
- * Parses `text` as JSON, refusing it when it is over `maxBytes` UTF-8 bytes, not JSON, or holds an
- * object with the same key twice (compared after unescaping, at any depth, inside arrays too).
+ * Parses `text` as JSON, refusing it when it is over `maxBytes` UTF-8 bytes, nested deeper than
+ * `maxDepth`, not JSON, or holds an object with the same key twice (compared after unescaping, at
+ * any depth, inside arrays too).
  * Never throws.
  */
 export function parseJsonStrict(text: unknown, options: ParseJsonOptions = {}): JsonParseResult {
   if (typeof text !== 'string') return { ok: false, reason: 'not_a_string' };
   if (options.maxBytes !== undefined && !fitsUtf8Bytes(text, options.maxBytes)) {
     return { ok: false, reason: 'too_large' };
+  }
+  if (options.maxDepth !== undefined && jsonDepthExceeds(text, options.maxDepth)) {
+    return { ok: false, reason: 'too_deep' };
   }
   let value: unknown;
   try {

@@ -90,7 +90,8 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         return;
       }
       const id: RpcId = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-      const route = A2A_METHODS[body.method];
+      // An own property only: `constructor`, `__proto__`, `toString` are not methods.
+      const route = Object.hasOwn(A2A_METHODS, body.method) ? A2A_METHODS[body.method] : undefined;
       if (route === undefined) {
         writeJson(res, rpcError(id, -32601, 'Method not found'));
         return;

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
+import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import type { JsonObject } from '../core/types.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
@@ -60,6 +61,16 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/**
+ * Answers a request whose body was never read. When one is on its way, the connection is closed
+ * after the answer rather than drained (a refused caller does not get to stream us a gigabyte).
+ */
+function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody) res.setHeader('connection', 'close');
+  sendJson(res, status, body);
+}
+
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
   sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
 }
@@ -89,6 +100,10 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const version = options.version ?? '0.1.0';
   const adcpVersion = options.adcpVersion ?? '3.1';
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH;
+  if (!Number.isInteger(maxJsonDepth) || maxJsonDepth < 1) {
+    throw new RangeError('createAdcpServer: maxJsonDepth must be a positive integer');
+  }
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   let allowedHosts: ReadonlySet<string> | undefined =
     options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
@@ -137,8 +152,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = checkHostAndOrigin(req, allowedHosts);
     if (refused !== undefined) {
-      sendJson(res, 403, { error: refused });
-      req.resume();
+      refuseUnread(req, res, 403, { error: refused });
       return;
     }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
@@ -157,15 +171,13 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     const isMcp = path === ADCP_SERVER_PATHS.mcp;
     const isA2A = path === ADCP_SERVER_PATHS.a2a;
     if (!isMcp && !isA2A) {
-      sendJson(res, 404, { error: 'Not found' });
-      req.resume();
+      refuseUnread(req, res, 404, { error: 'Not found' });
       return;
     }
     const principal = await principalOf(req);
     if (principal === null) {
       res.setHeader('www-authenticate', 'Bearer');
-      sendJson(res, 401, { error: 'Unauthorized' });
-      req.resume();
+      refuseUnread(req, res, 401, { error: 'Unauthorized' });
       return;
     }
     let body: unknown;
@@ -175,11 +187,26 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         if (read.reason === 'too_large') {
           res.setHeader('connection', 'close');
           rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
+        } else if (read.reason === 'invalid_utf8') {
+          rpcError(res, 400, -32700, 'Parse error: the body is not well-formed UTF-8');
         }
         return;
       }
-      const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes });
+      const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes, maxDepth: maxJsonDepth });
       if (!parsed.ok) {
+        if (parsed.reason === 'too_deep') {
+          const message = `Invalid Request: JSON nested deeper than ${maxJsonDepth} levels`;
+          sendJson(res, 400, {
+            jsonrpc: '2.0',
+            id: null,
+            error: {
+              code: -32600,
+              message,
+              data: { adcp_error: { code: 'INVALID_REQUEST', message: `${message}.`, recovery: 'correctable' } },
+            },
+          });
+          return;
+        }
         rpcError(
           res,
           400,

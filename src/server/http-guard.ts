@@ -39,9 +39,16 @@ export function checkHostAndOrigin(req: IncomingMessage, allowed: ReadonlySet<st
   return undefined;
 }
 
-export type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
+export type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'invalid_utf8' | 'aborted' };
 
-/** Reads a request body up to `maxBytes`, stopping (without buffering the rest) once it is over. */
+/** Refuses malformed UTF-8 instead of replacing it with U+FFFD; keeps a BOM (JSON then refuses it). */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads a request body up to `maxBytes`: a declared Content-Length over it is refused from the
+ * header, before any byte is read; a body that grows over it stops being buffered at once; bytes
+ * that are not well-formed UTF-8 are refused (`invalid_utf8`), never replaced.
+ */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
   return new Promise((resolve) => {
     const declared = Number(req.headers['content-length']);
@@ -66,7 +73,16 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
       }
       if (!done) chunks.push(chunk);
     });
-    req.on('end', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('end', () => {
+      let text: string;
+      try {
+        text = utf8.decode(Buffer.concat(chunks));
+      } catch {
+        finish({ ok: false, reason: 'invalid_utf8' });
+        return;
+      }
+      finish({ ok: true, text });
+    });
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
     req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   });

@@ -101,6 +101,11 @@ export interface CreateAdcpServerOptions {
   publicJwks?: JsonObject;
   /** Request body cap in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of objects/arrays accepted in a request body (security.md: 64). Deeper bodies
+   * are refused before parsing with JSON-RPC -32600 on both transports. Default 64.
+   */
+  maxJsonDepth?: number;
   /** Per-request timeout in ms (a handler still running then gets an error answer). Default 30 s. */
   requestTimeoutMs?: number;
   /**
