@@ -27,10 +27,8 @@ if (!isMainThread) {
   const v1 = await startServer('v1', fast);
   const v03 = await startServer('v0.3', fast);
   parentPort?.postMessage({ v1: v1.base, v03: v03.base });
-  parentPort?.on('message', async () => {
-    await v1.close();
-    await v03.close();
-    parentPort?.postMessage('closed');
+  parentPort?.on('message', () => {
+    void Promise.all([v1.close(), v03.close()]).then(() => parentPort?.postMessage('closed'));
   });
 } else {
   await main();
@@ -66,7 +64,7 @@ async function main(): Promise<void> {
           parts: [{ content: { $case: 'data', value: { skill: 'get_products', input } } }],
         },
       } as never,
-      { serviceParameters: { 'A2A-Extensions': 'https://adcontextprotocol.org/extensions/adcp/v3' } } as never,
+      { serviceParameters: { 'A2A-Extensions': 'https://adcontextprotocol.org/extensions/adcp/v3' } },
     )) as { status?: unknown };
     if (r === undefined) throw new Error('no result');
   };

@@ -134,7 +134,8 @@ async function clientCost(compiled: string, n: number): Promise<{ ours: number; 
   };
   const canned = (async (_url: unknown, init: RequestInit = {}) => {
     if ((init.method ?? 'GET') !== 'POST') return new Response(null, { status: init.method === 'DELETE' ? 200 : 405 });
-    const msg = JSON.parse(String(init.body)) as { id?: number; method: string };
+    if (typeof init.body !== 'string') throw new TypeError('bench fetch: the MCP client sends JSON text');
+    const msg = JSON.parse(init.body) as { id?: number; method: string };
     if (msg.id === undefined) return new Response(null, { status: 202 });
     const result =
       msg.method === 'initialize'

@@ -44,7 +44,10 @@ function measure(text: string, iterations: number): { strict: number; bare: numb
     if (!r.ok) throw new Error(r.reason);
   };
   const bare = () => JSON.parse(text) as unknown;
-  for (let i = 0; i < 3; i++) (strict(), bare());
+  for (let i = 0; i < 3; i++) {
+    strict();
+    bare();
+  }
   const a: number[] = [];
   const b: number[] = [];
   for (let done = 0; done < ROUNDS; done += BLOCK) {

@@ -168,7 +168,11 @@ export function exitFor(result: TaskResult): number {
     case 'submitted':
     case 'working':
       return EXIT.ok;
-    default:
+    case 'input-required':
+    case 'auth-required':
+    case 'failed':
+    case 'rejected':
+    case 'canceled':
       return EXIT.failed;
   }
 }

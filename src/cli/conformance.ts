@@ -143,7 +143,8 @@ function formatReport(r: FileReport): string {
       return `SKIP  ${file}: ${r.format ?? ''}, not run (${r.note ?? ''})\n`;
     case 'support':
       return `OK    ${file}: ${r.format ?? ''}\n`;
-    default: {
+    case 'passed':
+    case 'failed': {
       const head = `${r.status === 'passed' ? 'PASS' : 'FAIL'}  ${file}: ${r.format ?? ''}, ${r.passed} passed, ${r.failed} failed\n`;
       return head + r.failures.map((f) => `      ✗ ${f.id}: ${f.reason}\n`).join('');
     }

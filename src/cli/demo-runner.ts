@@ -26,7 +26,7 @@ export interface StepOutcome extends StepCheck {
  */
 export async function runSteps(
   steps: readonly DemoStep[],
-  hooks: { start(index: number, step: DemoStep): void; say(line: string): void; end(outcome: StepOutcome): void },
+  hooks: { start(index: number, step: DemoStep): void; say: (line: string) => void; end(outcome: StepOutcome): void },
   options: { stepTimeoutMs: number; now?: () => number; signal?: AbortSignal },
 ): Promise<StepOutcome[]> {
   const now = options.now ?? Date.now;

@@ -41,7 +41,7 @@ function discoverStep(ctx: DemoContext): DemoStep {
         ctx.mcp.discover({ timeoutMs: 10_000 }),
         ctx.a2a.discover({ timeoutMs: 10_000 }),
       ]);
-      const name = (card: JsonObject | undefined) => printable(String(card?.['title'] ?? card?.['name'] ?? '?'), 60);
+      const name = (card: JsonObject | undefined) => printable(scalarText(card?.['title'] ?? card?.['name']), 60);
       say(`MCP server card "${name(mcp.card.card)}" at ${printable(mcp.card.url ?? '?')}`);
       say(`A2A agent card  "${name(a2a.card.card)}" at ${printable(a2a.card.url ?? '?')}`);
       const tools = mcp.tools ?? [];
@@ -75,7 +75,7 @@ function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
       const products = productsOf(result);
       say(`${result.status}${result.message !== undefined ? `: ${printable(result.message, 80)}` : ''}`);
       if (products.length > 0) {
-        const rows = products.map((p) => [String(p['product_id'] ?? ''), String(p['name'] ?? ''), cpmOf(p)]);
+        const rows = products.map((p) => [scalarText(p['product_id'], ''), scalarText(p['name'], ''), cpmOf(p)]);
         for (const line of formatTable(['product_id', 'name', 'CPM'], rows, { maxCell: 44, headerStyle: ctx.style.dim })
           .trimEnd()
           .split('\n'))
@@ -120,8 +120,8 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
         ctx.env.receiver.waitForOperation(operationId, { timeoutMs: 10_000 }),
         ctx.mcp.waitFor(submitted, { timeoutMs: 10_000, pollIntervalMs: 300, maxPollIntervalMs: 600 }),
       ]);
-      const viaWebhook = String((operation.result as JsonObject | undefined)?.['media_buy_id'] ?? '?');
-      const viaPoll = String(polled.data?.['media_buy_id'] ?? '?');
+      const viaWebhook = scalarText((operation.result as JsonObject | undefined)?.['media_buy_id']);
+      const viaPoll = scalarText(polled.data?.['media_buy_id']);
       const hooks = ctx.env.events.filter((e) => e.operationId === operationId).map((e) => e.status);
       say(
         `webhooks (RFC 9421 signatures verified): ${hooks.join(' -> ') || 'none'}; operation ${operation.status}, ${printable(viaWebhook, 40)}`,
@@ -197,4 +197,11 @@ function cpmOf(product: JsonObject): string {
   const options = product['pricing_options'];
   const first = Array.isArray(options) ? (options[0] as JsonObject | undefined) : undefined;
   return typeof first?.['rate'] === 'number' ? `$${first['rate']}` : '-';
+}
+
+/** A seller's string, number or boolean as text; anything else (absent, an object) as `fallback`. */
+function scalarText(value: unknown, fallback = '?'): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return fallback;
 }

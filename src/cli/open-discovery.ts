@@ -98,6 +98,10 @@ function text(value: unknown): string | undefined {
 /** `protocols_supported: media_buy; adcp_version: 3.1` from the card's AdCP block. */
 function summarise(meta: JsonObject): string {
   return Object.entries(meta)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map(jsonText).join(', ') : jsonText(v)}`)
     .join('; ');
+}
+
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }

@@ -3,12 +3,13 @@ import type { CliIo } from './io.js';
 /** ANSI styles the CLI uses; each is the identity when colour is off. */
 export interface Style {
   readonly color: boolean;
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
+  // Function properties, not methods: callers pass them around unbound (`headerStyle: style.dim`).
+  readonly bold: (text: string) => string;
+  readonly dim: (text: string) => string;
+  readonly red: (text: string) => string;
+  readonly green: (text: string) => string;
+  readonly yellow: (text: string) => string;
+  readonly cyan: (text: string) => string;
 }
 
 const wrap = (on: boolean, open: number, close: number) => (text: string) =>

@@ -1,9 +1,18 @@
 import { printable } from './args.js';
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The user-perceived characters of `text` (an emoji with modifiers is one). */
+function characters(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment } of graphemes.segment(text)) out.push(segment);
+  return out;
+}
+
 /** Visible width: ANSI colour codes take no room on the terminal. */
 function width(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return [...text.replace(/\u001b\[\d+m/g, '')].length;
+  // oxlint-disable-next-line no-control-regex -- matches the ESC of the CLI's own colour codes
+  return characters(text.replace(/\u001b\[\d+m/g, '')).length;
 }
 
 /**
@@ -23,7 +32,8 @@ export function formatTable(
   const maxCell = options.maxCell ?? 60;
   const cut = (cell: string) => {
     const clean = printable(cell);
-    return [...clean].length > maxCell ? `${[...clean].slice(0, maxCell - 1).join('')}…` : clean;
+    const chars = characters(clean);
+    return chars.length > maxCell ? `${chars.slice(0, maxCell - 1).join('')}…` : clean;
   };
   const body = rows.map((row) => header.map((_, c) => cut(row[c] ?? '')));
   const widths = header.map((h, c) => Math.max(width(h), ...body.map((row) => width(row[c] ?? ''))));

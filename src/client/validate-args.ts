@@ -30,7 +30,9 @@ function check(schema: unknown, value: unknown, path: string, depth: number, iss
   const at = path || '/';
   const type = s['type'];
   if (type !== undefined && !matchesType(type, value)) {
-    issues.push(`${at}: expected ${Array.isArray(type) ? type.join(' or ') : String(type)}, got ${typeName(value)}`);
+    issues.push(
+      `${at}: expected ${Array.isArray(type) ? type.join(' or ') : typeof type === 'string' ? type : JSON.stringify(type)}, got ${typeName(value)}`,
+    );
     return;
   }
   if (Array.isArray(s['enum']) && !s['enum'].some((option) => sameJson(option, value)))
@@ -59,7 +61,7 @@ function validateBranch(schema: unknown, value: unknown, path: string, depth: nu
 }
 
 function checkString(s: JsonObject, value: string, at: string, issues: string[]): void {
-  const length = [...value].length;
+  const length = codePointCount(value); // JSON Schema lengths count code points, not UTF-16 units
   if (typeof s['minLength'] === 'number' && length < s['minLength'])
     issues.push(`${at}: shorter than ${s['minLength']}`);
   if (typeof s['maxLength'] === 'number' && length > s['maxLength'])
@@ -130,4 +132,18 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function codePointCount(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
 }

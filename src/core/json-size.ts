@@ -41,8 +41,10 @@ export function jsonSizeUpperBound(value: unknown, cap = Infinity): number {
     case 'number':
     case 'boolean':
       return MAX_NUMBER_CHARS;
-    default:
-      return 0; // undefined, functions, symbols: JSON.stringify writes nothing
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return 0; // JSON.stringify writes nothing for these
   }
 }
 
@@ -184,10 +186,14 @@ function boundsExceed(value: unknown, maxBytes: number): boolean {
         }
         break;
       }
-      default:
-        // undefined, functions, symbols are left out by JSON.stringify (or written as null in arrays);
+      case 'bigint':
+        return true;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        // left out by JSON.stringify (or written as null in arrays)
         high += 4;
-        if (typeof v === 'bigint') return true;
+        break;
     }
     if (low > maxBytes) return true;
   }

@@ -9,6 +9,7 @@ const MAX_NAME_BYTES = 32;
 const MAX_NAMES = 4;
 // C0, DEL, C1, zero-width, bidi marks/overrides/isolates, line/paragraph separators, BOM, lone surrogates.
 const NON_PRINTABLE =
+  // oxlint-disable-next-line no-control-regex -- finding control characters is this sanitiser's job
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** One key name made safe for a log line by rules (a) and (b). */

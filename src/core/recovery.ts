@@ -105,7 +105,7 @@ export function recoveryAction(
       return 'retry';
     case 'correctable':
       return 'surface_to_caller';
-    default:
+    case 'terminal':
       return 'escalate_to_human';
   }
 }

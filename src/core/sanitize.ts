@@ -13,6 +13,7 @@ export const DEFAULT_SANITIZE_MAX_LENGTH = 256;
 // Line breaks become a space so words stay apart: CR, LF, TAB, VT, FF, NEL, LINE/PARAGRAPH SEPARATOR.
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
 // C0, DEL, C1, ALM, zero-width and bidi marks, bidi overrides and isolates, invisible operators, BOM.
+// oxlint-disable-next-line no-control-regex -- finding control characters is this sanitiser's job
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ELLIPSIS = '…';

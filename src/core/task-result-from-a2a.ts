@@ -51,7 +51,11 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
       throw new AdcpWireError('response_too_large', 'A2A DataPart is over the DataPart size limit');
     case 'part_count_mismatch':
       throw new AdcpWireError('protocol', 'A2A artifact does not have the expected number of parts');
-    default:
+    case 'found':
+    case 'no_data':
+    case 'no_state':
+    case 'unknown_state':
+      break; // read below
   }
   const task = loc.task;
   if (task === undefined) throw new AdcpWireError('protocol', 'A2A response is not an object');

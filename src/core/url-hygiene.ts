@@ -66,6 +66,7 @@ export function validateSellerUrl(url: unknown, allow: UrlAllowList): UrlCheck {
   if (typeof url !== 'string') return { ok: false, reason: 'not_a_string' };
   if (url.length > (allow.maxLength ?? 2048)) return { ok: false, reason: 'too_long' };
   // The WHATWG parser silently strips tabs/newlines and reads "\" as "/": refuse instead.
+  // oxlint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\u0000-\u0020\u007f-\u009f\\]/.test(url)) return { ok: false, reason: 'invalid_url' };
   let parsed: URL;
   try {

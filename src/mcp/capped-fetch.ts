@@ -128,7 +128,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   }
 
   return {
-    fetch: cappedFetch as typeof fetch,
+    fetch: cappedFetch,
     abortAll() {
       for (const controller of inFlight) controller.abort(new AdcpWireError('aborted', 'the MCP client was closed'));
       inFlight.clear();

@@ -78,7 +78,7 @@ export class McpTransport implements AdcpTransport {
     try {
       const task = await getMcpTask(this.#session, taskId, this.#send(options));
       if (task.status !== 'completed' && task.status !== 'failed') return this.#outcome({ task }, options);
-      return await this.#outcome(await followMcpTask(task, this.#follow(options)), options);
+      return this.#outcome(await followMcpTask(task, this.#follow(options)), options);
     } catch (error) {
       return this.#fromRpcError(error, 'tasks/get');
     }
@@ -287,7 +287,12 @@ function fromBareTask(task: Task): TaskResult {
       return { ...withMessage, status: 'canceled' };
     case 'working':
       return { ...withMessage, status: 'working' };
-    default:
+    case 'submitted':
+    case 'completed':
+    case 'failed':
+    case 'rejected':
+    case 'auth-required':
+    case null:
       throw new AdcpWireError('protocol', `MCP task ${task.taskId} has an unknown status`, {});
   }
 }

@@ -85,10 +85,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           throw invalid('filters must be an object.', 'filters');
         // An interim `working` update on an A2A stream (the CLI's progress line); nothing on MCP.
         await ctx.working('Ranking the catalog against the brief', { percentage: 50, step: 'ranking' });
-        const products = searchCatalog(
-          args.brief as string | undefined,
-          (args.filters as JsonObject | undefined) ?? {},
-        );
+        const products = searchCatalog(args.brief, args.filters ?? {});
         return {
           message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,
           products: products.map(productToWire),

@@ -45,7 +45,7 @@ export function parseInvocation(message: unknown): InvocationParse {
   if (data.input !== undefined && !isJsonObject(data.input)) {
     return { ok: false, message: 'input must be a JSON object' };
   }
-  const out: InvocationParse = { ok: true, skill: data.skill, input: (data.input as JsonObject | undefined) ?? {} };
+  const out: InvocationParse = { ok: true, skill: data.skill, input: data.input ?? {} };
   if (typeof message.contextId === 'string' && message.contextId !== '' && message.contextId.length <= 256) {
     out.contextId = message.contextId;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AdcpError, JsonObject } from '../core/types.js';
+import type { JsonObject } from '../core/types.js';
 import type { StoredTask, TaskStore } from '../store/task-store.js';
 import { isTerminalTaskStatus } from '../store/task-store.js';
 import { AdcpToolError, adcpErrorFromThrown } from './tool-error.js';
@@ -86,7 +86,7 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
           : 'completed';
       if (!isTerminalTaskStatus(finalStatus)) finalStatus = 'completed';
     } catch (error) {
-      finalBody = { status: 'failed', adcp_error: adcpErrorFromThrown(error) as JsonObject };
+      finalBody = { status: 'failed', adcp_error: adcpErrorFromThrown(error) };
       finalStatus = 'failed';
     }
     const request = (task.request ?? {}) as AdcpTaskRequest;
@@ -147,7 +147,7 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
       };
       if (task.statusMessage !== undefined) body.message = task.statusMessage;
       const result = isJsonObject(task.result) ? task.result : undefined;
-      if (result !== undefined && isJsonObject(result.adcp_error)) body.error = result.adcp_error as AdcpError;
+      if (result !== undefined && isJsonObject(result.adcp_error)) body.error = result.adcp_error;
       if (args.include_result === true && result !== undefined) body.result = result;
       return body;
     },

@@ -3,7 +3,6 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
-import type { JsonObject } from '../core/types.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner } from './adcp-tasks.js';
@@ -132,7 +131,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       version,
       description: options.description ?? 'An AdCP agent served by adcp-wire.',
       adcpVersion,
-      cardMeta: options.cardMeta ?? ({} as JsonObject),
+      cardMeta: options.cardMeta ?? {},
       mcpTools: [...mcpTools.values()],
       a2aTools: [...a2aTools.values()],
       mcpUrl: `${base}${ADCP_SERVER_PATHS.mcp}`,

@@ -41,11 +41,7 @@ export function finishAnswer(body: JsonObject, args: JsonObject, adcpVersion: st
 
 /** An error answer with the given `adcp_error`. */
 export function errorAnswer(error: AdcpError, args: unknown, adcpVersion: string): AdcpAnswer {
-  return finishAnswer(
-    { status: 'failed', adcp_error: error as JsonObject },
-    isJsonObject(args) ? args : {},
-    adcpVersion,
-  );
+  return finishAnswer({ status: 'failed', adcp_error: error }, isJsonObject(args) ? args : {}, adcpVersion);
 }
 
 /**

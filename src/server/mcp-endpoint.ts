@@ -10,7 +10,6 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import type { AdcpAnswer } from './invoke-tool.js';
@@ -189,7 +188,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           clearTimeout(ttlTimer);
           running.delete(task.taskId);
         });
-      return { task: toMcpTask(task) } as never;
+      return { task: toMcpTask(task) };
     });
     return server;
   };
@@ -231,7 +230,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         await session.transport.handleRequest(req, res, body);
         return;
       }
-      if (req.method !== 'POST' || !isInitializeRequest(body as JsonObject)) {
+      if (req.method !== 'POST' || !isInitializeRequest(body)) {
         jsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: no valid session; send initialize first');
         return;
       }

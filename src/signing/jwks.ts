@@ -70,13 +70,12 @@ export function toJwksSource(jwks: JwksInput, remote?: (url: string) => JwksSour
   const cached = fromObject.get(jwks);
   if (cached !== undefined) return cached;
   if (Array.isArray(jwks) || 'keys' in jwks) {
-    const source = staticJwks(jwks as JwkSet | Jwk[]);
+    const source = staticJwks(jwks);
     fromObject.set(jwks, source);
     return source;
   }
-  if (typeof (jwks as JwksSource).get !== 'function')
-    throw new TypeError('jwks: pass a JwksSource, { keys } or an array');
-  return jwks as JwksSource;
+  if (typeof jwks.get !== 'function') throw new TypeError('jwks: pass a JwksSource, { keys } or an array');
+  return jwks;
 }
 
 const keyCache = new WeakMap<Jwk, KeyObject | null>();

@@ -56,7 +56,7 @@ export function remoteRevocationList(
       if (!Array.isArray(revoked) || !revoked.every((k) => typeof k === 'string') || typeof nextUpdate !== 'string')
         return false;
       const nowSeconds = now() / 1000;
-      list.update({ revoked_kids: revoked as string[], next_update: nextUpdate }, nowSeconds);
+      list.update({ revoked_kids: revoked, next_update: nextUpdate }, nowSeconds);
       const interval = Math.min(1800, Math.max(60, Date.parse(nextUpdate) / 1000 - nowSeconds));
       nextPollMs = now() + interval * 1000;
       return true;

@@ -156,7 +156,7 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
       if (outcome.ok === false && outcome.reason === 'duplicate') {
         throw new RangeError(`task id already exists: ${input.taskId ?? ''}`);
       }
-      return outcome as CreateTaskOutcome;
+      return outcome;
     },
     async get(owner, taskId, now = Date.now()) {
       const row = await select(owner, taskId, now);

@@ -117,8 +117,14 @@ export class SqliteOperationStore implements OperationStore {
   async list(filter: OperationFilter = {}): Promise<OperationRecord[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.agent !== undefined) (where.push('agent = ?'), params.push(filter.agent));
-    if (filter.taskType !== undefined) (where.push('task_type = ?'), params.push(filter.taskType));
+    if (filter.agent !== undefined) {
+      where.push('agent = ?');
+      params.push(filter.agent);
+    }
+    if (filter.taskType !== undefined) {
+      where.push('task_type = ?');
+      params.push(filter.taskType);
+    }
     if (filter.statuses !== undefined) {
       if (filter.statuses.length === 0) return [];
       where.push(`status IN (${filter.statuses.map(() => '?').join(', ')})`);

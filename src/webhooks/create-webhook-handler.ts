@@ -92,7 +92,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       const body = wanted ? readNodeBody(req, maxBodyBytes) : Promise.resolve(Buffer.alloc(0));
       body
         .then((bytes) => run({ method: req.method ?? 'GET', url, headers: req.headers, body: bytes }))
-        .catch(() => ({ status: 400, reason: 'unreadable_body' }) as DeliveryAnswer)
+        .catch((): DeliveryAnswer => ({ status: 400, reason: 'unreadable_body' }))
         .then((result) => {
           const text = responseBody(result);
           res.writeHead(result.status, {
@@ -101,7 +101,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
           });
           if (result.status === 413) res.end(text, () => req.destroy());
           else res.end(text);
-        });
+        })
+        // The answer could not be written (socket gone, headers already sent): drop the connection.
+        .catch(() => res.destroy());
     },
     getOperation: (operationId) => operationsOrThrow().get(operationId),
     listOperations: (filter) => operationsOrThrow().list(filter),

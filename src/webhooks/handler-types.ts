@@ -98,9 +98,9 @@ export interface WebhookRejection {
 
 /** A receiver: fetch-style entry point, node:http adapter, and the operations it maintains. */
 export interface WebhookHandler {
-  fetch(request: Request): Promise<Response>;
-  /** A `node:http` request listener. */
-  node(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void;
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** A `node:http` request listener (a function property: pass it unbound to `createServer`). */
+  readonly node: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
   getOperation(operationId: string): Promise<OperationRecord | undefined>;
   listOperations(filter?: OperationFilter): Promise<OperationRecord[]>;
   /** Resolves with the operation once final; rejects (AdcpWireError `timeout`/`aborted`) otherwise. */

@@ -69,7 +69,7 @@ for (const [kind, wire] of WIRES) {
         assert.equal(done.status, 'completed');
         const record = await operations.get(operationId!);
         assert.equal(record?.status, 'completed');
-        assert.equal((record?.result as Record<string, unknown>)['media_buy_id'], 'mb_1');
+        assert.equal((record?.result as Record<string, unknown> | undefined)?.['media_buy_id'], 'mb_1');
       } finally {
         await client.close();
       }

@@ -73,7 +73,7 @@ describe('AdcpClient over A2A', () => {
       assert.equal(posts.length, 2);
       const keys = posts.map(
         (r) =>
-          (r.body?.params as { message: { parts: { data: { input: { idempotency_key?: string } } }[] } }).message
+          (r.body!.params as { message: { parts: { data: { input: { idempotency_key?: string } } }[] } }).message
             .parts[0]!.data.input.idempotency_key,
       );
       assert.equal(typeof keys[0], 'string');

@@ -136,11 +136,7 @@ export async function startV03Server(script: Script): Promise<TestServer> {
       bus.finished();
     },
   };
-  const handler = new V03Server.DefaultRequestHandler(
-    card as never,
-    new V03Server.InMemoryTaskStore(),
-    executor as never,
-  );
+  const handler = new V03Server.DefaultRequestHandler(card, new V03Server.InMemoryTaskStore(), executor);
   new A2AExpressApp(handler).setupRoutes(app);
   return { base, calls, versions, close: closer(server) };
 }
@@ -283,7 +279,7 @@ export async function startV1Server(
       bus.finished();
     },
   };
-  const handler = new V1Server.DefaultRequestHandler(card as never, new V1Server.InMemoryTaskStore(), executor);
+  const handler = new V1Server.DefaultRequestHandler(card, new V1Server.InMemoryTaskStore(), executor);
   const legacy = compat ? { legacyCompat: { enabled: true } } : {};
   if (options.noCard !== true)
     app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, ...legacy }));

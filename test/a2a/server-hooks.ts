@@ -49,7 +49,7 @@ export function useScriptServer(kind: ServerKind): { readonly server: TestServer
 export function useGatedAdcpServer(
   result: JsonObject,
   tools: AdcpToolDefinition[] = [],
-): { readonly listening: ListeningAdcpServer; release(): void } {
+): { readonly listening: ListeningAdcpServer; readonly release: () => void } {
   const released = gate();
   let server: AdcpServer | undefined;
   let listening: ListeningAdcpServer | undefined;

@@ -118,6 +118,7 @@ describe('adcp call', () => {
     const io = recordingIo({ tty: true, env: { NO_COLOR: '1' } });
     assert.equal(await runCall(['http://127.0.0.1:1/mcp', 'create_media_buy', '{}', '--wait'], io, open), 0);
     assert.equal(seen.waited, 1);
+    // oxlint-disable-next-line no-control-regex -- the progress line is redrawn with CR and an ANSI erase
     assert.match(io.err(), /\r\u001b\[2K… working  task t1  80%/);
     assert.ok(io.err().endsWith('\r\u001b[2K'));
     assert.match(io.out(), /"media_buy_id": "mb1"/);

@@ -24,6 +24,7 @@ describe('adcp discover output', () => {
     const io = recordingIo();
     const code = await runDiscover(['http://127.0.0.1:1/mcp'], io, async (c) => toDiscoveryView(c.url, found));
     assert.equal(code, 0);
+    // oxlint-disable-next-line no-control-regex -- the test is that no control character reaches the terminal
     assert.doesNotMatch(io.out(), /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     assert.match(io.out(), /MCP server card +\]0;ownedEvil Seller/);
     assert.match(io.out(), /^get_products\]0;ownedEvil Seller +optional/m);

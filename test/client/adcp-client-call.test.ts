@@ -93,13 +93,13 @@ describe('AdcpClient.call over MCP', () => {
     const call = server.received
       .filter((m) => m['method'] === 'tools/call' && (m['params'] as { name: string }).name === tool)
       .at(-1);
-    return (call?.['params'] as { arguments: Record<string, unknown> }).arguments;
+    return (call!['params'] as { arguments: Record<string, unknown> }).arguments;
   }
 
   it('returns the flat structuredContent body as data', async () => {
     const result = await client.call('get_products', { brief: 'ctv' });
     assert.equal(result.status, 'completed');
-    assert.deepEqual((result.data?.['echoed'] as Record<string, unknown>)['brief'], 'ctv');
+    assert.deepEqual((result.data!['echoed'] as Record<string, unknown>)['brief'], 'ctv');
   });
 
   it('sends no idempotency_key on a read-only tool', async () => {
@@ -141,7 +141,7 @@ describe('AdcpClient.call over MCP', () => {
   it('ignores returnImmediately on MCP: the call waits for the answer', async () => {
     const result = await client.call('get_products', { brief: 'now' }, { returnImmediately: true });
     assert.equal(result.status, 'completed');
-    assert.equal((result.data?.['echoed'] as Record<string, unknown>)['brief'], 'now');
+    assert.equal((result.data!['echoed'] as Record<string, unknown>)['brief'], 'now');
   });
 
   it('refuses continueTask on MCP with a TypeError, sending nothing', async () => {

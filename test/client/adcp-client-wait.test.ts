@@ -101,7 +101,7 @@ describe('AdcpClient.waitFor with get_task_status', () => {
     const poll = server.received.find(
       (m) => (m['params'] as { name?: string } | undefined)?.name === 'get_task_status',
     );
-    assert.deepEqual((poll?.['params'] as { arguments: unknown }).arguments, {
+    assert.deepEqual((poll!['params'] as { arguments: unknown }).arguments, {
       task_id: 'mb-task-1',
       include_result: true,
     });
@@ -118,7 +118,7 @@ describe('AdcpClient.waitFor with get_task_status', () => {
       await own.waitFor(first);
       const record = await store.get('mb-task-1');
       assert.equal(record?.status, 'completed');
-      assert.equal((record?.result as Record<string, unknown>)['media_buy_id'], 'mb_1');
+      assert.equal((record?.result as Record<string, unknown> | undefined)?.['media_buy_id'], 'mb_1');
     } finally {
       await own.close();
     }
@@ -139,7 +139,7 @@ describe('AdcpClient.waitFor with get_task_status', () => {
     const sent = server.received
       .filter((m) => (m['params'] as { name?: string } | undefined)?.name === 'create_media_buy')
       .at(-1);
-    const push = (sent?.['params'] as { arguments: { push_notification_config: { operation_id: string } } }).arguments
+    const push = (sent!['params'] as { arguments: { push_notification_config: { operation_id: string } } }).arguments
       .push_notification_config;
     assert.equal(client.operationIdOf(first), push.operation_id);
     assert.equal((await operations.get(push.operation_id))?.status, 'submitted');

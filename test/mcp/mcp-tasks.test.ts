@@ -80,7 +80,7 @@ describe('McpTransport with MCP Tasks', () => {
   it('sends params.task with the requested ttl', async () => {
     await transport.callTool('get_products', {}, { maxBytes: MAX, task: { ttl: 12_345 } });
     const call = server.received.filter((m) => m['method'] === 'tools/call').at(-1);
-    assert.deepEqual((call?.['params'] as { task?: unknown }).task, { ttl: 12_345 });
+    assert.deepEqual((call!['params'] as { task?: unknown }).task, { ttl: 12_345 });
   });
 
   it('keeps the AdCP submitted status carried by a completed MCP Task', async () => {
@@ -100,7 +100,7 @@ describe('McpTransport with MCP Tasks', () => {
     const result = await transport.callTool('create_media_buy', {}, { maxBytes: MAX });
     assert.equal(result.status, 'submitted');
     const call = server.received.slice(before).find((m) => m['method'] === 'tools/call');
-    assert.equal((call?.['params'] as { task?: unknown }).task, undefined);
+    assert.equal((call!['params'] as { task?: unknown }).task, undefined);
   });
 
   it('returns a failed MCP Task with its adcp_error', async () => {

@@ -84,7 +84,7 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
       for (const io of ios) {
         io.signal = controller.signal;
         io.cwd = dir;
-        io.env = { ...io.env, ADCP_STORE_URL: pgUrl as string };
+        io.env = { ...io.env, ADCP_STORE_URL: pgUrl };
         exits.push(main(['webhooks', 'listen', '--port', '0', '--jwks', 'jwks.json', '--json'], io));
       }
       const [urlA, urlB] = (await Promise.all(ios.map(listeningUrl))) as [string, string];

@@ -20,10 +20,10 @@ async function openCounted() {
   const db = await new PgDatabase({ url: pgUrl as string, schema: testSchema('rt') }).connect();
   const statements: string[] = [];
   const query = db.query.bind(db);
-  db.query = ((what: string, sql: string, values?: unknown[]) => {
+  db.query = (what: string, sql: string, values?: unknown[]) => {
     statements.push(what);
     return query(what, sql, values);
-  }) as typeof db.query;
+  };
   return {
     db,
     statements,

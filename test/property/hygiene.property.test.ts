@@ -7,6 +7,7 @@ import { sanitizeKeyNameForLog } from '../../src/core/log-key-names.js';
 
 const RUNS = 10_000;
 const FORBIDDEN =
+  // oxlint-disable-next-line no-control-regex -- the property is that no control character survives
   /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const nasty = fc.constantFrom(
   '\r',

@@ -58,10 +58,10 @@ describe('AdcpClient against the reference seller', () => {
       assert.equal(submitted.status, 'submitted');
       const final = await client.waitFor(submitted, { timeoutMs: 15_000, pollIntervalMs: 10 });
       assert.equal(final.status, 'completed');
-      assert.match(
-        String(final.data?.media_buy_id ?? (final.data?.result as { media_buy_id?: string } | undefined)?.media_buy_id),
-        /^mb_/,
-      );
+      const data = final.data as { media_buy_id?: unknown; result?: { media_buy_id?: unknown } } | undefined;
+      const mediaBuyId = data?.media_buy_id ?? data?.result?.media_buy_id;
+      assert.ok(typeof mediaBuyId === 'string', 'the final result names its media buy');
+      assert.match(mediaBuyId, /^mb_/);
       assert.doesNotMatch(final.message ?? '', /under review/, 'the final message is not the last progress message');
     });
 

@@ -97,7 +97,7 @@ describe('startReferenceSeller', () => {
       assert.equal(hook.payload.task_type, 'create_media_buy');
       assert.deepEqual(hook.payload.context, { trace: 'abc' });
     }
-    assert.equal((hooks[1]?.payload.result as Json).media_buy_id, result.media_buy_id);
+    assert.equal((hooks[1]!.payload.result as Json).media_buy_id, result.media_buy_id);
   });
 
   it('replays a create_media_buy with the same idempotency_key instead of creating another', async () => {
@@ -194,6 +194,6 @@ describe('startReferenceSeller', () => {
     const rows = delivery.body.media_buy_deliveries as Json[];
     assert.equal(rows.length, 1);
     assert.equal(rows[0]?.media_buy_id, id);
-    assert.ok(((rows[0]?.totals as Json).impressions as number) > 0);
+    assert.ok(((rows[0]!.totals as Json).impressions as number) > 0);
   });
 });

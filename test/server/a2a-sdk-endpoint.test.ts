@@ -54,13 +54,13 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
       events.map((e) => Object.keys(e)),
       [['task'], ['artifactUpdate'], ['statusUpdate']],
     );
-    assert.equal(((events[0]?.task as Json).status as Json).state, 'TASK_STATE_WORKING');
-    const artifact = (events[1]?.artifactUpdate as Json).artifact as Json;
+    assert.equal(((events[0]!.task as Json).status as Json).state, 'TASK_STATE_WORKING');
+    const artifact = (events[1]!.artifactUpdate as Json).artifact as Json;
     assert.equal(artifact.artifactId, 'adcp-error');
     const parts = artifact.parts as Json[];
     assert.equal(typeof parts[0]?.text, 'string');
-    assert.equal(((parts[1]?.data as Json).adcp_error as Json).code, 'RATE_LIMITED');
-    assert.equal(((events[2]?.statusUpdate as Json).status as Json).state, 'TASK_STATE_FAILED');
+    assert.equal(((parts[1]!.data as Json).adcp_error as Json).code, 'RATE_LIMITED');
+    assert.equal(((events[2]!.statusUpdate as Json).status as Json).state, 'TASK_STATE_FAILED');
   });
 
   it('keeps a streaming send durable: GetTask sees it working and CancelTask ends the stream canceled', async () => {
@@ -117,6 +117,6 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
     const text = JSON.stringify(reply);
     assert.equal(text.includes('postgres://'), false);
     const parts = ((reply.result as Json).artifacts as Json[])[0]?.parts as Json[];
-    assert.equal(((parts[1]?.data as Json).adcp_error as Json).code, 'SERVICE_UNAVAILABLE');
+    assert.equal(((parts[1]!.data as Json).adcp_error as Json).code, 'SERVICE_UNAVAILABLE');
   });
 });

@@ -157,7 +157,7 @@ describe('createAdcpServer over A2A', () => {
     };
     const reply = await rpc('message/send', v03Message('get_products', input));
     const task = reply.result as Json;
-    const data = ((task.artifacts as Json[])[0]?.parts as Json[])[1]?.data as Json;
+    const data = ((task.artifacts as Json[])[0]!.parts as Json[])[1]?.data as Json;
     assert.equal((task.status as Json).state, 'completed');
     assert.deepEqual(data.context, { trace: 't' });
     assert.equal(data.adcp_version, '3.1');
@@ -181,7 +181,7 @@ describe('createAdcpServer over A2A', () => {
     const reply = await rpc('message/send', v03Message('create_media_buy', {}));
     const task = reply.result as Json;
     assert.equal((task.status as Json).state, 'completed');
-    const data = ((task.artifacts as Json[])[0]?.parts as Json[])[1]?.data as Json;
+    const data = ((task.artifacts as Json[])[0]!.parts as Json[])[1]?.data as Json;
     assert.equal(data.status, 'submitted');
     assert.equal(typeof data.task_id, 'string');
     assert.notEqual(data.task_id, task.id);
@@ -234,7 +234,7 @@ describe('createAdcpServer over A2A', () => {
     assert.equal(payloads[0]?.$case, 'task');
     const last = payloads[payloads.length - 1];
     assert.equal(last?.$case, 'statusUpdate');
-    assert.equal((last?.value.status as Json).state, 3);
+    assert.equal((last?.value.status as Json | undefined)?.state, 3);
   });
 
   it('rate-limits durable (non-blocking) task creation per principal but not blocking sends', async () => {

@@ -107,13 +107,13 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       undefined,
       'TASK_STATE_COMPLETED',
     ]);
-    const interim = ((frames[2]?.statusUpdate as Json).status as Json).message as Json;
+    const interim = ((frames[2]!.statusUpdate as Json).status as Json).message as Json;
     assert.equal(interim.role, 'ROLE_AGENT');
     assert.deepEqual(interim.parts, [
       { text: 'Ranking products' },
       { data: { percentage: 50, current_step: 'ranking' } },
     ]);
-    const artifact = (frames[3]?.artifactUpdate as Json).artifact as Json;
+    const artifact = (frames[3]!.artifactUpdate as Json).artifact as Json;
     assert.deepEqual(artifact.parts, [
       { text: 'Found 2 products' },
       { data: { message: 'Found 2 products', products: PRODUCTS, status: 'completed', adcp_version: '3.1' } },
@@ -141,12 +141,12 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       frames.map((f) => f.final),
       [undefined, false, false, undefined, true],
     );
-    const interim = (frames[2]?.status as Json).message as Json;
+    const interim = (frames[2]!.status as Json).message as Json;
     assert.deepEqual(interim.parts, [
       { kind: 'text', text: 'Ranking products' },
       { kind: 'data', data: { percentage: 50, current_step: 'ranking' } },
     ]);
-    assert.equal((frames[4]?.status as Json).state, 'completed');
+    assert.equal((frames[4]!.status as Json).state, 'completed');
 
     const snapshot = new TaskSnapshot();
     for (const frame of frames) snapshot.apply(classifyEvent(frame));
@@ -175,7 +175,7 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
     );
     const states = payloads.filter((p) => p.$case === 'statusUpdate').map((p) => (p.value.status as Json).state);
     assert.deepEqual(states, [2, 2, 3]); // TASK_STATE_WORKING, WORKING, COMPLETED
-    const progress = ((payloads[2]?.value.status as Json).message as Json).parts as {
+    const progress = ((payloads[2]!.value.status as Json).message as Json).parts as {
       content: { $case: string; value: unknown };
     }[];
     assert.deepEqual(progress[1]?.content, { $case: 'data', value: { percentage: 50, current_step: 'ranking' } });

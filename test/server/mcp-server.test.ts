@@ -117,14 +117,14 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     let final: Json | undefined;
     for await (const message of stream) {
       kinds.push(message.type);
-      if (message.type === 'result') final = message.result as Json;
+      if (message.type === 'result') final = message.result;
       if (message.type === 'error') throw message.error;
       if (kinds.length > 100) break;
     }
     assert.equal(kinds[0], 'taskCreated');
-    assert.equal((final?.structuredContent as Json).status, 'completed');
+    assert.equal((final!.structuredContent as Json).status, 'completed');
     assert.deepEqual(
-      ((final?._meta as Json)['io.modelcontextprotocol/related-task'] as Json).taskId !== undefined,
+      ((final!._meta as Json)['io.modelcontextprotocol/related-task'] as Json).taskId !== undefined,
       true,
     );
   });
@@ -151,16 +151,10 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
     const taskId = created.task.taskId;
     let status = '';
     for (let i = 0; i < 100 && status !== 'completed'; i += 1) {
-      const got = await client.request(
-        { method: 'tasks/get', params: { taskId, task: {} } } as never,
-        GetTaskResultSchema,
-      );
+      const got = await client.request({ method: 'tasks/get', params: { taskId, task: {} } }, GetTaskResultSchema);
       status = got.status;
     }
-    const result = await client.request(
-      { method: 'tasks/result', params: { taskId, task: {} } } as never,
-      CallToolResultSchema,
-    );
+    const result = await client.request({ method: 'tasks/result', params: { taskId, task: {} } }, CallToolResultSchema);
     assert.equal(status, 'completed');
     assert.equal((result.structuredContent as Json).status, 'completed');
   });

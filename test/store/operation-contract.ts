@@ -215,7 +215,7 @@ export function operationStoreContract(
       await store.create(base(op, { result }));
       result.nested.v = 2;
       const read = await store.get(op);
-      (read?.result as { nested: { v: number } }).nested.v = 3;
+      (read!.result as { nested: { v: number } }).nested.v = 3;
       assert.deepEqual((await store.get(op))?.result, { nested: { v: 1 } });
     });
 

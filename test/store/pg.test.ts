@@ -179,7 +179,7 @@ if (pgUrl === undefined) {
 
     it('shares the RFC 9421 replay cache across instances: one record per live (keyid, nonce)', async () => {
       const schema = testSchema('replay');
-      const a: ReplayStore = new PgReplayStore({ url, schema });
+      const a = new PgReplayStore({ url, schema }) satisfies ReplayStore;
       const b = new PgReplayStore({ url, schema });
       const now = 1_800_000_000;
       const outcomes = await Promise.all(
@@ -194,7 +194,7 @@ if (pgUrl === undefined) {
         'an expired nonce may be seen again',
       );
       assert.equal(await b.sweep(now + 10_000), 2);
-      await (a as PgReplayStore).close();
+      await a.close();
       await b.close();
     });
 

@@ -35,9 +35,10 @@ export function vectorId(vector: JsonRecord, index: number, prefix = ''): string
 export function show(value: unknown): string {
   let text: string;
   try {
-    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+    text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? typeof value);
   } catch {
-    text = String(value);
+    // A BigInt or a cycle: name what it is rather than print '[object Object]'.
+    text = typeof value === 'bigint' ? `${value}n` : `an unserialisable ${typeof value}`;
   }
   return sanitizeSellerText(text, { maxLength: 160 }) ?? '';
 }

@@ -59,7 +59,7 @@ function positive(hmac: Hmac, secret: string, id: string, v: JsonRecord): Vector
     secret,
     rawBody,
     timestamp,
-    signature: v['expected_signature'] as string,
+    signature: v['expected_signature'],
     now: timestamp,
   });
   return expectEqual(id, 'verification', verified.ok ? 'ok' : verified.reason, 'ok');

@@ -168,7 +168,7 @@ export async function startMcpTestServer(options: TestServerOptions): Promise<Te
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = options.tools.find((t) => t.name === request.params.name);
       if (tool === undefined) throw new McpError(-32602, `Unknown tool: ${request.params.name}`);
-      const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+      const args = request.params.arguments ?? {};
       const token = request.params._meta?.progressToken;
       const context: ToolContext = {
         headers: req.headers,
@@ -177,7 +177,7 @@ export async function startMcpTestServer(options: TestServerOptions): Promise<Te
           const params: Record<string, unknown> = { progressToken: token, progress };
           if (total !== undefined) params['total'] = total;
           if (message !== undefined) params['message'] = message;
-          await extra.sendNotification({ method: 'notifications/progress', params } as never);
+          await extra.sendNotification({ method: 'notifications/progress', params });
         },
       };
       const taskField = request.params.task;
