@@ -35,7 +35,9 @@ export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Pro
       dbPath: join(dir, 'seller.db'),
       timings: { workingAfterMs: 400, completeAfterMs: 1200 },
     });
-    stops.push(() => seller.close());
+    stops.push(async () => {
+      await seller.close();
+    });
     // The buyer trusts the seller's published key, as it would from the seller's brand.json.
     const jwksPath = join(dir, 'seller-jwks.json');
     await writeFile(jwksPath, JSON.stringify(seller.webhookJwks));

@@ -3,7 +3,9 @@ import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
 import { createStyle, wantsColor } from './style.js';
-import { untilStopped } from './until-stopped.js';
+import { exitOnSecondSignal, untilStopped } from './until-stopped.js';
+import type { ReferenceSeller } from '../seller/start-reference-seller.js';
+import type { ShutdownReport } from '../server/adcp-tasks.js';
 
 const HELP = `Usage: adcp serve [options]
 
@@ -45,7 +47,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
   if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const style = createStyle(wantsColor(io));
-  let seller: { close(): Promise<void> } | undefined;
+  let seller: ReferenceSeller | undefined;
   try {
     const port = parsePort(values.port, 3000);
     const host = values.host ?? '127.0.0.1';
@@ -77,7 +79,15 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       );
     }
     const reason = await untilStopped(io);
-    if (values.json !== true) io.stdout.write(`${reason}: closing the seller.\n`);
+    if (values.json !== true) io.stdout.write(`${reason}: closing the seller (Ctrl-C again to exit at once).\n`);
+    const hurry = exitOnSecondSignal(io);
+    try {
+      const report = await seller.close();
+      seller = undefined;
+      if (values.json !== true) io.stdout.write(describeShutdown(report));
+    } finally {
+      hurry.release();
+    }
     return EXIT.ok;
   } catch (error) {
     const code = reportError(io, 'serve', error);
@@ -86,6 +96,18 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     await seller?.close().catch(() => undefined);
   }
 };
+
+/** What closing cut short, so nobody wonders where a task or a webhook went. */
+export function describeShutdown(report: ShutdownReport): string {
+  const cut: string[] = [];
+  if (report.abortedTasks > 0)
+    cut.push(`${report.abortedTasks} running task${report.abortedTasks === 1 ? '' : 's'} stopped (now failed)`);
+  if (report.undeliveredWebhooks > 0)
+    cut.push(
+      `${report.undeliveredWebhooks} webhook${report.undeliveredWebhooks === 1 ? '' : 's'} not delivered (buyers can poll get_task_status)`,
+    );
+  return cut.length === 0 ? 'stopped; nothing was left running.\n' : `stopped; ${cut.join('; ')}.\n`;
+}
 
 function where(db: string | undefined): string {
   return db === undefined ? 'SQLite in memory' : `SQLite ${printable(db)}`;

@@ -24,6 +24,26 @@ export function untilStopped(io: CliIo): Promise<string> {
 }
 
 /**
+ * While a command is stopping after a first SIGINT/SIGTERM, a second one ends the process at once
+ * (exit 130). No-op under `io.signal` (tests). `release()` removes the handlers.
+ */
+export function exitOnSecondSignal(io: CliIo): { release(): void } {
+  if (io.signal !== undefined) return { release: () => undefined };
+  const now = () => {
+    io.stderr.write('interrupted again: exiting without waiting.\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', now);
+  process.once('SIGTERM', now);
+  return {
+    release() {
+      process.off('SIGINT', now);
+      process.off('SIGTERM', now);
+    },
+  };
+}
+
+/**
  * For a command that finishes on its own but starts things (the demo): a signal aborted by
  * `io.signal` (tests) or by the first SIGINT/SIGTERM of the real process, so the command can
  * stop what it started before it exits. `release()` removes the process handlers.

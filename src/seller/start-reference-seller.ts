@@ -120,9 +120,10 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     ...listening,
     webhookJwks,
     async close() {
-      await listening.close();
+      const report = await listening.close();
       await closeStore();
       db.close();
+      return report;
     },
   };
 }

@@ -24,8 +24,17 @@ export interface AdcpTaskRunner {
   }): Promise<JsonObject>;
   /** The `get_task_status` / legacy `tasks/get` answer for a task of this principal. */
   status(principal: string, args: JsonObject): Promise<JsonObject>;
-  /** Aborts running work and waits for it to settle. */
-  close(): Promise<void>;
+  /**
+   * Aborts running work and any webhook still being delivered (a retry backoff included), waits
+   * for them to settle, and says what was cut short.
+   */
+  close(): Promise<ShutdownReport>;
+}
+
+/** What closing cut short: tasks whose work was aborted, webhooks given up undelivered. */
+export interface ShutdownReport {
+  abortedTasks: number;
+  undeliveredWebhooks: number;
 }
 
 /** The store owner of a principal's AdCP (and A2A) tasks. */
@@ -37,6 +46,8 @@ export function principalOwner(principal: string): string {
 export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: ServerWebhooks }): AdcpTaskRunner {
   const { store, webhooks } = options;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const closing = new AbortController();
+  let undelivered = 0;
 
   const notify = async (task: StoredTask, status: string, result: JsonObject | undefined, message?: string) => {
     const request = (task.request ?? {}) as AdcpTaskRequest;
@@ -53,9 +64,10 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
     if (request.context !== undefined) payload.context = request.context;
     if (result !== undefined) payload.result = result;
     try {
-      await webhooks.send(request.push, payload);
+      await webhooks.send(request.push, payload, { signal: closing.signal });
     } catch {
       // Delivery failures are the emitter's to retry and report; the task state is already stored.
+      if (closing.signal.aborted) undelivered += 1;
     }
   };
 
@@ -155,7 +167,9 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
     async close() {
       const all = [...running.values()];
       for (const entry of all) entry.controller.abort();
+      closing.abort();
       await Promise.allSettled(all.map((entry) => entry.done));
+      return { abortedTasks: all.length, undeliveredWebhooks: undelivered };
     },
   };
 }

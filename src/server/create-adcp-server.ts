@@ -5,7 +5,7 @@ import { parseJsonStrict } from '../core/json.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
-import { createAdcpTaskRunner } from './adcp-tasks.js';
+import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
 import { checkHostAndOrigin, isLoopbackAddress, LOOPBACK_HOSTS, readBody } from './http-guard.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
@@ -30,7 +30,8 @@ export interface ListeningAdcpServer {
   mcpUrl: string;
   /** The A2A base URL (the agent card is at `/.well-known/agent-card.json` under it). */
   a2aUrl: string;
-  close(): Promise<void>;
+  /** Stops everything (see `AdcpServer.close`) and says what it cut short. */
+  close(): Promise<ShutdownReport>;
 }
 
 export interface AdcpServer {
@@ -38,8 +39,12 @@ export interface AdcpServer {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Starts a `node:http` server of its own. Default host 127.0.0.1, port 0 (any free port). */
   listen(options?: { port?: number; host?: string }): Promise<ListeningAdcpServer>;
-  /** Stops background work, sessions, the listener (if any) and the default store. */
-  close(): Promise<void>;
+  /**
+   * Stops background work, sessions, the listener (if any) and the default store, without
+   * waiting for webhook retries: async work still running is aborted (its task ends `failed`) and
+   * a webhook still being delivered is given up. The report counts both.
+   */
+  close(): Promise<ShutdownReport>;
 }
 
 /**
@@ -228,13 +233,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   };
 
   let listener: HttpServer | undefined;
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
+  let closed: Promise<ShutdownReport> | undefined;
+  const close = (): Promise<ShutdownReport> => (closed ??= shutdown());
+  const shutdown = async (): Promise<ShutdownReport> => {
     await mcp.close();
     await a2a.close();
-    await runner.close();
+    const report = await runner.close();
     if (listener !== undefined) {
       const server = listener;
       await new Promise<void>((resolve) => {
@@ -243,6 +247,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       });
     }
     if (ownsStore) await store.close();
+    return report;
   };
 
   return {

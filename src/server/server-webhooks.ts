@@ -96,8 +96,12 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
     },
     send:
       options.send ??
-      (async (config, payload) => {
-        const outcome = await emitter.deliver(config as unknown as Parameters<typeof emitter.deliver>[0], payload);
+      (async (config, payload, sendOptions) => {
+        const outcome = await emitter.deliver(
+          config as unknown as Parameters<typeof emitter.deliver>[0],
+          payload,
+          sendOptions?.signal === undefined ? {} : { signal: sendOptions.signal },
+        );
         if (!outcome.ok) throw new Error(`webhook delivery failed: ${outcome.reason}`);
       }),
   };

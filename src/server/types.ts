@@ -70,7 +70,12 @@ export interface AdcpToolDefinition {
 }
 
 /** Sends one AdCP webhook to a `push_notification_config`; resolves when done (or given up). */
-export type WebhookSend = (config: JsonObject, payload: JsonObject) => Promise<void>;
+/** Sends one webhook; `signal` aborts when the server closes (give up: the server is stopping). */
+export type WebhookSend = (
+  config: JsonObject,
+  payload: JsonObject,
+  options?: { signal?: AbortSignal },
+) => Promise<void>;
 
 export interface CreateAdcpServerOptions {
   tools: AdcpToolDefinition[];

@@ -50,7 +50,8 @@ describe('adcp serve', () => {
       assert.equal(await exit, 0);
       await rm(dir, { recursive: true, force: true });
     }
-    assert.match(io.out(), /stopped: closing the seller\./);
+    assert.match(io.out(), /stopped: closing the seller/);
+    assert.match(io.out(), /stopped; nothing was left running\./);
   });
 
   it('refuses a port out of range', async () => {

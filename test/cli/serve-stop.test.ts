@@ -1,0 +1,48 @@
+// `adcp serve` as a real process: Ctrl-C stops it promptly even while a webhook is being retried.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { AdcpClient } from '../../src/client/index.js';
+
+const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
+
+describe('adcp serve stopping', () => {
+  it('stops within seconds on SIGINT while a webhook to an unreachable buyer is retried, and says so', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    try {
+      for (let i = 0; i < 400 && !/MCP  (\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 25));
+      const mcpUrl = /MCP  (\S+)/.exec(out)?.[1] ?? '';
+      assert.match(mcpUrl, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, out);
+      const client = new AdcpClient({ url: mcpUrl, protocol: 'mcp' });
+      const buy = await client.call('create_media_buy', {
+        packages: [{ product_id: 'olv_pets', budget: 5 }],
+        // Port 9 on loopback refuses connections: every delivery attempt fails and is retried.
+        push_notification_config: { url: 'http://127.0.0.1:9/webhooks', operation_id: 'op-stop' },
+      });
+      await client.close();
+      assert.equal(buy.status, 'submitted');
+      // The task reports `working` after 0.5 s: by then a delivery has failed and a retry waits.
+      await new Promise((r) => setTimeout(r, 1200));
+      const stopAsked = Date.now();
+      child.kill('SIGINT');
+      const code = await exited;
+      const tookMs = Date.now() - stopAsked;
+      assert.equal(code, 0, out);
+      assert.ok(tookMs < 5000, `took ${tookMs} ms to stop`);
+      assert.match(out, /SIGINT: closing the seller/);
+      assert.match(out, /stopped; 1 running task stopped \(now failed\); \d+ webhooks? not delivered/);
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
