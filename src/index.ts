@@ -7,11 +7,10 @@
 export { extractAdcpResponseFromMcp, DEFAULT_MCP_MAX_BYTES } from './core/extract-mcp-response.js';
 export type { McpExtractOptions } from './core/extract-mcp-response.js';
 export { extractAdcpResponseFromA2A } from './core/extract-a2a-response.js';
-export { locateA2AData, isWrapper, DEFAULT_A2A_MAX_DATAPART_BYTES } from './core/locate-a2a-data.js';
+export { locateA2AData, DEFAULT_A2A_MAX_DATAPART_BYTES } from './core/locate-a2a-data.js';
 export type { A2AExtractOptions, A2ADataLocation, A2ADataOutcome } from './core/locate-a2a-data.js';
-export { unwrapStreamEnvelope, readStreamEnvelope, STREAM_ENVELOPE_KEYS } from './core/unwrap-stream-envelope.js';
+export { unwrapStreamEnvelope } from './core/unwrap-stream-envelope.js';
 export type { StreamEnvelope, StreamEnvelopeKind } from './core/unwrap-stream-envelope.js';
-export { dataPartData, isDataPart, PART_CONTENT_FIELDS } from './core/data-part.js';
 export { normalizeTaskState, isTaskStatus } from './core/normalize-task-state.js';
 
 // TaskResult builders
@@ -38,7 +37,6 @@ export {
   extractAdcpErrorFromA2A,
   extractAdcpErrorFromJsonRpc,
   extractAdcpError,
-  extractPayloadError,
   validateAdcpError,
   ADCP_JSONRPC_ERROR_CODES,
   MAX_ADCP_ERROR_BYTES,
@@ -64,13 +62,9 @@ export { validateWebhookEnvelope } from './core/webhook-envelope.js';
 export type { McpWebhookEnvelope, WebhookEnvelopeCheck, WebhookEnvelopeError } from './core/webhook-envelope.js';
 
 // Hygiene: JSON, URLs, seller strings
-export { parseJsonStrict, findDuplicateKey, findDuplicateKeys, fitsUtf8Bytes } from './core/json.js';
-export { sanitizeKeyNameForLog, formatKeyNamesForLog } from './core/log-key-names.js';
+export { parseJsonStrict } from './core/json.js';
 export type { JsonParseResult, JsonParseFailure, ParseJsonOptions } from './core/json.js';
-export { utf8LengthExceeds, utf8ByteLength } from './core/utf8-limit.js';
-export { jsonSizeExceeds } from './core/json-size.js';
-export { isPlainObject } from './core/plain-object.js';
-export { validateSellerUrl, isRedirectParam, checkFilePartRaw } from './core/url-hygiene.js';
+export { validateSellerUrl } from './core/url-hygiene.js';
 export type { UrlCheck, UrlRejection, UrlAllowList, RawCheck } from './core/url-hygiene.js';
 export { checkFilePart } from './core/file-part.js';
 export type { FilePartCheck, FilePartOptions } from './core/file-part.js';

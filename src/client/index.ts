@@ -14,9 +14,7 @@ export type {
   CardInfo,
 } from './transport.js';
 export { createTransport } from './create-transport.js';
-export { READ_ONLY_TOOLS, isReadOnlyTool, prepareArgs } from './idempotency.js';
-export { validateArgs } from './validate-args.js';
-export { backoffMs, DEFAULT_RETRY } from './retry.js';
+export { DEFAULT_RETRY } from './retry.js';
 export type {
   TaskResult,
   SuccessResult,

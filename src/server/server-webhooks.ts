@@ -1,5 +1,7 @@
 import type { JsonObject } from '../core/types.js';
-import { checkWebhookDestination, createWebhookEmitter, validateWebhookSecret } from '../webhooks/index.js';
+import { checkWebhookDestination } from '../webhooks/check-destination.js';
+import { createWebhookEmitter } from '../webhooks/create-webhook-emitter.js';
+import { validateWebhookSecret } from '../webhooks/hmac.js';
 import type { WebhookEmitterOptions } from '../webhooks/create-webhook-emitter.js';
 import { isJsonObject } from './json-object.js';
 import { AdcpToolError } from './tool-error.js';

@@ -21,7 +21,6 @@ export {
 } from '../signing/signature-codes.js';
 export {
   staticJwks,
-  toJwksSource,
   JwksUnavailableError,
   type Jwk,
   type JwkSet,
@@ -41,13 +40,7 @@ export {
   type RevocationStatus,
   type RevocationListPayload,
 } from '../signing/revocation.js';
-export {
-  canonicalizeTargetUri,
-  canonicalizeAuthority,
-  type CanonicalTarget,
-} from '../signing/canonicalize-target-uri.js';
-export { buildSignatureBase } from '../signing/signature-base.js';
-export { contentDigest, contentDigestMatches } from '../signing/content-digest.js';
+export { canonicalizeTargetUri, type CanonicalTarget } from '../signing/canonicalize-target-uri.js';
 export { runWebhookSigningVector, type WebhookSigningVector } from './run-signing-vector.js';
 export { signWebhookRequest, type SignWebhookRequestInput, type WebhookSigningKey } from './sign-webhook-request.js';
 export { createWebhookHandler } from './create-webhook-handler.js';
@@ -59,7 +52,6 @@ export {
   type WebhookRejection,
   type WebhookSignatureConfig,
 } from './handler-types.js';
-export { canonicalJson, payloadFingerprint } from './canonical-json.js';
 export {
   createWebhookEmitter,
   type WebhookEmitter,
@@ -68,8 +60,7 @@ export {
   type DeliveryOutcome,
   type DeliveryAttempt,
 } from './create-webhook-emitter.js';
+export type { DeliveryFailure } from './delivery-policy.js';
 export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
-export { classifyResponse, backoffDelay, parseRetryAfter, type DeliveryFailure } from './delivery-policy.js';
-export { checkWebhookDestination } from './check-destination.js';
 export { AdmissionMonitor, type AdmissionAlarm, type AdmissionThresholds } from '../signing/admission-monitor.js';
 export { remoteRevocationList, type RemoteRevocationListOptions } from '../signing/remote-revocation-list.js';

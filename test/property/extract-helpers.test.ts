@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { jsonSizeExceeds, normalizeTaskState, TASK_STATUSES, utf8LengthExceeds } from '../../src/index.js';
+import { normalizeTaskState, TASK_STATUSES } from '../../src/index.js';
+import { jsonSizeExceeds } from '../../src/core/json-size.js';
+import { utf8LengthExceeds } from '../../src/core/utf8-limit.js';
 import { jsonArb } from './arbitraries.js';
 
 const encoder = new TextEncoder();

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { jsonSizeExceeds } from '../../src/index.js';
+import { jsonSizeExceeds } from '../../src/core/json-size.js';
 import { jsonSizeUpperBound } from '../../src/core/json-size.js';
 import { jsonArb } from './arbitraries.js';
 
