@@ -1,6 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { abortError, type CallContext } from './call-context.js';
 import { capBody } from './capped-body.js';
+import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
 /** Socket errors that mean the request never reached the server: resending is safe. */
@@ -49,7 +50,8 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   const inFlight = new Set<AbortController>();
 
   async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-    const context = contextOf(init.body, options.contexts);
+    const requestId = requestIdOf(init.body, options.contexts);
+    const context = requestId === undefined ? undefined : options.contexts.get(requestId);
     if (context?.signal.aborted === true) throw abortError(context.signal.reason);
     // A call's request already has its own signal (the call scope's); others get a fresh one,
     // tracked so that close() can abort them. Never the SDK's long-lived one.
@@ -96,7 +98,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
     // body is compressed: fetch inflates it, and the declared length is the compressed one.
     if (declared >= 0 && response.ok && !response.headers.has('content-encoding')) {
       done();
-      return response;
+      return context === undefined || requestId === undefined ? response : watchAnswer(response, requestId, context);
     }
     const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
     const body = capBody(response.body, {
@@ -124,6 +126,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       headers: response.headers,
     });
     if (!response.ok && context !== undefined) return keepRpcError(capped, context);
+    if (context !== undefined && requestId !== undefined) return watchAnswer(capped, requestId, context);
     return capped;
   }
 
@@ -154,10 +157,34 @@ function failIfUnanswered(context: CallContext, readError: unknown, url: string)
   }, 0);
 }
 
-function contextOf(body: unknown, contexts: ReadonlyMap<number, CallContext>): CallContext | undefined {
+/** The JSON-RPC id of a request that belongs to a call, read from the end of its body. */
+function requestIdOf(body: unknown, contexts: ReadonlyMap<number, CallContext>): number | undefined {
   if (typeof body !== 'string' || contexts.size === 0) return undefined;
   const match = TRAILING_ID.exec(body.length > 40 ? body.slice(-40) : body);
-  return match === null ? undefined : contexts.get(Number(match[1]));
+  const id = match === null ? undefined : Number(match[1]);
+  return id !== undefined && contexts.has(id) ? id : undefined;
+}
+
+/**
+ * Fails the call at once when its 2xx answer cannot settle it: JSON that answers another id (or
+ * none), or an SSE stream (a JSON body under an SSE content type included) that ends without
+ * the answer. The SDK drops such answers and would wait for the call's whole deadline.
+ */
+async function watchAnswer(response: Response, id: number, context: CallContext): Promise<Response> {
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  const fail = (what: string): void =>
+    context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${what}`));
+  if (type.includes('text/event-stream') && response.body !== null) {
+    const body = response.body.pipeThrough(
+      watchSseAnswer(id, () => fail('ended without an answer to the request (no event carried its id)')),
+    );
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  if (!type.includes('application/json')) return response;
+  const text = await response.text();
+  const problem = checkJsonAnswer(text, id);
+  if (problem !== undefined) fail(problem);
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**

@@ -1,0 +1,74 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { answersRequest, checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
+
+async function settles(chunks: string[], id = 3): Promise<boolean> {
+  let unsettled = false;
+  const encoder = new TextEncoder();
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+  const out = source.pipeThrough(watchSseAnswer(id, () => (unsettled = true)));
+  const text = await new Response(out).text();
+  assert.equal(text, chunks.join(''), 'passes the bytes through unchanged');
+  return !unsettled;
+}
+
+const ok = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: {} });
+
+describe('answersRequest', () => {
+  it('matches a result or error with the id, an error with id null, and batches', () => {
+    assert.equal(answersRequest({ jsonrpc: '2.0', id: 3, result: {} }, 3), true);
+    assert.equal(answersRequest({ jsonrpc: '2.0', id: 3, error: { code: 1 } }, 3), true);
+    assert.equal(answersRequest({ jsonrpc: '2.0', id: null, error: { code: 1 } }, 3), true);
+    assert.equal(
+      answersRequest(
+        [
+          { id: 9, result: {} },
+          { id: 3, result: {} },
+        ],
+        3,
+      ),
+      true,
+    );
+    assert.equal(answersRequest({ jsonrpc: '2.0', id: '3', result: {} }, 3), false);
+    assert.equal(answersRequest({ jsonrpc: '2.0', id: null, result: {} }, 3), false);
+    assert.equal(answersRequest({ jsonrpc: '2.0', method: 'notifications/progress' }, 3), false);
+  });
+});
+
+describe('checkJsonAnswer', () => {
+  it('accepts the answer, leaves unreadable JSON to the SDK, refuses another id and id-less errors', () => {
+    assert.equal(checkJsonAnswer(ok(3), 3), undefined);
+    assert.equal(checkJsonAnswer('{oops', 3), undefined);
+    assert.match(checkJsonAnswer(ok(4), 3) ?? '', /another or no JSON-RPC id/);
+    assert.match(
+      checkJsonAnswer(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700 } }), 3) ?? '',
+      /no request id/,
+    );
+  });
+});
+
+describe('watchSseAnswer', () => {
+  it('settles on a message event answering the request, split anywhere, CRLF included', async () => {
+    const body = `event: message\r\ndata: ${ok(3)}\r\n\r\n`;
+    assert.equal(await settles([body]), true);
+    assert.equal(await settles(body.split('')), true);
+  });
+
+  it('does not settle on a JSON body, another id, or a non-message event', async () => {
+    assert.equal(await settles([ok(3)]), false);
+    assert.equal(await settles([`data: ${ok(3)}`]), false, 'an event cut before its blank line is dropped');
+    assert.equal(await settles([`data: ${ok(4)}\n\n`]), false);
+    assert.equal(await settles([`event: other\ndata: ${ok(3)}\n\n`]), false);
+    assert.equal(await settles([`data: ${ok(3).slice(0, 10)}\r`, `\ndata: x\n\n`]), false);
+  });
+
+  it('leaves a resumable stream (an event with an id) to the SDK', async () => {
+    assert.equal(await settles(['id: e1\ndata:\n\n']), true);
+    assert.equal(await settles(['id: e1\n\n']), false, 'an event without data is never dispatched');
+  });
+});

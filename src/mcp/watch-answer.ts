@@ -1,0 +1,94 @@
+/**
+ * Whether a parsed JSON-RPC message (or batch) is the answer to request `id`: a result or an
+ * error carrying that id. An error with `id: null` (the server could not read the request)
+ * counts too: it is about this request, and nothing else will come.
+ */
+export function answersRequest(message: unknown, id: number): boolean {
+  if (Array.isArray(message)) return message.some((item) => answersRequest(item, id));
+  if (message === null || typeof message !== 'object') return false;
+  const record = message as Record<string, unknown>;
+  if ('error' in record) return record['id'] === id || record['id'] === null;
+  return 'result' in record && record['id'] === id;
+}
+
+/** What the body of a JSON answer says about request `id`: `undefined` when it answers it. */
+export function checkJsonAnswer(text: string, id: number): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined; // unreadable JSON: the SDK reports it as it parses
+  }
+  if (answersRequest(parsed, id)) return errorWithoutId(parsed);
+  return 'is not an answer to this request (another or no JSON-RPC id)';
+}
+
+function errorWithoutId(parsed: unknown): string | undefined {
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const record = parsed as Record<string, unknown>;
+  // The SDK cannot route an error with `id: null` to the call: it would wait for ever.
+  if (record['id'] === null && 'error' in record) return 'is a JSON-RPC error with no request id';
+  return undefined;
+}
+
+/**
+ * Passes an SSE answer to request `id` through unchanged while watching it (the same event rules
+ * as the SDK's parser: `message` events only, `data:` lines joined by LF), and calls
+ * `onUnsettled` when it ends cleanly with no event that answered the request and no event id
+ * (with one, the SDK may reconnect with Last-Event-ID and get the answer later).
+ */
+export function watchSseAnswer(id: number, onUnsettled: () => void): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  let data: string[] = [];
+  let event = '';
+  let eventId = '';
+  let answered = false;
+  let resumable = false;
+  const line = (text: string): void => {
+    if (text === '') {
+      // Dispatch as the SDK's parser does: only events with a data line; an id makes it resumable.
+      if (data.length > 0) {
+        if (eventId !== '') resumable = true;
+        if (event === '' || event === 'message') {
+          try {
+            if (answersRequest(JSON.parse(data.join('\n')), id)) answered = true;
+          } catch {
+            // Not JSON: the SDK reports it.
+          }
+        }
+      }
+      data = [];
+      event = '';
+      eventId = '';
+      return;
+    }
+    const colon = text.indexOf(':');
+    const field = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+    else if (field === 'id') eventId = value;
+  };
+  const scan = (text: string, final: boolean): void => {
+    let buffer = pending + text;
+    // A trailing CR may be the first half of a CRLF split across chunks: hold it back.
+    const hold = !final && buffer.endsWith('\r') ? '\r' : '';
+    if (hold !== '') buffer = buffer.slice(0, -1);
+    const lines = buffer.split(/\r\n|\r|\n/);
+    pending = (lines.pop() ?? '') + hold;
+    // An event the stream ends before its blank line is dropped, by the SSE rules and the SDK.
+    for (const l of lines) line(l);
+  };
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      if (!answered) scan(decoder.decode(chunk, { stream: true }), false);
+      controller.enqueue(chunk);
+    },
+    flush() {
+      if (!answered) scan(decoder.decode(), true);
+      if (!answered && !resumable) onUnsettled();
+    },
+  });
+}
