@@ -219,10 +219,16 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       handler: (args, ctx) => {
         fault('list_creatives', args, ctx.headers);
         const page = isJsonObject(args.pagination) ? args.pagination : {};
-        const limit =
-          typeof page.max_results === 'number' ? Math.min(MAX_ITEMS, Math.max(1, Math.floor(page.max_results))) : 50;
-        const offset = typeof page.offset === 'number' ? Math.max(0, Math.floor(page.offset)) : 0;
-        const { items, total } = db.listCreatives(ctx.principal, limit, offset);
+        // Out-of-range pages can never work: a validation error, never a transient failure.
+        const limit = page.max_results ?? 50;
+        if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_ITEMS) {
+          throw invalid(`pagination.max_results must be an integer from 1 to ${MAX_ITEMS}.`, 'pagination.max_results');
+        }
+        const offset = page.offset ?? 0;
+        if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
+          throw invalid('pagination.offset must be a non-negative integer.', 'pagination.offset');
+        }
+        const { items, total } = db.listCreatives(ctx.principal, limit as number, offset as number);
         return { query_summary: { total_matching: total, returned: items.length }, creatives: items };
       },
     },

@@ -14,6 +14,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import type { AdcpAnswer } from './invoke-tool.js';
 import { invokeTool, terseText } from './invoke-tool.js';
+import { checkMcpRequest } from './mcp-request-check.js';
 import { createSdkTaskStore, mcpTaskOwner, toMcpTask } from './mcp-task-store.js';
 import { taskSupportFor } from './task-support.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
@@ -227,6 +228,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           return;
         }
         session.lastSeen = Date.now();
+        const invalid = checkMcpRequest(body);
+        if (invalid !== undefined) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(invalid));
+          return;
+        }
         await session.transport.handleRequest(req, res, body);
         return;
       }
