@@ -41,7 +41,7 @@ export function checkMcpRequest(body: unknown): JsonObject | undefined {
   const method = body.method as keyof typeof SCHEMAS;
   const checked = SCHEMAS[method].safeParse(body);
   if (checked.success) return undefined;
-  const message = `Invalid params: ${describeIssue(method, checked.error.issues[0] as Issue | undefined)}`;
+  const message = `Invalid params: ${describeIssue(method, checked.error.issues[0])}`;
   const id = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
   const error: JsonObject = { code: ErrorCode.InvalidParams, message };
   if (method === 'tools/call') {
