@@ -15,6 +15,8 @@ on one HTTP server, until Ctrl-C (SIGINT) or SIGTERM.
 Options:
   --port N          port to listen on (default 3000; 0 picks a free one)
   --host HOST       address to bind (default 127.0.0.1, loopback only)
+  --public-url URL  origin the agent and server cards advertise (https://seller.example);
+                    default the listen address (never the Host header a caller sends)
   --db PATH         SQLite file for tasks, media buys and creatives (default: in memory)
   --store-url URL   keep tasks in a shared store instead: postgres://... (or set ADCP_STORE_URL);
                     media buys stay in --db
@@ -35,6 +37,7 @@ const SPEC = {
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
+    'public-url': { type: 'string' },
     db: { type: 'string' },
     'store-url': { type: 'string' },
     json: { type: 'boolean' },
@@ -56,6 +59,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const started = await startReferenceSeller({
       port,
       host,
+      ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
       ...(values.db !== undefined ? { dbPath: values.db } : {}),
       ...(storeUrl !== undefined ? { storeUrl } : {}),
     });

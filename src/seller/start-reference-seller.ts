@@ -19,6 +19,8 @@ export interface ReferenceSellerOptions {
   port?: number;
   /** Default 127.0.0.1 (then only loopback Host/Origin are accepted). */
   host?: string;
+  /** The origin the cards advertise (`https://seller.example`); default the listen address. */
+  publicUrl?: string;
   /** SQLite file for tasks, media buys and creatives. Default: in memory (state dies with the process). */
   dbPath?: string;
   /**
@@ -106,6 +108,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
     ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
   });
   let listening: ListeningAdcpServer;
   try {

@@ -7,7 +7,14 @@ import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
-import { checkHostAndOrigin, isLoopbackAddress, LOOPBACK_HOSTS, readBody } from './http-guard.js';
+import {
+  checkHostAndOrigin,
+  isJsonContentType,
+  isLoopbackAddress,
+  LOOPBACK_HOSTS,
+  publicOriginOf,
+  readBody,
+} from './http-guard.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
@@ -129,8 +136,17 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   });
   const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, requestTimeoutMs });
 
+  // Card URLs come from configuration or from where we listen, never from the Host header a
+  // caller sent (a forged Host would otherwise be served back as the agent's own address).
+  const publicOrigin = options.publicUrl === undefined ? undefined : publicOriginOf(options.publicUrl);
+  let listenOrigin: string | undefined;
+  const localOrigin = (req: IncomingMessage) => {
+    const address = req.socket.localAddress ?? '127.0.0.1';
+    const shown = address.includes(':') ? `[${address}]` : address;
+    return `http://${shown}:${req.socket.localPort ?? 80}`;
+  };
   const cardInput = (req: IncomingMessage) => {
-    const base = `http://${req.headers.host ?? '127.0.0.1'}`;
+    const base = publicOrigin ?? listenOrigin ?? localOrigin(req);
     return {
       name,
       version,
@@ -176,6 +192,14 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     const isA2A = path === ADCP_SERVER_PATHS.a2a;
     if (!isMcp && !isA2A) {
       refuseUnread(req, res, 404, { error: 'Not found' });
+      return;
+    }
+    if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
+      refuseUnread(req, res, 415, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Unsupported Media Type: send Content-Type: application/json' },
+      });
       return;
     }
     const principal = await principalOf(req);
@@ -280,6 +304,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       const address = server.address() as AddressInfo;
       const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       const url = `http://${shownHost}:${address.port}`;
+      // 0.0.0.0 / :: name no reachable host: cards then use the address each caller connected to.
+      if (address.address !== '0.0.0.0' && address.address !== '::') listenOrigin = url;
       return { url, mcpUrl: `${url}${ADCP_SERVER_PATHS.mcp}`, a2aUrl: `${url}${ADCP_SERVER_PATHS.a2a}`, close };
     },
     close,

@@ -87,3 +87,33 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   });
 }
+
+/**
+ * True for `application/json`, with no parameter but `charset=utf-8` (JSON is UTF-8, RFC 8259).
+ * Anything else (`text/plain`, forms, multipart: what a cross-site page can POST without a
+ * preflight) is refused before the body is read.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  return params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
+}
+
+/**
+ * The origin (`https://seller.example`) that cards advertise, from the `publicUrl` option: http or
+ * https, no userinfo, query or fragment, no path but `/`. Throws RangeError otherwise.
+ */
+export function publicOriginOf(publicUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    throw new RangeError(`createAdcpServer: publicUrl is not a URL: pass an origin like https://seller.example`);
+  }
+  const plain = url.username === '' && url.password === '' && url.search === '' && url.hash === '';
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || !plain || url.pathname !== '/') {
+    throw new RangeError('createAdcpServer: publicUrl must be an http(s) origin like https://seller.example');
+  }
+  return url.origin;
+}

@@ -114,6 +114,13 @@ export interface CreateAdcpServerOptions {
   /** Per-request timeout in ms (a handler still running then gets an error answer). Default 30 s. */
   requestTimeoutMs?: number;
   /**
+   * The origin callers reach this server at (`https://seller.example`, behind a proxy or TLS
+   * terminator): the agent card and server card list their URLs under it. Default: the listen
+   * address (mounted with `handle()`: the local address of each connection). The `Host` header is
+   * never used for it.
+   */
+  publicUrl?: string;
+  /**
    * Host names accepted in `Host` (and `Origin`, when sent). Default: when listening on loopback,
    * only loopback names (DNS-rebinding protection); otherwise any.
    */

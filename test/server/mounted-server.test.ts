@@ -45,7 +45,7 @@ describe('createAdcpServer mounted in another node:http server', () => {
     assert.equal(await (await fetch(`${base}/health`)).text(), 'ok');
   });
 
-  it('builds card URLs from the request Host', async () => {
+  it('builds card URLs from the address the caller connected to', async () => {
     const card = (await (await fetch(`${base}/.well-known/agent-card.json`)).json()) as { url: string };
     assert.equal(card.url, `${base}/a2a`);
   });
