@@ -26,6 +26,7 @@ import {
 import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
 import { linkSignal } from './link-signal.js';
+import { checkCredentialOrigin, credentialOriginsOf } from '../core/credential-origins.js';
 
 /**
  * Per-call options the A2A transport understands on top of the shared ones (which include
@@ -51,6 +52,7 @@ export class A2ATransport implements AdcpTransport {
   private readonly pin: 'auto' | A2AWire;
   private target: Promise<Target> | undefined;
   private readonly closing = new AbortController();
+  private readonly credentialOrigins: ReadonlySet<string>;
 
   constructor(options: TransportOptions) {
     if (typeof options.url !== 'string' || !/^https?:\/\//i.test(options.url)) {
@@ -64,6 +66,7 @@ export class A2ATransport implements AdcpTransport {
       throw new TypeError(`createA2ATransport: a2aWire must be 'auto', '1.0' or '0.3', got ${String(pin)}`);
     }
     this.options = options;
+    this.credentialOrigins = credentialOriginsOf(options.url, options.credentialOrigins);
     this.pin = pin;
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
@@ -180,6 +183,7 @@ export class A2ATransport implements AdcpTransport {
     options: TransportCallOptions,
     tool: string | undefined,
   ): RpcRequest {
+    checkCredentialOrigin(endpoint.url, this.options.headers ?? {}, this.credentialOrigins, tool ?? method);
     return {
       url: endpoint.url,
       method,

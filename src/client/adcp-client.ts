@@ -4,6 +4,7 @@ import { isPlainObject } from '../core/plain-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { AdcpClientOptions, CallOptions, Clock, RetryOptions, WaitOptions } from './client-options.js';
 import { createClock, deadlineSignal } from './clock.js';
+import { credentialOriginsOf } from '../core/credential-origins.js';
 import { createTransport } from './create-transport.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
 import { prepareArgs } from './idempotency.js';
@@ -71,6 +72,10 @@ export class AdcpClient {
     };
     if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
+    if (options.credentialOrigins !== undefined) {
+      credentialOriginsOf(options.url, options.credentialOrigins); // TypeError now, not at the first call
+      this.#transportOptions.credentialOrigins = options.credentialOrigins;
+    }
   }
 
   /**

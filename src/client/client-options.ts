@@ -31,6 +31,12 @@ export interface AdcpClientOptions {
   headers?: Record<string, string>;
   /** Bearer token, sent as `authorization: Bearer <auth>`. */
   auth?: string;
+  /**
+   * Origins besides `url`'s that `auth` and `headers` may be sent to, e.g. `['https://api.seller.example']`
+   * when the A2A card lists its interface there. A card interface on any other origin is refused
+   * (`AdcpWireError('unsafe_url')`) while the client carries credentials.
+   */
+  credentialOrigins?: readonly string[];
   /** Injected fetch (tests, proxies). */
   fetch?: typeof fetch;
   /** Cap on one answer, in UTF-8 bytes, enforced while reading. Default 4 MiB. */

@@ -85,4 +85,6 @@ export interface TransportOptions {
   maxBytes: number;
   /** A2A only: pin the wire instead of choosing from the agent card. */
   a2aWire?: 'auto' | '1.0' | '0.3';
+  /** Origins besides `url`'s that `headers` may be sent to (an agent card may point elsewhere). */
+  credentialOrigins?: readonly string[];
 }

@@ -1,0 +1,47 @@
+import { AdcpWireError } from './wire-error.js';
+
+/**
+ * The origins the caller's headers may be sent to: the origin of the URL the caller gave, plus
+ * the ones it lists. Throws `TypeError` for an entry that is not an http(s) origin or URL.
+ */
+export function credentialOriginsOf(url: string, extra: readonly string[] = []): ReadonlySet<string> {
+  const origins = new Set([new URL(url).origin]);
+  for (const entry of extra) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(entry);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
+      throw new TypeError(
+        `credentialOrigins: ${JSON.stringify(entry)} is not an http(s) origin (like https://api.seller.example)`,
+      );
+    }
+    origins.add(parsed.origin);
+  }
+  return origins;
+}
+
+/**
+ * Refuses to send the caller's headers (credentials) to `target` when its origin is not one the
+ * caller allowed: an agent card may list interface URLs anywhere (another host, the cloud
+ * metadata address), and a card is seller-controlled input. Without headers, any origin is used.
+ */
+export function checkCredentialOrigin(
+  target: string,
+  headers: Readonly<Record<string, string>>,
+  allowed: ReadonlySet<string>,
+  tool: string | undefined,
+): void {
+  if (Object.keys(headers).length === 0) return;
+  const origin = new URL(target).origin;
+  if (allowed.has(origin)) return;
+  throw new AdcpWireError(
+    'unsafe_url',
+    `${tool ?? 'A2A request'}: the agent card sends calls to ${target}, whose origin ${origin} is not the one you gave ` +
+      `(${[...allowed].join(', ')}); your credentials go only there. If ${origin} is the same agent, ` +
+      `add it to credentialOrigins`,
+    { url: target, ...(tool === undefined ? {} : { tool }) },
+  );
+}
