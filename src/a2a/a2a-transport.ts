@@ -8,7 +8,7 @@ import type {
   ToolInfo,
   TransportCallOptions,
   TransportOptions,
-} from '../client/transport.js';
+} from '../transport/transport.js';
 import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcRequest } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
 import { METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
@@ -25,7 +25,7 @@ import {
 } from './resolve-target.js';
 import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
-import { linkSignal } from './link-signal.js';
+import { linkSignal } from '../transport/link-signal.js';
 import { checkCredentialOrigin, credentialOriginsOf } from '../core/credential-origins.js';
 
 /**

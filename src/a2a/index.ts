@@ -1,4 +1,4 @@
-import type { AdcpTransport, TransportOptions } from '../client/transport.js';
+import type { AdcpTransport, TransportOptions } from '../transport/transport.js';
 import { A2ATransport } from './a2a-transport.js';
 
 export { A2ATransport, type A2ACallOptions } from './a2a-transport.js';

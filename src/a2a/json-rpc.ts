@@ -3,6 +3,7 @@ import { parseJsonStrict } from '../core/json.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 import { readCappedChunks, readCappedText } from './read-capped.js';
 import { describe, type WireContext } from './wire-context.js';
+import { isRetryableStatus } from '../transport/retryable-status.js';
 import { parseSse } from './parse-sse.js';
 import { fetchFailure } from './fetch-failure.js';
 
@@ -82,15 +83,13 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
-    const retryable =
-      response.status === 429 || response.status === 502 || response.status === 503 || response.status === 504;
     throw new AdcpWireError(
       'http_status',
       `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}`,
       {
         ...errorOptions(ctx),
         status: response.status,
-        retryable,
+        retryable: isRetryableStatus(response.status),
         ...retryAfterOf(response),
       },
     );

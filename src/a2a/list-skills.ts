@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../client/transport.js';
+import type { ToolInfo } from '../transport/transport.js';
 import type { CardLookup } from './discover-card.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import { isObject } from './task-snapshot.js';

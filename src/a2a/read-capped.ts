@@ -1,6 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { describe, type WireContext } from './wire-context.js';
 import { fetchFailure } from './fetch-failure.js';
+import { capBody } from '../transport/capped-body.js';
 
 /**
  * Yields the body of `response` chunk by chunk and throws `response_too_large` as soon as more
@@ -17,10 +18,8 @@ export async function* readCappedChunks(
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge(maxBytes, ctx);
   }
-  const body = response.body;
-  if (body === null) return;
-  const reader = body.getReader();
-  let total = 0;
+  if (response.body === null) return;
+  const reader = capBody(response.body, { maxBytes, onOverflow: () => tooLarge(maxBytes, ctx) }).getReader();
   let done = false;
   try {
     for (;;) {
@@ -28,14 +27,13 @@ export async function* readCappedChunks(
       try {
         next = await reader.read();
       } catch (error) {
-        throw fetchFailure(error, ctx.signal, ctx); // an abort or a broken connection mid-body
+        // Over the cap (already an AdcpWireError), an abort, or a broken connection mid-body.
+        throw fetchFailure(error, ctx.signal, ctx);
       }
       if (next.done) {
         done = true;
         return;
       }
-      total += next.value.byteLength;
-      if (total > maxBytes) throw tooLarge(maxBytes, ctx);
       yield next.value;
     }
   } finally {

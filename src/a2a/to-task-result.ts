@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
-import type { ProgressEvent } from '../client/transport.js';
+import type { ProgressEvent } from '../transport/transport.js';
 import { normalizeTaskState } from '../core/normalize-task-state.js';
 import { extractAdcpResponseFromA2A } from '../core/extract-a2a-response.js';
 import { taskResultFromA2A } from '../core/task-result-from-a2a.js';

@@ -11,7 +11,7 @@ import { createStyle, wantsColor } from './style.js';
 import { describeProgress } from './describe-progress.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
-import type { ProgressEvent } from '../client/transport.js';
+import type { ProgressEvent } from '../transport/transport.js';
 import type { RetryNotice } from '../client/retry.js';
 
 const HELP = `Usage: adcp call <url> <tool> [json | @file | @-] [options]

@@ -1,4 +1,4 @@
-import type { ProgressEvent } from '../client/transport.js';
+import type { ProgressEvent } from '../transport/transport.js';
 
 /** One short line for a progress event: status, task id, percentage, step, message. */
 export function describeProgress(event: ProgressEvent): string {

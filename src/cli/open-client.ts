@@ -2,7 +2,7 @@ import { UsageError } from './args.js';
 import type { Connection } from './connection-flags.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
-import type { ProgressEvent } from '../client/transport.js';
+import type { ProgressEvent } from '../transport/transport.js';
 import type { DiscoverResult } from '../client/discover.js';
 import type { RetryNotice } from '../client/retry.js';
 

@@ -3,14 +3,15 @@ import type { JsonObject } from '../core/types.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { AdcpClientOptions, CallOptions, Clock, RetryOptions, WaitOptions } from './client-options.js';
-import { createClock, deadlineSignal } from './clock.js';
+import { createClock } from './clock.js';
+import { deadlineSignal } from '../transport/deadline-signal.js';
 import { credentialOriginsOf } from '../core/credential-origins.js';
 import { createTransport } from './create-transport.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
 import { prepareArgs } from './idempotency.js';
 import { advanceOperation, operationIdFor, recordOperation, type OperationRef } from './record-operation.js';
 import { withRetry } from './retry.js';
-import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from './transport.js';
+import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
 import { validateArgs } from './validate-args.js';
 import { waitForResult, type WaitContext } from './wait-for.js';
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/types.js';
 import type { OperationStore } from '../store/types.js';
-import type { ProgressEvent } from './transport.js';
+import type { ProgressEvent } from '../transport/transport.js';
 import type { RetryNotice } from './retry.js';
 
 /** Retry ceilings for transient failures (transport-errors.md, "Retry ceiling"). */

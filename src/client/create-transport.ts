@@ -1,4 +1,4 @@
-import type { AdcpTransport, TransportOptions } from './transport.js';
+import type { AdcpTransport, TransportOptions } from '../transport/transport.js';
 
 /**
  * Creates the transport for `protocol`. Both are loaded on demand, so an MCP caller never loads

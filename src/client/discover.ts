@@ -2,7 +2,7 @@ import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { adcpCardMeta } from '../mcp/read-server-card.js';
-import type { AdcpTransport, CardInfo, ToolInfo } from './transport.js';
+import type { AdcpTransport, CardInfo, ToolInfo } from '../transport/transport.js';
 
 /** What `AdcpClient.discover()` found. Each part that could not be read says why instead. */
 export interface DiscoverResult {

@@ -12,7 +12,7 @@ export type {
   ProgressEvent,
   ToolInfo,
   CardInfo,
-} from './transport.js';
+} from '../transport/transport.js';
 export { createTransport } from './create-transport.js';
 export { DEFAULT_RETRY } from './retry.js';
 export type {

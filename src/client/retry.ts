@@ -37,7 +37,7 @@ export interface RetryContext {
  * (transport-errors.md, "Recovery Behavior" and "Retry ceiling"):
  * - a `failed` result whose action is `retry` (transient) waits `retryDelaySeconds`, or an
  *   exponential backoff with jitter when the agent gave no `retry_after`;
- * - a retryable `AdcpWireError` (HTTP 429/502/503/504, with or without a JSON-RPC error body) or
+ * - a retryable `AdcpWireError` (HTTP 429 or 5xx, `isRetryableStatus`, with or without a JSON-RPC error body) or
  *   any connection failure (`network`) waits the answer's `Retry-After`, else the backoff: every call is read-only or carries its `idempotency_key`, so resending
  *   after a dropped connection is safe even when the request may have reached the agent; every
  *   other error is thrown at once;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { waitForResult, type WaitContext } from './wait-for.js';
-import type { AdcpTransport } from './transport.js';
+import type { AdcpTransport } from '../transport/transport.js';
 import type { TaskResult } from '../core/task-result.js';
 import { AdcpWireError } from '../core/wire-error.js';
 

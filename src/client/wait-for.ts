@@ -3,9 +3,9 @@ import { isFinalResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { Clock, WaitOptions } from './client-options.js';
-import { deadlineSignal } from './clock.js';
+import { deadlineSignal } from '../transport/deadline-signal.js';
 import { unwrapPolledResult } from './unwrap-polled-result.js';
-import type { AdcpTransport, ProgressEvent } from './transport.js';
+import type { AdcpTransport, ProgressEvent } from '../transport/transport.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2000;

@@ -1,4 +1,4 @@
-import { AdcpWireError } from '../core/wire-error.js';
+import { abortReason } from '../transport/abort-reason.js';
 
 /**
  * What the HTTP layer needs to know about the MCP request it is carrying: the byte cap of the
@@ -39,7 +39,7 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
   });
   void failed.catch(() => undefined);
   const onParentAbort = (): void => {
-    const error = abortError(parent?.reason);
+    const error = abortReason(parent?.reason);
     controller.abort(error);
     reject(error);
   };
@@ -61,10 +61,4 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
       parent?.removeEventListener('abort', onParentAbort);
     },
   };
-}
-
-/** The error a caller sees when its signal fires: the signal's reason when it is ours, else `aborted`. */
-export function abortError(reason: unknown): AdcpWireError {
-  if (reason instanceof AdcpWireError) return reason;
-  return new AdcpWireError('aborted', 'the call was aborted', { cause: reason });
 }

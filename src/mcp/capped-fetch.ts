@@ -1,6 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
-import { abortError, type CallContext } from './call-context.js';
-import { capBody } from './capped-body.js';
+import { abortReason } from '../transport/abort-reason.js';
+import type { CallContext } from './call-context.js';
+import { capBody } from '../transport/capped-body.js';
 import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
@@ -52,7 +53,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     const requestId = requestIdOf(init.body, options.contexts);
     const context = requestId === undefined ? undefined : options.contexts.get(requestId);
-    if (context?.signal.aborted === true) throw abortError(context.signal.reason);
+    if (context?.signal.aborted === true) throw abortReason(context.signal.reason);
     // A call's request already has its own signal (the call scope's); others get a fresh one,
     // tracked so that close() can abort them. Never the SDK's long-lived one.
     const controller = context === undefined ? new AbortController() : undefined;
@@ -207,7 +208,7 @@ async function keepRpcError(response: Response, context: CallContext): Promise<R
 
 /** Maps what `fetch` threw to the library's error, keeping the original as `cause`. */
 export function toFetchError(error: unknown, signal: AbortSignal, url: string): Error {
-  if (signal.aborted) return abortError(signal.reason);
+  if (signal.aborted) return abortReason(signal.reason);
   if (error instanceof AdcpWireError) return error;
   const code = socketCode(error);
   const retryable = code !== undefined && NOT_SENT_CODES.has(code);

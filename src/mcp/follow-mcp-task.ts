@@ -6,9 +6,9 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
-import type { ProgressEvent } from '../client/transport.js';
-import { sleep as abortableSleep } from '../client/clock.js';
-import { abortError } from './call-context.js';
+import type { ProgressEvent } from '../transport/transport.js';
+import { sleep as abortableSleep } from '../transport/sleep.js';
+import { abortReason } from '../transport/abort-reason.js';
 import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from './map-task-status.js';
 import type { McpSession } from './mcp-session.js';
 import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
@@ -42,7 +42,7 @@ export interface McpTaskOutcome {
  */
 export async function followMcpTask(first: Task, options: FollowTaskOptions): Promise<McpTaskOutcome> {
   const { session, url, maxBytes, signal } = options;
-  const sleep = options.sleep ?? abortableSleep; // its rejection is replaced by abortError below
+  const sleep = options.sleep ?? abortableSleep; // its rejection is replaced by abortReason below
   const taskId = first.taskId;
   let task = first;
   try {
@@ -65,7 +65,7 @@ export async function followMcpTask(first: Task, options: FollowTaskOptions): Pr
   } catch (error) {
     if (signal?.aborted !== true) throw error;
     await cancelMcpTask(session, taskId, { url, maxBytes }).catch(() => undefined);
-    throw abortError(signal.reason);
+    throw abortReason(signal.reason);
   }
 }
 

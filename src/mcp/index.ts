@@ -1,4 +1,4 @@
-import type { AdcpTransport, TransportOptions } from '../client/transport.js';
+import type { AdcpTransport, TransportOptions } from '../transport/transport.js';
 import { McpTransport } from './mcp-transport.js';
 
 export { McpTransport } from './mcp-transport.js';

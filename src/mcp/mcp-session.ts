@@ -5,6 +5,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { CallContext } from './call-context.js';
+import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 
 export interface McpSessionOptions {
@@ -232,7 +233,7 @@ function toConnectError(error: unknown, url: string): Error {
     return new AdcpWireError('http_status', `MCP server at ${url} answered HTTP ${error.code} while connecting`, {
       cause: error,
       status: error.code,
-      retryable: error.code === 429 || error.code >= 500,
+      retryable: isRetryableStatus(error.code),
       url,
     });
   }

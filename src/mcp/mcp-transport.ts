@@ -20,8 +20,8 @@ import type {
   ToolInfo,
   TransportCallOptions,
   TransportOptions,
-} from '../client/transport.js';
-import { abortError } from './call-context.js';
+} from '../transport/transport.js';
+import { untilAborted } from '../transport/until-aborted.js';
 import { cancelMcpTask, followMcpTask, getMcpTask, type McpTaskOutcome } from './follow-mcp-task.js';
 import { mapMcpTaskStatus } from './map-task-status.js';
 import { McpSession } from './mcp-session.js';
@@ -253,26 +253,6 @@ export class McpTransport implements AdcpTransport {
     if (options.onProgress !== undefined) follow.onProgress = options.onProgress;
     return follow;
   }
-}
-
-/** `promise`, or the abort error as soon as `signal` fires (the work itself goes on for others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** The TaskResult of an MCP Task that has no `CallToolResult` (input_required, cancelled, still working). */

@@ -1,8 +1,8 @@
 import { parseJsonStrict } from '../core/json.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { JsonObject } from '../core/types.js';
-import type { CardInfo } from '../client/transport.js';
-import { capBody } from './capped-body.js';
+import type { CardInfo } from '../transport/transport.js';
+import { capBody } from '../transport/capped-body.js';
 
 /** Card locations, in the order the MCP guide gives them ("AdCP Extension via MCP Server Card"). */
 export const SERVER_CARD_PATHS = ['/.well-known/mcp.json', '/.well-known/server.json'] as const;

@@ -3,7 +3,9 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
-import { abortError, openCallScope, type CallContext } from './call-context.js';
+import { abortReason } from '../transport/abort-reason.js';
+import { isRetryableStatus } from '../transport/retryable-status.js';
+import { openCallScope, type CallContext } from './call-context.js';
 import type { McpSession } from './mcp-session.js';
 
 /** Longest wait the SDK's setTimeout can hold; our own signal ends calls before it fires. */
@@ -43,7 +45,7 @@ export async function sendRequest<T>(
 export function toRequestError(error: unknown, context: CallContext, options: SendOptions): Error {
   const { what, url } = options;
   if (error instanceof AdcpWireError) return error;
-  if (context.signal.aborted) return abortError(context.signal.reason);
+  if (context.signal.aborted) return abortReason(context.signal.reason);
   const rpc = context.rpcError as { code?: unknown; message?: unknown; data?: unknown } | undefined;
   const status = context.httpStatus ?? (error instanceof StreamableHTTPError ? error.code : undefined);
   const retryAfter = context.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: context.retryAfterSeconds };
@@ -52,7 +54,7 @@ export function toRequestError(error: unknown, context: CallContext, options: Se
     // An AdCP error (transport-errors.md "Transport-Level Errors") is the agent's answer: a failed
     // result, whose missing retry_after the HTTP Retry-After stands in for.
     if (hasAdcpError(rpc.data)) return new McpError(rpc.code, message, withRetryAfter(rpc.data, context));
-    // Any other JSON-RPC error on a 429/502/503/504 (a gateway, rate-limit middleware) is as
+    // Any other JSON-RPC error on a 429 or 5xx (a gateway, rate-limit middleware) is as
     // transient as the bare status: retried like it.
     if (!isRetryableStatus(status)) return new McpError(rpc.code, message, rpc.data);
   }
@@ -74,10 +76,6 @@ export function toRequestError(error: unknown, context: CallContext, options: Se
     tool: what,
     url,
   });
-}
-
-function isRetryableStatus(status: number | undefined): boolean {
-  return status === 429 || status === 502 || status === 503 || status === 504;
 }
 
 function hasAdcpError(data: unknown): data is Record<string, unknown> & { adcp_error: Record<string, unknown> } {

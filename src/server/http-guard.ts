@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { readNodeBody } from '../transport/read-node-body.js';
 
 /** Host names a loopback listener accepts (DNS-rebinding protection). */
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'] as const;
@@ -49,43 +50,19 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * header, before any byte is read; a body that grows over it stops being buffered at once; bytes
  * that are not well-formed UTF-8 are refused (`invalid_utf8`), never replaced.
  */
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      resolve({ ok: false, reason: 'too_large' });
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (result: BodyRead) => {
-      if (done) return;
-      done = true;
-      resolve(result);
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        finish({ ok: false, reason: 'too_large' });
-        req.pause();
-        return;
-      }
-      if (!done) chunks.push(chunk);
-    });
-    req.on('end', () => {
-      let text: string;
-      try {
-        text = utf8.decode(Buffer.concat(chunks));
-      } catch {
-        finish({ ok: false, reason: 'invalid_utf8' });
-        return;
-      }
-      finish({ ok: true, text });
-    });
-    req.on('error', () => finish({ ok: false, reason: 'aborted' }));
-    req.on('close', () => finish({ ok: false, reason: 'aborted' }));
-  });
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  let bytes: Buffer | 'too_large';
+  try {
+    bytes = await readNodeBody(req, maxBytes);
+  } catch {
+    return { ok: false, reason: 'aborted' };
+  }
+  if (bytes === 'too_large') return { ok: false, reason: 'too_large' };
+  try {
+    return { ok: true, text: utf8.decode(bytes) };
+  } catch {
+    return { ok: false, reason: 'invalid_utf8' };
+  }
 }
 
 /**

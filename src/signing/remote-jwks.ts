@@ -1,5 +1,5 @@
 import { JwksUnavailableError, type Jwk, type JwksSource } from './jwks.js';
-import { readCappedResponse } from './read-capped-response.js';
+import { readCappedBody } from '../transport/capped-body.js';
 
 export interface RemoteJwksOptions {
   /** Injected fetch (tests, proxies). Default: global fetch. */
@@ -94,7 +94,7 @@ export function remoteJwks(url: string, options: RemoteJwksOptions = {}): JwksSo
 }
 
 async function readCapped(response: Response, maxBytes: number): Promise<string> {
-  const body = await readCappedResponse(response, maxBytes);
+  const body = await readCappedBody(response, maxBytes);
   if (body === 'too_large') throw new Error('JWKS too large');
   return body.toString('utf8');
 }

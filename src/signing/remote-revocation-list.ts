@@ -2,7 +2,7 @@ import { verify as cryptoVerify } from 'node:crypto';
 import { decodeBase64UrlStrict } from './base64.js';
 import { importPublicJwk, toJwksSource, type JwksInput } from './jwks.js';
 import { remoteJwks } from './remote-jwks.js';
-import { readCappedResponse } from './read-capped-response.js';
+import { readCappedBody } from '../transport/capped-body.js';
 import { RevocationList, type RevocationSource, type RevocationStatus } from './revocation.js';
 
 export interface RemoteRevocationListOptions {
@@ -45,7 +45,7 @@ export function remoteRevocationList(
         signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
       });
       if (response.status !== 200) return false;
-      const bytes = await readCappedResponse(response, options.maxBytes ?? 262_144);
+      const bytes = await readCappedBody(response, options.maxBytes ?? 262_144);
       if (bytes === 'too_large') return false;
       const text = bytes.toString('utf8');
       const payload = await verifyJws(text.trim(), jwks);

@@ -3,7 +3,8 @@ import { validateWebhookSecret } from './hmac.js';
 import { toJwksSource } from '../signing/jwks.js';
 import { remoteJwks } from '../signing/remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js';
-import { readNodeBody, readRequestBody } from './read-body.js';
+import { readCappedBody } from '../transport/capped-body.js';
+import { readNodeBody } from '../transport/read-node-body.js';
 import { processDelivery, type DeliveryAnswer, type DeliveryContext } from './process-delivery.js';
 import { OperationSignals } from './wait-for-operation.js';
 import { UNSIGNED_WEBHOOKS, type WebhookHandler, type WebhookHandlerOptions } from './handler-types.js';
@@ -80,7 +81,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     async fetch(request: Request): Promise<Response> {
       const url = publicOrigin === undefined ? request.url : publicOrigin + pathAndQuery(request.url);
       const wanted = request.method === 'POST' && isJson(request.headers.get('content-type'));
-      const body = wanted ? await readRequestBody(request, maxBodyBytes) : Buffer.alloc(0);
+      const body = wanted ? await readCappedBody(request, maxBodyBytes) : Buffer.alloc(0);
       const result = await run({ method: request.method, url, headers: request.headers, body });
       return new Response(responseBody(result), { status: result.status, headers: responseHeaders(result) });
     },

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import type { ProgressEvent } from '../../src/client/transport.js';
+import type { ProgressEvent } from '../../src/transport/transport.js';
 import { startRawServer, sendJson, v1Card, v1Task, type RawServer, type RawRequest } from './raw-server.js';
 
 const MAX = 64 * 1024;

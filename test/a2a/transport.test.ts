@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createA2ATransport, A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import type { ProgressEvent } from '../../src/client/transport.js';
+import type { ProgressEvent } from '../../src/transport/transport.js';
 import type { ServerKind } from './sdk-servers.js';
 import { PRODUCTS } from './scripts.js';
 import { useScriptServer } from './server-hooks.js';

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
-import type { ProgressEvent } from '../../src/client/transport.js';
+import type { ProgressEvent } from '../../src/transport/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { MemoryOperationStore } from '../../src/store/memory-operation-store.js';
 import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createMcpTransport } from '../../src/mcp/index.js';
 import { mapMcpTaskStatus, isTerminalMcpTaskStatus } from '../../src/mcp/map-task-status.js';
 import { pollDelay } from '../../src/mcp/follow-mcp-task.js';
-import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
+import type { AdcpTransport, ProgressEvent } from '../../src/transport/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import {
   adcpErrorAnswer,

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpTransport } from '../../src/mcp/index.js';
-import type { AdcpTransport, ProgressEvent } from '../../src/client/transport.js';
+import type { AdcpTransport, ProgressEvent } from '../../src/transport/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import {
   startMcpTestServer,

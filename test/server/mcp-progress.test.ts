@@ -7,7 +7,7 @@ import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { AdcpClient } from '../../src/client/index.js';
-import type { ProgressEvent } from '../../src/client/transport.js';
+import type { ProgressEvent } from '../../src/transport/transport.js';
 
 const tools = [
   {

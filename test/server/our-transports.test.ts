@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMcpTransport } from '../../src/mcp/index.js';
 import { createA2ATransport } from '../../src/a2a/index.js';
-import type { AdcpTransport } from '../../src/client/transport.js';
+import type { AdcpTransport } from '../../src/transport/transport.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { testTools } from './fixtures.js';

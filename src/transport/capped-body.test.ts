@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { capBody } from './capped-body.js';
+import { capBody, readCappedBody } from './capped-body.js';
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
@@ -103,5 +103,45 @@ describe('capBody', () => {
       }),
     ).arrayBuffer();
     assert.equal(ends, 1);
+  });
+});
+
+describe('readCappedBody', () => {
+  const bytes = (n: number) => new Uint8Array(n).fill(0x61);
+
+  it('reads a body at the cap whole', async () => {
+    const body = await readCappedBody(new Response(streamOf([bytes(4), bytes(6)])), 10);
+    assert.ok(body !== 'too_large');
+    assert.equal(body.toString('utf8'), 'a'.repeat(10));
+  });
+
+  it('refuses a body that grows past the cap, without reading the rest', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(bytes(8));
+      },
+    });
+    assert.equal(await readCappedBody(new Response(endless), 20), 'too_large');
+    assert.ok(pulled <= 5, `pulled ${pulled} chunks`);
+  });
+
+  it('refuses a declared content-length over the cap before reading', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(bytes(1));
+      },
+    });
+    const response = new Response(body, { headers: { 'content-length': '1000' } });
+    assert.equal(await readCappedBody(response, 999), 'too_large');
+    assert.ok(pulled <= 1, `pulled ${pulled} chunks`);
+  });
+
+  it('reads an empty body as no bytes', async () => {
+    const body = await readCappedBody(new Request('http://127.0.0.1/', { method: 'POST' }), 10);
+    assert.deepEqual(body, Buffer.alloc(0));
   });
 });

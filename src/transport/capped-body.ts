@@ -12,6 +12,34 @@ export interface CapOptions {
 }
 
 /**
+ * Reads a fetch `Request` or `Response` body whole, up to `maxBytes`: a declared
+ * `content-length` over the cap is refused before reading; a body that grows past it is refused
+ * as soon as it does, the rest never read (the stream is cancelled). A failed read rejects.
+ */
+export async function readCappedBody(message: Request | Response, maxBytes: number): Promise<Buffer | 'too_large'> {
+  const declared = Number(message.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await message.body?.cancel().catch(() => undefined);
+    return 'too_large';
+  }
+  if (message.body === null) return Buffer.alloc(0);
+  const reader = message.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
  * Wraps a response body so that it errors as soon as more than `maxBytes` bytes have arrived,
  * without reading (or buffering) the rest: the source is cancelled, which closes the connection.
  */
