@@ -1,3 +1,4 @@
+import { mediaBuyRequest, packageRequest } from '../seller/sample-requests.js';
 import { printable } from './args.js';
 import type { DemoEnv } from './demo-env.js';
 import type { DemoStep, StepCheck } from './demo-runner.js';
@@ -71,7 +72,7 @@ function productsStep(ctx: DemoContext, wire: 'mcp' | 'a2a'): DemoStep {
     expect: wire === 'mcp' ? 'completed, products' : 'the same products',
     async run(say) {
       const client = wire === 'mcp' ? ctx.mcp : ctx.a2a;
-      const result = await client.call('get_products', { brief: BRIEF }, { timeoutMs: 10_000 });
+      const result = await client.call('get_products', { buying_mode: 'brief', brief: BRIEF }, { timeoutMs: 10_000 });
       const products = productsOf(result);
       say(`${result.status}${result.message !== undefined ? `: ${printable(result.message, 80)}` : ''}`);
       if (products.length > 0) {
@@ -106,7 +107,7 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
         'create_media_buy',
         {
           buyer_ref: 'demo-spring',
-          packages: [{ product_id: productId, budget: 25_000 }],
+          ...mediaBuyRequest([packageRequest(productId, 25_000)]),
           push_notification_config: { url: ctx.env.receiver.url, operation_id: operationId },
         },
         { timeoutMs: 10_000, context: { campaign: 'demo-spring' } },
@@ -147,7 +148,7 @@ function mcpTaskStep(ctx: DemoContext): DemoStep {
     async run(say) {
       const result = await ctx.mcp.call(
         'get_products',
-        { brief: 'audio and podcasts' },
+        { buying_mode: 'brief', brief: 'audio and podcasts' },
         { task: { ttl: 60_000 }, timeoutMs: 10_000 },
       );
       say(
@@ -166,7 +167,7 @@ function rateLimitStep(ctx: DemoContext): DemoStep {
       const before = ctx.counted.toolCalls();
       const result = await ctx.counted.client.call(
         'get_products',
-        { brief: `display banners [rate-limit-once] ${Date.now()}` },
+        { buying_mode: 'brief', brief: `display banners [rate-limit-once] ${Date.now()}` },
         { timeoutMs: 10_000 },
       );
       const attempts = ctx.counted.toolCalls() - before;

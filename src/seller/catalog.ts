@@ -86,7 +86,7 @@ export const CATALOG: readonly CatalogProduct[] = [
   product(
     'audio_podcasts',
     'Audio: top podcasts',
-    ['audio'],
+    ['podcast'],
     'guaranteed',
     20,
     ['audio_30s'],
@@ -112,10 +112,27 @@ export const CATALOG: readonly CatalogProduct[] = [
   ),
 ];
 
-/** The wire shape of a product (the matching keywords stay internal). */
+/** The publisher whose inventory the reference seller sells (a reserved example domain). */
+export const PUBLISHER_DOMAIN = 'reference-seller.example';
+
+/**
+ * The wire shape of a product (the matching keywords stay internal), with what both 3.0 and 3.1
+ * require of a product: `publisher_properties` and `reporting_capabilities` (core/product.json).
+ */
 export function productToWire(item: CatalogProduct): JsonObject {
   const { keywords: _keywords, ...wire } = item;
-  return structuredClone(wire) as JsonObject;
+  return {
+    ...(structuredClone(wire) as JsonObject),
+    publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
+    reporting_capabilities: {
+      available_reporting_frequencies: ['daily'],
+      expected_delay_minutes: 240,
+      timezone: 'UTC',
+      supports_webhooks: false,
+      available_metrics: ['impressions', 'spend', 'clicks'],
+      date_range_support: 'date_range',
+    },
+  };
 }
 
 function words(text: string): string[] {

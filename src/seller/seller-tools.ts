@@ -19,7 +19,12 @@ export interface SellerToolDeps {
   /** Throws an AdcpToolError when the request asks for a failure. */
   fault: (tool: string, args: JsonObject, headers: import('node:http').IncomingMessage['headers']) => void;
   now: () => number;
+  /** Releases advertised in `adcp.supported_versions` (the server's). Default `['3.0', '3.1']`. */
+  supportedVersions?: string[];
 }
+
+/** How long a create_media_buy reply is replayed for its idempotency_key (capabilities). */
+export const REPLAY_TTL_SECONDS = 86_400;
 
 const MAX_ITEMS = 100;
 const open = (properties: JsonObject, required: string[] = []): JsonObject => ({
@@ -55,6 +60,7 @@ function unit(seed: string): number {
 /** The reference seller's tools, built only on the public createAdcpServer tool contract. */
 export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
   const { db, timings, fault, now } = deps;
+  const supportedVersions = deps.supportedVersions ?? ['3.0', '3.1'];
   return [
     {
       name: 'get_adcp_capabilities',
@@ -63,11 +69,18 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       handler: (args, ctx) => {
         fault('get_adcp_capabilities', args, ctx.headers);
         return {
-          adcp: { major_versions: [3], supported_versions: ['3.1'] },
+          // 3.1 requires `adcp.idempotency` (replays are kept for REPLAY_TTL_SECONDS) and 3.0 requires
+          // `account.supported_billing` of a media_buy seller; supported_versions is the server's.
+          adcp: {
+            major_versions: [3],
+            supported_versions: supportedVersions,
+            idempotency: { supported: true, replay_ttl_seconds: REPLAY_TTL_SECONDS },
+          },
           supported_protocols: ['media_buy'],
+          account: { supported_billing: ['operator', 'agent'] },
           media_buy: {
             features: { async_media_buy: true, webhooks: true, creative_sync: true },
-            channels: ['ctv', 'olv', 'display', 'audio', 'dooh', 'social'],
+            channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
           },
         };
       },
@@ -89,6 +102,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         return {
           message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,
           products: products.map(productToWire),
+          cache_scope: 'public',
         };
       },
     },
@@ -121,9 +135,12 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) {
             throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
           }
+          const pricing = item.pricing_options[0]!;
           return {
             package_id: `pkg_${i + 1}`,
             product_id: item.product_id,
+            pricing_option_id: pricing.pricing_option_id,
+            rate: pricing.rate,
             budget: typeof budget === 'number' ? budget : 0,
           };
         });
@@ -179,7 +196,18 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           const hours = Math.max(0, (end - b.createdAt) / 3_600_000);
           const impressions = Math.floor((1000 + unit(b.id) * 9000) * (1 + hours));
           const spend = Math.round(impressions * 0.02 * 100) / 100;
-          return { media_buy_id: b.id, totals: { impressions, spend, clicks: Math.floor(impressions * 0.004) } };
+          const totals = { impressions, spend, clicks: Math.floor(impressions * 0.004) };
+          const packages = Array.isArray(b.body.packages) ? b.body.packages.filter(isJsonObject) : [];
+          const share = packages.length === 0 ? 0 : 1 / packages.length;
+          const byPackage = packages.map((p) => ({
+            package_id: String(p.package_id),
+            impressions: Math.floor(impressions * share),
+            spend: Math.round(spend * share * 100) / 100,
+            pricing_model: 'cpm',
+            rate: typeof p.rate === 'number' ? p.rate : 0,
+            currency: 'USD',
+          }));
+          return { media_buy_id: b.id, status: 'active', totals, by_package: byPackage };
         });
         return {
           currency: 'USD',
@@ -203,8 +231,15 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         const results = args.creatives.map((creative, i) => {
           if (!isJsonObject(creative)) throw invalid('each creative must be an object.', `creatives[${i}]`);
           const id = shortString(creative.creative_id, `creatives[${i}].creative_id`);
-          const body: JsonObject = { creative_id: id };
-          if (typeof creative.name === 'string') body.name = creative.name.slice(0, 256);
+          // What list_creatives must show of each (name, status and dates are required there).
+          const at = new Date(now()).toISOString();
+          const body: JsonObject = {
+            creative_id: id,
+            name: typeof creative.name === 'string' && creative.name !== '' ? creative.name.slice(0, 256) : id,
+            status: 'approved',
+            created_date: at,
+            updated_date: at,
+          };
           if (isJsonObject(creative.format_id)) body.format_id = creative.format_id;
           const action = db.upsertCreative(ctx.principal, id, body, now());
           return { creative_id: id, action };
@@ -229,7 +264,11 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           throw invalid('pagination.offset must be a non-negative integer.', 'pagination.offset');
         }
         const { items, total } = db.listCreatives(ctx.principal, limit as number, offset as number);
-        return { query_summary: { total_matching: total, returned: items.length }, creatives: items };
+        return {
+          query_summary: { total_matching: total, returned: items.length },
+          pagination: { has_more: (offset as number) + items.length < total, total_count: total },
+          creatives: items,
+        };
       },
     },
   ];

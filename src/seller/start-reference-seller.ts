@@ -5,6 +5,7 @@ import type { WebhookSigningKey } from '../webhooks/index.js';
 import { isLoopbackAddress } from '../server/http-guard.js';
 import { createAdcpServer } from '../server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
+import type { ResponseValidation } from '../server/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
@@ -41,6 +42,13 @@ export interface ReferenceSellerOptions {
   /** Maps a request to its principal (`null` refuses it). Default: everyone is `anonymous`. */
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
   name?: string;
+  /** Releases served and advertised. Default `['3.0', '3.1']`. */
+  adcpVersions?: string[];
+  /**
+   * Check every answer against the response schema of the release served (the project's tests use
+   * `strict`). Default `off`: the first check of a tool compiles its schemas (hundreds of ms).
+   */
+  validateResponses?: ResponseValidation;
 }
 
 /**
@@ -88,6 +96,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     closeStore = () => store.close();
   }
   const db = openSellerDb(path);
+  const adcpVersions = options.adcpVersions ?? ['3.0', '3.1'];
   const host = options.host ?? '127.0.0.1';
   const generated = options.signingKey === undefined ? ephemeralSigningKey() : undefined;
   const signingKey = options.signingKey ?? generated?.key;
@@ -95,7 +104,9 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   const server = createAdcpServer({
     name: options.name ?? 'adcp-wire reference seller',
     description: 'A deterministic AdCP media-buy seller for demos and tests.',
-    tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now }),
+    tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now, supportedVersions: adcpVersions }),
+    adcpVersions,
+    validateResponses: options.validateResponses ?? 'off',
     store,
     cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
     // One process owns a SQLite file: what it left unfinished will never finish. A shared

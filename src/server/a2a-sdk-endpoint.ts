@@ -7,6 +7,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { createAdcpExecutor } from './a2a-sdk-executor.js';
 import { A2A_STATE, createSdkTaskStore } from './a2a-sdk-task-store.js';
+import type { AdcpServing } from './adcp-serving.js';
 import { A2A_METHODS, parseInvocation } from './a2a-wire.js';
 import { isJsonObject } from './json-object.js';
 import type { AdcpToolDefinition } from './types.js';
@@ -16,6 +17,7 @@ export interface A2AEndpointOptions {
   store: TaskStore;
   runner: AdcpTaskRunner;
   adcpVersion: string;
+  serving?: AdcpServing;
   requestTimeoutMs: number;
 }
 

@@ -17,6 +17,7 @@ import {
 import type { AdcpAnswer } from './invoke-tool.js';
 import { errorAnswer, invokeTool } from './invoke-tool.js';
 import { isJsonObject } from './json-object.js';
+import type { AdcpServing } from './adcp-serving.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 
 export interface AdcpExecutorOptions {
@@ -24,6 +25,7 @@ export interface AdcpExecutorOptions {
   store: TaskStore;
   runner: AdcpTaskRunner;
   adcpVersion: string;
+  serving?: AdcpServing;
   requestTimeoutMs: number;
 }
 
@@ -122,6 +124,7 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
           signal: entry.controller.signal,
           runner: options.runner,
           adcpVersion: options.adcpVersion,
+          ...(options.serving === undefined ? {} : { serving: options.serving }),
           onWorking,
         });
         await finish(answer);

@@ -43,7 +43,12 @@ export function principalOwner(principal: string): string {
 }
 
 /** Runs AdCP `submitted` work in the background over the durable task store. */
-export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: ServerWebhooks }): AdcpTaskRunner {
+export function createAdcpTaskRunner(options: {
+  store: TaskStore;
+  webhooks: ServerWebhooks;
+  /** The AdCP protocol a task type belongs to (the manifest's `protocol`), for get_task_status. */
+  protocolOf?: (taskType: string) => string | undefined;
+}): AdcpTaskRunner {
   const { store, webhooks } = options;
   const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   const closing = new AbortController();
@@ -157,6 +162,8 @@ export function createAdcpTaskRunner(options: { store: TaskStore; webhooks: Serv
         created_at: new Date(task.createdAt).toISOString(),
         updated_at: new Date(task.lastUpdatedAt).toISOString(),
       };
+      const protocol = task.taskType === undefined ? undefined : options.protocolOf?.(task.taskType);
+      if (protocol !== undefined) body.protocol = protocol;
       if (task.statusMessage !== undefined) body.message = task.statusMessage;
       const result = isJsonObject(task.result) ? task.result : undefined;
       if (result !== undefined && isJsonObject(result.adcp_error)) body.error = result.adcp_error;

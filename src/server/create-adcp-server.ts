@@ -16,6 +16,7 @@ import {
   readBody,
 } from './http-guard.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
+import { createAdcpServing } from './adcp-serving.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
@@ -99,7 +100,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     ...options.webhooks,
     ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
   });
-  const runner = createAdcpTaskRunner({ store, webhooks });
+  const serving = createAdcpServing(options);
+  const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
   const tools = new Map<string, AdcpToolDefinition>();
   for (const tool of [...taskStatusTools(runner), ...options.tools]) {
     if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
@@ -109,7 +111,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   }
   const name = options.name ?? 'adcp-wire-agent';
   const version = options.version ?? '0.1.0';
-  const adcpVersion = options.adcpVersion ?? '3.1';
+  const adcpVersion = serving.defaultRelease;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH;
   if (!Number.isInteger(maxJsonDepth) || maxJsonDepth < 1) {
@@ -130,11 +132,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     name,
     version,
     adcpVersion,
+    serving,
     requestTimeoutMs,
     maxSessions: options.maxSessions ?? 1000,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
   });
-  const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, requestTimeoutMs });
+  const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs });
 
   // Card URLs come from configuration or from where we listen, never from the Host header a
   // caller sent (a forged Host would otherwise be served back as the agent's own address).

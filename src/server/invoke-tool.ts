@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { AdcpError, JsonObject } from '../core/types.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
+import type { AdcpServing } from './adcp-serving.js';
 import { isJsonObject } from './json-object.js';
 import { adcpErrorFromThrown } from './tool-error.js';
 import type { AdcpToolDefinition, ToolContext, WorkingProgress } from './types.js';
@@ -19,7 +20,10 @@ export interface InvokeInput {
   headers: IncomingMessage['headers'];
   signal: AbortSignal;
   runner: AdcpTaskRunner;
+  /** The release answered when the server has no `serving` policy or the caller sent no object. */
   adcpVersion: string;
+  /** Version negotiation and schema validation; without it nothing is negotiated or checked. */
+  serving?: AdcpServing;
   /** Where `context.working` reports go (the A2A executor); without it they are dropped. */
   onWorking?: (message?: string, progress?: WorkingProgress) => void;
 }
@@ -27,7 +31,7 @@ export interface InvokeInput {
 /**
  * Adds the envelope fields the producer owns (mcp-guide, "MCP Response Format"): `status`
  * (default `completed`, `failed` for an error), the caller's `context` echoed verbatim, and
- * `adcp_version` echoed (the caller's, else ours).
+ * `adcp_version`: the release actually served (versioning.md, step 4), never the caller's string.
  */
 export function finishAnswer(body: JsonObject, args: JsonObject, adcpVersion: string): AdcpAnswer {
   const isError = isJsonObject(body.adcp_error);
@@ -35,7 +39,7 @@ export function finishAnswer(body: JsonObject, args: JsonObject, adcpVersion: st
   if (typeof out.status !== 'string') out.status = isError ? 'failed' : 'completed';
   if (isJsonObject(args.context)) out.context = args.context;
   else delete out.context;
-  out.adcp_version = typeof args.adcp_version === 'string' ? args.adcp_version : adcpVersion;
+  out.adcp_version = adcpVersion;
   return { body: out, isError };
 }
 
@@ -46,10 +50,13 @@ export function errorAnswer(error: AdcpError, args: unknown, adcpVersion: string
 
 /**
  * Runs one tool handler: arguments must be a JSON object (envelope fields are passed through
- * untouched for the handler to use or ignore); a throw or an abort becomes an error answer.
+ * untouched for the handler to use or ignore); with a `serving` policy the release is negotiated
+ * and the arguments checked against its request schema first, and the answer after; a throw or
+ * an abort becomes an error answer.
  */
 export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
-  const { tool, runner, adcpVersion } = input;
+  const { tool, runner, serving } = input;
+  let adcpVersion = input.adcpVersion;
   if (!isJsonObject(input.args)) {
     return errorAnswer(
       { code: 'INVALID_REQUEST', message: 'Arguments must be a JSON object.', recovery: 'correctable' },
@@ -58,6 +65,11 @@ export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
     );
   }
   const args = input.args;
+  if (serving !== undefined) {
+    const prepared = serving.prepare(tool.name, args);
+    adcpVersion = prepared.release;
+    if (prepared.error !== undefined) return errorAnswer(prepared.error, args, adcpVersion);
+  }
   const context: ToolContext = {
     protocol: input.protocol,
     principal: input.principal,
@@ -83,7 +95,9 @@ export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
     aborted.catch(() => undefined);
     const body = await Promise.race([Promise.resolve(tool.handler(args, context)), aborted]);
     if (!isJsonObject(body)) throw new TypeError(`tool ${tool.name} answered with something that is not a JSON object`);
-    return finishAnswer(body, args, adcpVersion);
+    const answer = finishAnswer(body, args, adcpVersion);
+    const invalid = serving?.checkAnswer(tool.name, answer.body, adcpVersion);
+    return invalid === undefined ? answer : errorAnswer(invalid, args, adcpVersion);
   } catch (error) {
     if (input.signal.aborted && !(error instanceof Error && error.name === 'AdcpToolError')) {
       return errorAnswer(

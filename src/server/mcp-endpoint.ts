@@ -17,6 +17,7 @@ import { invokeTool, terseText } from './invoke-tool.js';
 import { checkMcpRequest } from './mcp-request-check.js';
 import { createSdkTaskStore, mcpTaskOwner, toMcpTask } from './mcp-task-store.js';
 import { taskSupportFor } from './task-support.js';
+import type { AdcpServing } from './adcp-serving.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 
 export interface McpEndpointOptions {
@@ -26,6 +27,7 @@ export interface McpEndpointOptions {
   name: string;
   version: string;
   adcpVersion: string;
+  serving?: AdcpServing;
   requestTimeoutMs: number;
   maxSessions: number;
   sessionIdleMs: number;
@@ -96,6 +98,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       signal,
       runner: options.runner,
       adcpVersion: options.adcpVersion,
+      ...(options.serving === undefined ? {} : { serving: options.serving }),
       ...(onWorking === undefined ? {} : { onWorking }),
     });
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
+import type { AdcpServingOptions } from './adcp-serving.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
@@ -77,7 +78,11 @@ export type WebhookSend = (
   options?: { signal?: AbortSignal },
 ) => Promise<void>;
 
-export interface CreateAdcpServerOptions {
+/**
+ * Version negotiation and validation (`adcpVersions`, `adcpVersion`, `validateRequests`,
+ * `validateResponses`, `onInvalidResponse`) come from AdcpServingOptions.
+ */
+export interface CreateAdcpServerOptions extends AdcpServingOptions {
   tools: AdcpToolDefinition[];
   /** Durable, owner-scoped task store. Defaults to SQLite in memory (`:memory:`). */
   store?: TaskStore;
@@ -85,8 +90,6 @@ export interface CreateAdcpServerOptions {
   name?: string;
   version?: string;
   description?: string;
-  /** AdCP release echoed when the caller sent no `adcp_version`. Default `3.1`. */
-  adcpVersion?: string;
   /** Server card `_meta["adcontextprotocol.org"]` extras (`protocols_supported`, ...). */
   cardMeta?: JsonObject;
   /**

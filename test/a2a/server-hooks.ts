@@ -63,7 +63,7 @@ export function useGatedAdcpServer(
           return result;
         }),
     };
-    server = createAdcpServer({ tools: [...tools, buy] });
+    server = createAdcpServer({ validateRequests: false, tools: [...tools, buy] });
     listening = await server.listen();
   });
   after(async () => {

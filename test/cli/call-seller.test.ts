@@ -15,7 +15,10 @@ describe('adcp call against the reference seller', () => {
 
   it('gets products over MCP and prints them', async () => {
     const io = recordingIo();
-    assert.equal(await main(['call', seller.mcpUrl, 'get_products', '{"brief":"live sports on CTV"}'], io), 0);
+    assert.equal(
+      await main(['call', seller.mcpUrl, 'get_products', '{"buying_mode":"brief","brief":"live sports on CTV"}'], io),
+      0,
+    );
     assert.match(io.out(), /^completed  get_products via mcp/);
     assert.match(io.out(), /"product_id": "ctv_premium_sports"/);
   });
@@ -23,7 +26,18 @@ describe('adcp call against the reference seller', () => {
   it('gets products over A2A with --protocol a2a', async () => {
     const io = recordingIo();
     assert.equal(
-      await main(['call', seller.a2aUrl, 'get_products', '{"brief":"pets"}', '--protocol', 'a2a', '--json'], io),
+      await main(
+        [
+          'call',
+          seller.a2aUrl,
+          'get_products',
+          '{"buying_mode":"brief","brief":"pets"}',
+          '--protocol',
+          'a2a',
+          '--json',
+        ],
+        io,
+      ),
       0,
     );
     const out = JSON.parse(io.out()) as { status: string; protocol: string; data: { products: unknown[] } };
@@ -35,7 +49,13 @@ describe('adcp call against the reference seller', () => {
   it('answers submitted with a task id without --wait', async () => {
     const io = recordingIo();
     const code = await main(
-      ['call', seller.mcpUrl, 'create_media_buy', '{"packages":[{"product_id":"olv_pets","budget":5}]}', '--json'],
+      [
+        'call',
+        seller.mcpUrl,
+        'create_media_buy',
+        '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}',
+        '--json',
+      ],
       io,
     );
     assert.equal(code, 0);
@@ -51,7 +71,7 @@ describe('adcp call against the reference seller', () => {
         'call',
         seller.mcpUrl,
         'create_media_buy',
-        '{"packages":[{"product_id":"olv_pets","budget":5}]}',
+        '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}',
         '--wait',
         '--timeout',
         '30',
@@ -66,7 +86,10 @@ describe('adcp call against the reference seller', () => {
 
   it('exits 1 with the error and advice when the seller refuses (failure injected by --header)', async () => {
     const io = recordingIo();
-    const code = await main(['call', seller.mcpUrl, 'get_products', '--header', 'x-adcp-fail: POLICY_VIOLATION'], io);
+    const code = await main(
+      ['call', seller.mcpUrl, 'get_products', '{"buying_mode":"brief"}', '--header', 'x-adcp-fail: POLICY_VIOLATION'],
+      io,
+    );
     assert.equal(code, 1);
     assert.match(io.out(), /error +POLICY_VIOLATION: Failure injected/);
     assert.match(io.out(), /what next +fix the request and call again/);

@@ -22,7 +22,7 @@ describe('adcp serve', () => {
     try {
       assert.match(endpoints.mcp ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const client = new AdcpClient({ url: endpoints.mcp ?? '', protocol: 'mcp' });
-      const result = await client.call('get_products', { brief: 'pets' });
+      const result = await client.call('get_products', { buying_mode: 'brief', brief: 'pets' });
       await client.close();
       assert.equal(result.status, 'completed');
     } finally {
@@ -82,7 +82,7 @@ describe('adcp serve --store-url', () => {
         'call',
         mcp,
         'create_media_buy',
-        '{"packages":[{"product_id":"olv_pets","budget":5}]}',
+        '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}',
         '--wait',
         '--json',
       ];

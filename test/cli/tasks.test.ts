@@ -1,3 +1,4 @@
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
@@ -12,7 +13,7 @@ describe('adcp tasks against the reference seller', () => {
   before(async () => {
     seller = await fastSeller();
     const client = new AdcpClient({ url: seller.mcpUrl, protocol: 'mcp' });
-    const submitted = await client.call('create_media_buy', { packages: [{ product_id: 'olv_pets', budget: 5 }] });
+    const submitted = await client.call('create_media_buy', { ...mediaBuyRequest([packageRequest('olv_pets', 5)]) });
     taskId = submitted.taskId ?? '';
     await client.waitFor(submitted, { pollIntervalMs: 50, timeoutMs: 10_000 });
     await client.close();
@@ -30,7 +31,7 @@ describe('adcp tasks against the reference seller', () => {
 
   it('reads an A2A task by its transport id with --transport-task', async () => {
     const client = new AdcpClient({ url: seller.a2aUrl, protocol: 'a2a' });
-    const result = await client.call('get_products', { brief: 'pets' });
+    const result = await client.call('get_products', { buying_mode: 'brief', brief: 'pets' });
     await client.close();
     assert.equal(typeof result.transportTaskId, 'string');
     const io = recordingIo();

@@ -137,7 +137,7 @@ describe('adcp webhooks listen --jwks with adcp call --webhook (RFC 9421, end to
       'call',
       seller.mcpUrl,
       'create_media_buy',
-      '{"packages":[{"product_id":"olv_pets","budget":5}]}',
+      '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}',
       '--webhook',
       url,
     ];

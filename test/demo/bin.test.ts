@@ -43,7 +43,7 @@ describe('bin/adcp.js as a real process', () => {
   });
 
   it('calls a seller and prints JSON', async () => {
-    const run = await adcp(['call', seller.mcpUrl, 'get_products', '{"brief":"pets"}', '--json']);
+    const run = await adcp(['call', seller.mcpUrl, 'get_products', '{"buying_mode":"brief","brief":"pets"}', '--json']);
     assert.equal(run.code, 0, run.stderr);
     const out = JSON.parse(run.stdout) as { status: string; data: { products: { product_id: string }[] } };
     assert.equal(out.status, 'completed');

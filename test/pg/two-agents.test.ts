@@ -25,6 +25,7 @@ describe('two agent instances sharing a PostgreSQL task store', { skip: pgSkip }
       const store = createPgTaskStore({ url: pgUrl as string, schema, sweepIntervalMs: 0 });
       stores.push(store);
       const server = createAdcpServer({
+        validateRequests: false,
         name: `agent-${i}`,
         store,
         authenticate: (req) => /^Bearer (\w+)$/.exec(req.headers.authorization ?? '')?.[1] ?? null,

@@ -1,3 +1,4 @@
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
@@ -10,7 +11,10 @@ describe('AdcpClient against the reference seller', () => {
   const fastClock = { sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, Math.min(ms, 20))) };
 
   before(async () => {
-    seller = await startReferenceSeller({ timings: { workingAfterMs: 10, completeAfterMs: 40 } });
+    seller = await startReferenceSeller({
+      timings: { workingAfterMs: 10, completeAfterMs: 40 },
+      validateResponses: 'strict',
+    });
   });
   after(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
@@ -41,7 +45,7 @@ describe('AdcpClient against the reference seller', () => {
     it(`gets products ranked by the brief, context echoed (${label})`, async () => {
       const result = await open(protocol, wire).call(
         'get_products',
-        { brief: 'podcast audio' },
+        { buying_mode: 'brief', brief: 'podcast audio' },
         { context: { ui: 'x' } },
       );
       assert.equal(result.status, 'completed');
@@ -53,7 +57,7 @@ describe('AdcpClient against the reference seller', () => {
     it(`follows a submitted media buy to completed by polling (${label})`, async () => {
       const client = open(protocol, wire);
       const submitted = await client.call('create_media_buy', {
-        packages: [{ product_id: 'display_news', budget: 10 }],
+        ...mediaBuyRequest([packageRequest('display_news', 10)]),
       });
       assert.equal(submitted.status, 'submitted');
       const final = await client.waitFor(submitted, { timeoutMs: 15_000, pollIntervalMs: 10 });
@@ -66,13 +70,20 @@ describe('AdcpClient against the reference seller', () => {
     });
 
     it(`retries a rate-limited call to success (${label})`, async () => {
-      const result = await open(protocol, wire).call('get_products', { brief: `ctv [rate-limit-once] ${label}` });
+      const result = await open(protocol, wire).call('get_products', {
+        buying_mode: 'brief',
+        brief: `ctv [rate-limit-once] ${label}`,
+      });
       assert.equal(result.status, 'completed');
     });
   }
 
   it('runs an MCP Task-augmented call to the AdCP answer', async () => {
-    const result = await open('mcp').call('get_products', { brief: 'ctv' }, { task: { ttl: 60_000 } });
+    const result = await open('mcp').call(
+      'get_products',
+      { buying_mode: 'brief', brief: 'ctv' },
+      { task: { ttl: 60_000 } },
+    );
     assert.equal(result.status, 'completed');
     assert.equal(typeof result.transportTaskId, 'string');
   });

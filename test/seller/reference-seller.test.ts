@@ -8,6 +8,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { createSqliteTaskStore } from '../../src/store/sqlite-task-store.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import {
+  creativesRequest,
+  mediaBuyRequest,
+  packageRequest,
+  productsRequest,
+  SAMPLE_ACCOUNT,
+} from '../../src/seller/sample-requests.js';
 
 type Json = { [key: string]: unknown };
 
@@ -21,6 +28,7 @@ describe('startReferenceSeller', () => {
   const start = () =>
     startReferenceSeller({
       dbPath,
+      validateResponses: 'strict',
       timings: { workingAfterMs: 10, completeAfterMs: 40 },
       sendWebhook: async (config, payload) => {
         hooks.push({ config, payload });
@@ -62,10 +70,13 @@ describe('startReferenceSeller', () => {
   });
 
   it('ranks products by the brief and applies hard filters', async () => {
-    const { body } = await call('get_products', { brief: 'live sports on CTV', filters: { channels: ['ctv'] } });
+    const { body } = await call(
+      'get_products',
+      productsRequest('live sports on CTV', { filters: { channels: ['ctv'] } }),
+    );
     const ids = (body.products as Json[]).map((p) => p.product_id);
     assert.deepEqual(ids, ['ctv_premium_sports', 'ctv_entertainment']);
-    const cheap = await call('get_products', { filters: { max_cpm: 5 } });
+    const cheap = await call('get_products', productsRequest(undefined, { filters: { max_cpm: 5 } }));
     assert.deepEqual(
       (cheap.body.products as Json[]).map((p) => p.product_id),
       ['display_ron'],
@@ -74,13 +85,15 @@ describe('startReferenceSeller', () => {
 
   it('moves a media buy submitted -> working -> completed with webhooks echoing operation_id and context', async () => {
     hooks.length = 0;
-    const { body } = await call('create_media_buy', {
-      idempotency_key: 'key-1',
-      buyer_ref: 'q1',
-      context: { trace: 'abc' },
-      packages: [{ product_id: 'olv_pets', budget: 1000 }],
-      push_notification_config: { url: 'http://127.0.0.1:9/hook', operation_id: 'op-1' },
-    });
+    const { body } = await call(
+      'create_media_buy',
+      mediaBuyRequest([packageRequest('olv_pets', 1000)], {
+        idempotency_key: 'key-0001-reference',
+        buyer_ref: 'q1',
+        context: { trace: 'abc' },
+        push_notification_config: { url: 'http://127.0.0.1:9/hook', operation_id: 'op-1' },
+      }),
+    );
     assert.equal(body.status, 'submitted');
     const done = await waitForStatus(body.task_id, 'completed');
     assert.equal(done.status, 'completed');
@@ -101,36 +114,37 @@ describe('startReferenceSeller', () => {
   });
 
   it('replays a create_media_buy with the same idempotency_key instead of creating another', async () => {
-    const first = await call('create_media_buy', {
-      idempotency_key: 'key-2',
-      packages: [{ product_id: 'display_ron' }],
-    });
-    const again = await call('create_media_buy', {
-      idempotency_key: 'key-2',
-      packages: [{ product_id: 'display_ron' }],
-    });
+    const request = mediaBuyRequest([packageRequest('display_ron', 100)], { idempotency_key: 'key-0002-reference' });
+    const first = await call('create_media_buy', request);
+    const again = await call('create_media_buy', request);
     assert.equal(again.body.task_id, first.body.task_id);
     assert.equal(again.body.replayed, true);
   });
 
   it('refuses an unknown product with PRODUCT_NOT_FOUND', async () => {
-    const { isError, body } = await call('create_media_buy', { packages: [{ product_id: 'nope' }] });
+    const { isError, body } = await call(
+      'create_media_buy',
+      mediaBuyRequest([packageRequest('nope', 100)], { idempotency_key: 'key-0003-reference' }),
+    );
     assert.equal(isError, true);
     assert.equal((body.adcp_error as Json).code, 'PRODUCT_NOT_FOUND');
   });
 
   it('fails a media buy in review when buyer_ref asks for [reject]', async () => {
-    const { body } = await call('create_media_buy', {
-      buyer_ref: 'x [reject]',
-      packages: [{ product_id: 'display_ron' }],
-    });
+    const { body } = await call(
+      'create_media_buy',
+      mediaBuyRequest([packageRequest('display_ron', 100)], {
+        idempotency_key: 'key-0004-reference',
+        buyer_ref: 'x [reject]',
+      }),
+    );
     const done = await waitForStatus(body.task_id, 'failed');
     assert.equal((done.error as Json).code, 'POLICY_VIOLATION');
   });
 
   it('rate-limits the first call of a [rate-limit-once] brief, then succeeds', async () => {
-    const first = await call('get_products', { brief: 'pets [rate-limit-once]' });
-    const second = await call('get_products', { brief: 'pets [rate-limit-once]' });
+    const first = await call('get_products', productsRequest('pets [rate-limit-once]'));
+    const second = await call('get_products', productsRequest('pets [rate-limit-once]'));
     assert.deepEqual(first.body.adcp_error, {
       code: 'RATE_LIMITED',
       message: 'Request rate exceeded',
@@ -147,14 +161,20 @@ describe('startReferenceSeller', () => {
   });
 
   it('syncs creatives and lists them back', async () => {
-    const synced = await call('sync_creatives', {
-      creatives: [{ creative_id: 'c1', name: 'Spot' }, { creative_id: 'c2' }],
-    });
+    const synced = await call(
+      'sync_creatives',
+      creativesRequest([{ creative_id: 'c1', name: 'Spot' }, { creative_id: 'c2' }], {
+        idempotency_key: 'key-0005-reference',
+      }),
+    );
     assert.deepEqual(synced.body.creatives, [
       { creative_id: 'c1', action: 'created' },
       { creative_id: 'c2', action: 'created' },
     ]);
-    const again = await call('sync_creatives', { creatives: [{ creative_id: 'c1' }] });
+    const again = await call(
+      'sync_creatives',
+      creativesRequest([{ creative_id: 'c1' }], { idempotency_key: 'key-0006-reference' }),
+    );
     assert.deepEqual(again.body.creatives, [{ creative_id: 'c1', action: 'updated' }]);
     const listed = await call('list_creatives', {});
     assert.deepEqual(
@@ -184,13 +204,16 @@ describe('startReferenceSeller', () => {
   });
 
   it('reports delivery for a completed media buy and keeps it across a restart', async () => {
-    const { body } = await call('create_media_buy', { packages: [{ product_id: 'audio_podcasts', budget: 5 }] });
+    const { body } = await call(
+      'create_media_buy',
+      mediaBuyRequest([packageRequest('audio_podcasts', 5)], { idempotency_key: 'key-0007-reference' }),
+    );
     const done = await waitForStatus(body.task_id, 'completed');
     const id = (done.result as Json).media_buy_id;
     for (const client of clients.splice(0)) await client.close();
     await seller.close();
     seller = await start();
-    const delivery = await call('get_media_buy_delivery', { media_buy_ids: [id] });
+    const delivery = await call('get_media_buy_delivery', { account: SAMPLE_ACCOUNT, media_buy_ids: [id] });
     const rows = delivery.body.media_buy_deliveries as Json[];
     assert.equal(rows.length, 1);
     assert.equal(rows[0]?.media_buy_id, id);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -39,7 +41,10 @@ describe('reference seller webhooks through createWebhookEmitter to a real creat
   };
 
   before(async () => {
-    seller = await startReferenceSeller({ timings: { workingAfterMs: 10, completeAfterMs: 40 } });
+    seller = await startReferenceSeller({
+      timings: { workingAfterMs: 10, completeAfterMs: 40 },
+      validateResponses: 'strict',
+    });
     client = new Client({ name: 'buyer', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(seller.mcpUrl)));
   });
@@ -56,7 +61,8 @@ describe('reference seller webhooks through createWebhookEmitter to a real creat
     client.callTool({
       name: 'create_media_buy',
       arguments: {
-        packages: [{ product_id: 'ctv_premium_sports', budget: 100 }],
+        ...mediaBuyRequest([packageRequest('ctv_premium_sports', 100)]),
+        idempotency_key: randomUUID(),
         context: { campaign: 'spring' },
         push_notification_config: push,
       },
@@ -103,12 +109,14 @@ describe('reference seller webhooks through createWebhookEmitter to a real creat
     assert.equal(((result.structuredContent as Json).adcp_error as Json).code, 'INVALID_REQUEST');
   });
 
-  it('refuses an unsupported webhook scheme with UNSUPPORTED_FEATURE', async () => {
+  it('refuses a webhook scheme the schema does not know with INVALID_REQUEST naming the field', async () => {
     const result = await buy({
       url: 'http://127.0.0.1:9/x',
       operation_id: 'op-x',
       authentication: { schemes: ['Basic'], credentials: SECRET },
     });
-    assert.equal(((result.structuredContent as Json).adcp_error as Json).code, 'UNSUPPORTED_FEATURE');
+    const error = (result.structuredContent as Json).adcp_error as Json;
+    assert.equal(error.code, 'INVALID_REQUEST');
+    assert.match(String(error.field), /^push_notification_config\.authentication\.schemes/);
   });
 });

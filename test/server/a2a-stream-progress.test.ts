@@ -60,17 +60,17 @@ const withoutHistory = (task: Json): Json => ({
 const v1Message = (skill: string) => ({
   messageId: randomUUID(),
   role: 'ROLE_USER',
-  parts: [{ data: { skill, input: { brief: 'ctv' } } }],
+  parts: [{ data: { skill, input: { buying_mode: 'brief', brief: 'ctv' } } }],
 });
 const v03Message = (skill: string) => ({
   kind: 'message' as const,
   messageId: randomUUID(),
   role: 'user' as const,
-  parts: [{ kind: 'data' as const, data: { skill, input: { brief: 'ctv' } } }],
+  parts: [{ kind: 'data' as const, data: { skill, input: { buying_mode: 'brief', brief: 'ctv' } } }],
 });
 
 describe('A2A streams from createAdcpServer carry interim progress', () => {
-  const server = createAdcpServer({ tools });
+  const server = createAdcpServer({ validateRequests: false, tools });
   let listening: ListeningAdcpServer;
 
   const rpc = async (method: string, params: Json): Promise<Response> =>
@@ -213,7 +213,11 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       const client = new AdcpClient({ url: listening.url, protocol: 'a2a', a2aWire: wire, retry: false });
       try {
         const events: ProgressEvent[] = [];
-        const result = await client.call('get_products', { brief: 'ctv' }, { onProgress: (e) => events.push(e) });
+        const result = await client.call(
+          'get_products',
+          { buying_mode: 'brief', brief: 'ctv' },
+          { onProgress: (e) => events.push(e) },
+        );
         assert.deepEqual(
           events.map((e) => e.status),
           ['working', 'working', 'working', 'working', 'completed'],
@@ -274,7 +278,11 @@ describe('the reference seller over an A2A stream', () => {
     const client = new AdcpClient({ url: seller.url, protocol: 'a2a', retry: false });
     try {
       const events: ProgressEvent[] = [];
-      const result = await client.call('get_products', { brief: 'ctv sports' }, { onProgress: (e) => events.push(e) });
+      const result = await client.call(
+        'get_products',
+        { buying_mode: 'brief', brief: 'ctv sports' },
+        { onProgress: (e) => events.push(e) },
+      );
       assert.equal(result.status, 'completed');
       const ranking = events.findIndex((e) => e.status === 'working' && e.step === 'ranking' && e.percentage === 50);
       assert.ok(ranking > 0, JSON.stringify(events));

@@ -37,7 +37,7 @@ const rpcBody = JSON.stringify({
 });
 
 describe('createAdcpServer request bounds', () => {
-  const server = createAdcpServer({ tools: testTools(), maxBodyBytes: 4096 });
+  const server = createAdcpServer({ validateRequests: false, tools: testTools(), maxBodyBytes: 4096 });
   let listening: ListeningAdcpServer;
   before(async () => {
     listening = await server.listen({ host: '127.0.0.1' });
@@ -100,7 +100,7 @@ describe('createAdcpServer request bounds', () => {
   });
 
   it('answers 401 when authenticate refuses the caller', async () => {
-    const guarded = createAdcpServer({ tools: testTools(), authenticate: () => null });
+    const guarded = createAdcpServer({ validateRequests: false, tools: testTools(), authenticate: () => null });
     const l = await guarded.listen();
     try {
       const reply = await raw(l.a2aUrl, { headers: { 'content-type': 'application/json' }, body: rpcBody });
@@ -112,6 +112,7 @@ describe('createAdcpServer request bounds', () => {
 
   it('answers a handler that outlives the request timeout with a transient error', async () => {
     const slow = createAdcpServer({
+      validateRequests: false,
       requestTimeoutMs: 50,
       tools: [{ name: 'get_products', description: 'never answers', handler: () => new Promise(() => undefined) }],
     });

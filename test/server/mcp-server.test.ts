@@ -13,6 +13,7 @@ type Json = { [key: string]: unknown };
 describe('createAdcpServer over MCP (official SDK client)', () => {
   const slow = gate();
   const server = createAdcpServer({
+    validateRequests: false,
     tools: testTools({ slow: slow.promise }),
     store: createMemoryTaskStore({ pollIntervalMs: 50, maxTtlMs: 120_000 }),
   });
