@@ -102,7 +102,8 @@ describe('adcp call against the reference seller', () => {
       timings: { workingAfterMs: 60_000, completeAfterMs: 120_000 },
     });
     try {
-      const buy = '{"packages":[{"product_id":"olv_pets","budget":5}]}';
+      const buy =
+        '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}';
       const json = recordingIo();
       const code = await main(
         ['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '1', '--json'],
@@ -125,7 +126,10 @@ describe('adcp call against the reference seller', () => {
 
   it('says which attempt it is making and why, then how many were made', async () => {
     const io = recordingIo();
-    const code = await main(['call', seller.mcpUrl, 'get_products', '{"brief":"[rate-limit] pets"}', '--wait'], io);
+    const code = await main(
+      ['call', seller.mcpUrl, 'get_products', '{"buying_mode":"brief","brief":"[rate-limit] pets"}', '--wait'],
+      io,
+    );
     assert.equal(code, 1);
     assert.match(io.err(), /RATE_LIMITED: attempt 2 of 3, waiting 1 s as the agent asked/);
     assert.match(io.err(), /RATE_LIMITED: attempt 3 of 3, waiting 1 s as the agent asked/);

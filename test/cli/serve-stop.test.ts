@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { AdcpClient } from '../../src/client/index.js';
 
 const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
@@ -24,7 +25,7 @@ describe('adcp serve stopping', () => {
       assert.match(mcpUrl, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, out);
       const client = new AdcpClient({ url: mcpUrl, protocol: 'mcp' });
       const buy = await client.call('create_media_buy', {
-        packages: [{ product_id: 'olv_pets', budget: 5 }],
+        ...mediaBuyRequest([packageRequest('olv_pets', 5)]),
         // Port 9 on loopback refuses connections: every delivery attempt fails and is retried.
         push_notification_config: { url: 'http://127.0.0.1:9/webhooks', operation_id: 'op-stop' },
       });

@@ -45,7 +45,7 @@ describe('reference seller arguments that can never work', () => {
   }
 
   it('still lists with an in-range page', async () => {
-    const { isError, body } = await listCreatives({ max_results: 10, offset: 0 });
+    const { isError, body } = await listCreatives({ max_results: 10 });
     assert.equal(isError, false);
     assert.ok(Array.isArray(body.creatives));
   });
