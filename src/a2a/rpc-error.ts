@@ -7,9 +7,17 @@ import { TASK_NOT_FOUND, VERSION_NOT_SUPPORTED } from './wire-methods.js';
 import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
 
 /**
+ * JSON-RPC errors that are the agent saying no rather than failing: invalid params, method not
+ * found, and A2A's task not cancelable (-32002), push notifications (-32003), unsupported
+ * operation (-32004) and content type (-32005) errors.
+ */
+const REFUSALS = new Set([-32602, -32601, -32002, -32003, -32004, -32005]);
+
+/**
  * What a JSON-RPC error means for the caller: a `failed` TaskResult when it carries an
  * `adcp_error` (transport-errors.md step 4); otherwise throws `unsupported_version` (-32009),
- * `not_found` (-32001) or `protocol` (anything else; -32603 internal error is retryable).
+ * `not_found` (-32001), `refused` (see `REFUSALS`) or `protocol` (anything else; -32603 internal
+ * error is retryable).
  */
 export function rpcErrorToResult(
   error: RpcErrorObject,
@@ -33,6 +41,7 @@ export function rpcErrorToResult(
   }
   if (error.code === TASK_NOT_FOUND)
     throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, options);
+  if (REFUSALS.has(error.code)) throw new AdcpWireError('refused', `${where}: refused (${detail})`, options);
   throw new AdcpWireError('protocol', `${where}: ${detail}`, {
     ...options,
     cause: error,

@@ -8,10 +8,12 @@ const NEXT_STEP: Record<string, string> = {
   aborted: 'the call was interrupted.',
   http_status: 'the agent answered with an HTTP error; check the URL path, --auth and --header.',
   response_too_large: 'the answer was larger than the byte cap; narrow the request.',
-  protocol: 'the answer was not valid MCP/A2A; try --protocol mcp or --protocol a2a.',
+  protocol: 'the answer was not valid MCP/A2A; if the URL is of the other protocol, say so with --protocol.',
   wrapper_detected: 'the agent wrapped its answer in a non-AdCP envelope; report it to the seller.',
   unsupported_version: 'the agent speaks a protocol version this client does not; try the other --protocol.',
   not_found: 'no such task or tool at this agent; check the id (or run `adcp discover <url>`).',
+  refused:
+    'the agent refused the request; check the tool name, task id and arguments (`adcp discover <url>` lists its tools).',
   unsafe_url: 'the URL is not allowed (private or non-http address); check it.',
   store: 'the local state store failed; check --store-url or the database file.',
 };
@@ -27,7 +29,8 @@ export function reportError(io: CliIo, command: string, error: unknown): number 
   if (isAdcpWireError(error)) {
     const hint = NEXT_STEP[error.code] ?? '';
     io.stderr.write(`adcp ${command}: ${printable(error.message)} [${error.code}]\n${hint ? `  ${hint}\n` : ''}`);
-    return error.code === 'not_found' ? EXIT.failed : EXIT.unreachable;
+    // The agent answered (no such task, refused): exit 1 as for any other refusal.
+    return error.code === 'not_found' || error.code === 'refused' ? EXIT.failed : EXIT.unreachable;
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`adcp ${command}: ${printable(message)}\n`);

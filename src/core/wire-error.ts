@@ -1,7 +1,9 @@
 /**
  * "We could not talk to the agent or read its answer": the one error class the library throws
  * for transport and protocol failures. The agent refusing a request is not an exception; it is a
- * `failed` TaskResult.
+ * `failed` TaskResult. Two codes are the agent answering at the protocol level without an AdCP
+ * error to put in a result: `not_found` (no such task) and `refused` (a JSON-RPC error such as an
+ * unknown tool or method, parameters it will not take, a task that can no longer be cancelled).
  */
 export const WIRE_ERROR_CODES = [
   'network',
@@ -13,6 +15,7 @@ export const WIRE_ERROR_CODES = [
   'wrapper_detected',
   'unsupported_version',
   'not_found',
+  'refused',
   'unsafe_url',
   'store',
 ] as const;

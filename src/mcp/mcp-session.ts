@@ -174,10 +174,12 @@ export class McpSession {
     const requestInit: RequestInit = this.#options.headers ? { headers: this.#options.headers } : {};
     const timeout = this.#options.connectTimeoutMs ?? 30_000;
     const streamable = new StreamableHTTPClientTransport(url, { fetch: this.#capped.fetch, requestInit });
+    let streamableError: unknown;
     try {
       return await this.#initialize(streamable, 'streamable-http', timeout);
     } catch (error) {
       if (!isWrongTransport(error)) throw toConnectError(error, this.#options.url);
+      streamableError = error;
     }
     // Agents on the 2024-11-05 HTTP+SSE transport answer POST with 404/405: try that one.
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
@@ -185,6 +187,8 @@ export class McpSession {
     try {
       return await this.#initialize(sse, 'sse', timeout);
     } catch (error) {
+      // Nothing at this path for either transport: say what the server said to the first try.
+      if (isStatus(error, 404) || isStatus(error, 405)) throw toConnectError(streamableError, this.#options.url);
       throw toConnectError(error, this.#options.url);
     }
   }
@@ -227,15 +231,25 @@ function isWrongTransport(error: unknown): boolean {
   return error.code === 404 || error.code === 405 || error.code === 400;
 }
 
+/** An SDK transport error carrying HTTP `status` (the SSE transport's SseError has `code`). */
+function isStatus(error: unknown, status: number): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === status;
+}
+
 function toConnectError(error: unknown, url: string): Error {
   if (error instanceof AdcpWireError) return error;
   if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) {
-    return new AdcpWireError('http_status', `MCP server at ${url} answered HTTP ${error.code} while connecting`, {
-      cause: error,
-      status: error.code,
-      retryable: isRetryableStatus(error.code),
-      url,
-    });
+    const hint = error.code === 404 ? ' (nothing serves MCP at this path)' : '';
+    return new AdcpWireError(
+      'http_status',
+      `MCP server at ${url} answered HTTP ${error.code} while connecting${hint}`,
+      {
+        cause: error,
+        status: error.code,
+        retryable: isRetryableStatus(error.code),
+        url,
+      },
+    );
   }
   // SDK messages can carry the server's own text (an HTTP error body): sanitise it.
   const message =

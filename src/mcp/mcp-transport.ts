@@ -215,19 +215,23 @@ export class McpTransport implements AdcpTransport {
 
   #fromRpcError(error: unknown, what: string): TaskResult {
     if (!(error instanceof McpError)) throw error;
-    // McpError prefixes the wire message with "MCP error <code>: "; the result wants the wire's own.
-    const wireMessage = error.message.replace(/^MCP error -?\d+: /, '');
+    // McpError prefixes the wire message with "MCP error <code>: ", and SDK servers send their own
+    // McpError's message, prefix included: the result wants the wire's own words, once.
+    const wireMessage = error.message.replace(/^(MCP error -?\d+: )+/, '');
     const result = taskResultFromJsonRpcError(
       { code: error.code, message: wireMessage, data: error.data },
       { requestHadCredentials: this.#hasCredentials() },
     );
     if (result !== null) return result;
-    const message = sanitizeSellerText(error.message) ?? '';
-    throw new AdcpWireError('protocol', `${what} at ${this.#options.url}: JSON-RPC error ${error.code}: ${message}`, {
-      cause: error,
-      tool: what,
-      url: this.#options.url,
-    });
+    const message = sanitizeSellerText(wireMessage, { maxLength: 200 }) ?? '';
+    // Invalid params / method not found: the agent understood and said no (an unknown tool or
+    // task, a task already finished): an answer, not a failure to talk.
+    const refused = error.code === -32602 || error.code === -32601;
+    throw new AdcpWireError(
+      refused ? 'refused' : 'protocol',
+      `${what} at ${this.#options.url}: ${refused ? 'refused: ' : ''}${message} (JSON-RPC error ${error.code})`,
+      { cause: error, tool: what, url: this.#options.url },
+    );
   }
 
   #toResult(maxBytes: number): TaskResultFromMcpOptions {

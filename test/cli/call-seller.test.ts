@@ -106,7 +106,7 @@ describe('adcp call against the reference seller', () => {
         '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}';
       const json = recordingIo();
       const code = await main(
-        ['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '1', '--json'],
+        ['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '5', '--json'],
         json,
       );
       assert.equal(code, 4);
@@ -117,7 +117,7 @@ describe('adcp call against the reference seller', () => {
       assert.ok(json.err().includes(`adcp tasks get ${slow.mcpUrl} ${doc.task_id ?? ''}`), json.err());
 
       const human = recordingIo();
-      assert.equal(await main(['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '1'], human), 4);
+      assert.equal(await main(['call', slow.mcpUrl, 'create_media_buy', buy, '--wait', '--timeout', '5'], human), 4);
       assert.match(human.err(), /did not finish within --timeout.*Follow it: adcp tasks get \S+ \S+/);
     } finally {
       await slow.close();

@@ -18,9 +18,9 @@ describe('adcp serve stopping', () => {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     try {
-      for (let i = 0; i < 400 && !/MCP  (\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 2400 && !/MCP  (\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 25));
       const mcpUrl = /MCP  (\S+)/.exec(out)?.[1] ?? '';
       assert.match(mcpUrl, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, out);
       const client = new AdcpClient({ url: mcpUrl, protocol: 'mcp' });
@@ -31,14 +31,22 @@ describe('adcp serve stopping', () => {
       });
       await client.close();
       assert.equal(buy.status, 'submitted');
-      // The task reports `working` after 0.5 s: by then a delivery has failed and a retry waits.
-      await new Promise((r) => setTimeout(r, 1200));
+      // The task reports `working` after 0.5 s: once it does, a delivery has failed and a retry waits.
+      const poller = new AdcpClient({ url: mcpUrl, protocol: 'mcp' });
+      for (let i = 0; i < 300; i++) {
+        const status = await poller.call('get_task_status', { task_id: buy.taskId ?? '' });
+        if (status.data?.['status'] === 'working') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await poller.close();
+      await new Promise((r) => setTimeout(r, 300));
       const stopAsked = Date.now();
       child.kill('SIGINT');
       const code = await exited;
       const tookMs = Date.now() - stopAsked;
       assert.equal(code, 0, out);
-      assert.ok(tookMs < 5000, `took ${tookMs} ms to stop`);
+      // It took 28 s before (webhook retries waited out); a loaded machine still stops well under 15 s.
+      assert.ok(tookMs < 15_000, `took ${tookMs} ms to stop`);
       assert.match(out, /SIGINT: closing the seller/);
       assert.match(out, /stopped; 1 running task stopped \(now failed\); \d+ webhooks? not delivered/);
     } finally {

@@ -1,0 +1,93 @@
+// The README's exit-code table, row by row, against a real reference seller (the demo's 130 is in
+// test/demo/demo.test.ts). Each row: the code, then what makes a command exit with it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { main } from '../../src/cli/main.js';
+import { startReferenceSeller } from '../../src/seller/index.js';
+import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { recordingIo } from './fake-io.js';
+import { DEAD_URL, fastSeller } from './seller.js';
+
+const BUY = '{"packages":[{"product_id":"olv_pets","budget":5}]}';
+
+describe('adcp exit codes (README table)', () => {
+  let seller: ListeningAdcpServer;
+  before(async () => {
+    seller = await fastSeller();
+  });
+  after(async () => seller.close());
+
+  it('0: the call completed', async () => {
+    assert.equal(await main(['call', seller.mcpUrl, 'get_products', '{"brief":"pets"}'], recordingIo()), 0);
+  });
+
+  it('0: async work accepted without --wait', async () => {
+    assert.equal(await main(['call', seller.mcpUrl, 'create_media_buy', BUY], recordingIo()), 0);
+  });
+
+  it('1: the agent answered failed', async () => {
+    const io = recordingIo();
+    assert.equal(
+      await main(['call', seller.mcpUrl, 'get_products', '--header', 'x-adcp-fail: POLICY_VIOLATION'], io),
+      1,
+    );
+  });
+
+  it('1: an unknown MCP tool is the agent refusing, said once, with no --protocol hint', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', seller.mcpUrl, 'no_such_tool'], io), 1);
+    assert.match(io.err(), /refused: Unknown tool: no_such_tool \(JSON-RPC error -32602\)/);
+    assert.equal(io.err().match(/-32602/g)?.length, 1, io.err());
+    assert.doesNotMatch(io.err(), /--protocol/);
+  });
+
+  it('1: an unknown MCP Task id, on get and on cancel', async () => {
+    const get = recordingIo();
+    assert.equal(await main(['tasks', 'get', seller.mcpUrl, 'no-such-task', '--transport-task'], get), 1);
+    const cancel = recordingIo();
+    assert.equal(await main(['tasks', 'cancel', seller.mcpUrl, 'no-such-task'], cancel), 1);
+    assert.match(cancel.err(), /refused: Task not found/);
+  });
+
+  it('1: cancelling an MCP Task that already finished', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', seller.mcpUrl, 'get_products', '{"brief":"pets"}', '--task', '--json'], io), 0);
+    const taskId = (JSON.parse(io.out()) as { transport_task_id?: string }).transport_task_id ?? '';
+    assert.match(taskId, /\S/, io.out());
+    const cancel = recordingIo();
+    assert.equal(await main(['tasks', 'cancel', seller.mcpUrl, taskId], cancel), 1);
+    assert.match(cancel.err(), /\[refused\]/);
+  });
+
+  it('2: a usage error', async () => {
+    assert.equal(await main(['call', seller.mcpUrl], recordingIo()), 2);
+  });
+
+  it('3: nothing listens at the URL', async () => {
+    assert.equal(await main(['call', DEAD_URL, 'get_products', '--timeout', '5'], recordingIo()), 3);
+  });
+
+  it('3: a path where nothing serves MCP reads as HTTP 404, not an SSE error', async () => {
+    const io = recordingIo();
+    const url = seller.mcpUrl.replace(/\/mcp$/, '/nope');
+    assert.equal(await main(['call', url, 'get_products', '--protocol', 'mcp'], io), 3);
+    assert.match(io.err(), /answered HTTP 404 while connecting \(nothing serves MCP at this path\) \[http_status\]/);
+    assert.doesNotMatch(io.err(), /SSE error/);
+  });
+
+  it('4: --wait ran out of time', async () => {
+    const slow = await startReferenceSeller({
+      port: 0,
+      host: '127.0.0.1',
+      timings: { workingAfterMs: 60_000, completeAfterMs: 120_000 },
+    });
+    try {
+      assert.equal(
+        await main(['call', slow.mcpUrl, 'create_media_buy', BUY, '--wait', '--timeout', '5'], recordingIo()),
+        4,
+      );
+    } finally {
+      await slow.close();
+    }
+  });
+});
