@@ -1,9 +1,11 @@
-import { isIP } from 'node:net';
+import { isSpecialUseAddress } from '../core/special-use-address.js';
 
 /**
- * A cheap first check of a buyer-supplied webhook URL before any connection (security.md,
- * "Webhook URL validation (SSRF)"): https, no userinfo, and no IP literal in a reserved range.
- * Host names are not resolved here: DNS pinning is the deployment's job (egress proxy).
+ * A first check of a buyer-supplied webhook URL before any connection (security.md, "Webhook URL
+ * validation (SSRF)"): https, no userinfo, not `localhost` (trailing dot or not), and no IP literal
+ * in any special-use range (IPv6 forms that embed IPv4 judged by their IPv4 address). A host name
+ * passes here; the emitter resolves it at send time and refuses special-use answers, connecting
+ * to the address it checked (`createPinnedFetch`).
  */
 export function checkWebhookDestination(
   url: string,
@@ -21,35 +23,15 @@ export function checkWebhookDestination(
     return { ok: true, url: parsed };
   }
   if (parsed.protocol !== 'https:') return { ok: false, reason: 'not https' };
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const host = parsed.hostname.replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return { ok: false, reason: 'loopback host' };
-  if (isIP(host) !== 0 && isReservedAddress(host)) return { ok: false, reason: 'reserved address' };
+  if (isIpLiteral(parsed.hostname) && isSpecialUseAddress(parsed.hostname))
+    return { ok: false, reason: 'special-use address' };
+  if (host === '') return { ok: false, reason: 'no host' };
   return { ok: true, url: parsed };
 }
 
-const V4_RESERVED: Array<[number, number]> = [
-  [0x00000000, 8],
-  [0x0a000000, 8],
-  [0x64400000, 10],
-  [0x7f000000, 8],
-  [0xa9fe0000, 16],
-  [0xac100000, 12],
-  [0xc0a80000, 16],
-  [0xe0000000, 4],
-  [0xf0000000, 4],
-];
-
-function isReservedAddress(host: string): boolean {
-  if (isIP(host) === 4) return isReservedV4(host);
-  const lower = host.toLowerCase();
-  if (lower.startsWith('::ffff:')) return true; // IPv4-mapped, in any spelling (the URL parser rewrites it to hex)
-  if (lower === '::1' || lower === '::') return true;
-  return /^(f[cd]|fe[89ab]|ff)/.test(lower);
-}
-
-function isReservedV4(host: string): boolean {
-  const value = host.split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0);
-  return V4_RESERVED.some(
-    ([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)),
-  );
+/** The URL parser has already turned every IPv4 spelling into dotted decimal and put IPv6 in brackets. */
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
 }

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
 import { checkWebhookDestination } from './check-destination.js';
+import { createPinnedFetch, UnsafeDestinationError, type ResolveHost } from './pinned-fetch.js';
 import { backoffDelay, classifyResponse, type DeliveryFailure } from './delivery-policy.js';
 import { signWebhookHmac, validateWebhookSecret } from './hmac.js';
 import { signWebhookRequest, type WebhookSigningKey } from './sign-webhook-request.js';
@@ -16,8 +17,14 @@ export interface PushNotificationConfig {
 export interface WebhookEmitterOptions {
   /** The seller's RFC 9421 signing key (its `request-signing` JWK's private half). Required unless every buyer uses HMAC. */
   signingKey?: WebhookSigningKey;
-  /** Injected fetch (tests). */
+  /**
+   * Injected fetch (tests, an egress proxy). Without one, deliveries go through `createPinnedFetch`:
+   * host names are resolved at send time, special-use answers refused, the checked address used.
+   * An injected fetch does its own resolving: only the URL check applies.
+   */
   fetch?: typeof fetch;
+  /** Resolver for the default fetch (tests; the system resolver otherwise). */
+  resolveHost?: ResolveHost;
   /** Per attempt (default 10 s). */
   timeoutMs?: number;
   /** Attempts in all, first included (default 6). */
@@ -75,7 +82,12 @@ export interface WebhookEmitter {
 
 /** Creates the seller-side webhook emitter (webhooks.md; security.md "Webhook callbacks"). */
 export function createWebhookEmitter(options: WebhookEmitterOptions = {}): WebhookEmitter {
-  const doFetch = options.fetch ?? fetch;
+  const doFetch =
+    options.fetch ??
+    createPinnedFetch({
+      allowSpecialUse: options.allowInsecureUrls === true,
+      ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
+    });
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = options.maxAttempts ?? 6;
   const backoff = { baseDelayMs: options.baseDelayMs ?? 1000, maxDelayMs: options.maxDelayMs ?? 60_000 };
@@ -169,6 +181,10 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
         }
       } catch (error) {
         if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt, reason: 'aborted' };
+        if (error instanceof UnsafeDestinationError) {
+          report({ idempotencyKey, url: config.url, attempt, error: error.message });
+          return { ok: false, idempotencyKey, attempts: attempt - 1, reason: 'unsafe_url', error: error.message };
+        }
         lastStatus = undefined;
         lastError = error instanceof Error ? error.message : String(error);
       }
