@@ -65,7 +65,7 @@ export function createPinnedFetch(options: PinnedFetchOptions = {}): typeof fetc
       request.end(typeof init.body === 'string' ? init.body : undefined);
     });
   };
-  return pinnedFetch as typeof fetch;
+  return pinnedFetch;
 }
 
 function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
