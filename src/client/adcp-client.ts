@@ -7,6 +7,7 @@ import { createClock } from './clock.js';
 import { deadlineSignal } from '../transport/deadline-signal.js';
 import { credentialOriginsOf } from '../core/credential-origins.js';
 import { createTransport } from './create-transport.js';
+import { createSigningFetch } from '../signing/signing-fetch.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
 import { prepareArgs } from './idempotency.js';
 import { advanceOperation, operationIdFor, recordOperation, type OperationRef } from './record-operation.js';
@@ -71,7 +72,12 @@ export class AdcpClient {
       headers,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     };
-    if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
+    if (options.signing !== undefined) {
+      this.#transportOptions.fetch = createSigningFetch(
+        options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        options.signing,
+      );
+    } else if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
     if (options.credentialOrigins !== undefined) {
       credentialOriginsOf(options.url, options.credentialOrigins); // TypeError now, not at the first call

@@ -2,6 +2,7 @@ import type { JsonObject } from '../core/types.js';
 import type { OperationStore } from '../store/types.js';
 import type { ProgressEvent } from '../transport/transport.js';
 import type { RetryNotice } from './retry.js';
+import type { RequestSigningOptions } from '../signing/sign-request.js';
 
 /** Retry ceilings for transient failures (transport-errors.md, "Retry ceiling"). */
 export interface RetryOptions {
@@ -39,6 +40,12 @@ export interface AdcpClientOptions {
   credentialOrigins?: readonly string[];
   /** Injected fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /**
+   * Sign every request (each MCP and A2A JSON-RPC POST) with RFC 9421 under the AdCP request
+   * profile: `{ keyid, privateKey (private JWK or KeyObject), alg: 'ed25519' | 'es256' }`;
+   * `coverContentDigest` (default true) binds the body.
+   */
+  signing?: RequestSigningOptions;
   /** Cap on one answer, in UTF-8 bytes, enforced while reading. Default 4 MiB. */
   maxResponseBytes?: number;
   /** Deadline of one `call()`, retries and waits included, ms. Default 300 000. */

@@ -7,6 +7,7 @@ import { createAdcpServer } from '../server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { ResponseValidation } from '../server/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
+import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
@@ -41,6 +42,8 @@ export interface ReferenceSellerOptions {
   taskPolicy?: Partial<TaskPolicy>;
   /** Maps a request to its principal (`null` refuses it). Default: everyone is `anonymous`. */
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
+  /** Verify RFC 9421 request signatures (see `createAdcpServer`'s `requestSigning`). */
+  requestSigning?: RequestSigningServerOptions;
   name?: string;
   /** Releases served and advertised. Default `['3.0', '3.1']`. */
   adcpVersions?: string[];
@@ -120,6 +123,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.requestSigning === undefined ? {} : { requestSigning: options.requestSigning }),
   });
   let listening: ListeningAdcpServer;
   try {

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
+import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
@@ -17,6 +18,7 @@ import {
 } from './http-guard.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { createAdcpServing } from './adcp-serving.js';
+import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
@@ -109,6 +111,16 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
     tools.set(tool.name, tool); // a tool of the caller's replaces a built-in of the same name
   }
+  // Signers sign the public URL: behind a TLS terminator its scheme is not the connection's.
+  const publicScheme = options.publicUrl?.startsWith('https:') === true ? 'https' : undefined;
+  const signing =
+    options.requestSigning === undefined
+      ? undefined
+      : createRequestSigningVerifier({
+          ...(publicScheme === undefined ? {} : { publicScheme }),
+          ...options.requestSigning,
+        });
+  if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
   const name = options.name ?? 'adcp-wire-agent';
   const version = options.version ?? '0.1.0';
   const adcpVersion = serving.defaultRelease;
@@ -205,13 +217,15 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       });
       return;
     }
-    const principal = await principalOf(req);
-    if (principal === null) {
+    let principal = await principalOf(req);
+    const signatureSent = req.headers['signature'] !== undefined || req.headers['signature-input'] !== undefined;
+    if (principal === null && !(signing !== undefined && signatureSent)) {
       res.setHeader('www-authenticate', 'Bearer');
       refuseUnread(req, res, 401, { error: 'Unauthorized' });
       return;
     }
     let body: unknown;
+    let rawBody: Buffer = Buffer.alloc(0);
     if (req.method === 'POST') {
       const read = await readBody(req, maxBodyBytes);
       if (!read.ok) {
@@ -224,6 +238,14 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         return;
       }
       const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes, maxDepth: maxJsonDepth });
+      if (!parsed.ok && parsed.reason === 'duplicate_key' && signing !== undefined && signatureSent) {
+        // Step 14 comes after the nonce is burned (step 13): verify first, then refuse the body.
+        const admitted = await signing.admit(req, read.bytes, undefined, false);
+        const code = admitted.ok ? 'request_body_malformed' : admitted.code;
+        res.setHeader('www-authenticate', `Signature error="${code}"`);
+        sendJson(res, 401, { error: code });
+        return;
+      }
       if (!parsed.ok) {
         if (parsed.reason === 'too_deep') {
           const message = `Invalid Request: JSON nested deeper than ${maxJsonDepth} levels`;
@@ -247,8 +269,25 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         return;
       }
       body = parsed.value;
+      rawBody = read.bytes;
     } else if (isA2A) {
       rpcError(res, 405, -32600, 'A2A JSON-RPC takes POST');
+      return;
+    }
+    if (signing !== undefined) {
+      // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
+      const authenticated = options.authenticate === undefined ? null : principal;
+      const admitted = await signing.admit(req, rawBody, body, authenticated !== null);
+      if (!admitted.ok) {
+        res.setHeader('www-authenticate', `Signature error="${admitted.code}"`);
+        sendJson(res, 401, { error: admitted.code });
+        return;
+      }
+      if (admitted.signed) principal = signedPrincipal(signing.options, admitted.keyid, authenticated);
+    }
+    if (principal === null) {
+      res.setHeader('www-authenticate', 'Bearer');
+      sendJson(res, 401, { error: 'Unauthorized' });
       return;
     }
     try {
@@ -313,4 +352,19 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     },
     close,
   };
+}
+
+/** Adds the `request_signing` block to the `get_adcp_capabilities` answer (unless its handler set one). */
+function advertiseRequestSigning(tools: Map<string, AdcpToolDefinition>, capability: JsonObject): void {
+  const tool = tools.get('get_adcp_capabilities');
+  if (tool === undefined) return;
+  tools.set(tool.name, {
+    ...tool,
+    async handler(args, context) {
+      const answer = await tool.handler(args, context);
+      return answer.request_signing === undefined && answer.adcp_error === undefined
+        ? { ...answer, request_signing: capability }
+        : answer;
+    },
+  });
 }

@@ -40,7 +40,8 @@ export function checkHostAndOrigin(req: IncomingMessage, allowed: ReadonlySet<st
   return undefined;
 }
 
-export type BodyRead = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'invalid_utf8' | 'aborted' };
+export type BodyRead =
+  { ok: true; text: string; bytes: Buffer } | { ok: false; reason: 'too_large' | 'invalid_utf8' | 'aborted' };
 
 /** Refuses malformed UTF-8 instead of replacing it with U+FFFD; keeps a BOM (JSON then refuses it). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -59,7 +60,7 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   }
   if (bytes === 'too_large') return { ok: false, reason: 'too_large' };
   try {
-    return { ok: true, text: utf8.decode(bytes) };
+    return { ok: true, text: utf8.decode(bytes), bytes };
   } catch {
     return { ok: false, reason: 'invalid_utf8' };
   }

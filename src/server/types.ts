@@ -3,6 +3,7 @@ import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpServingOptions } from './adcp-serving.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
+import type { RequestSigningServerOptions } from './request-signing.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type TaskSupport = 'forbidden' | 'optional' | 'required';
@@ -105,6 +106,13 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
   webhooks?: ServerWebhookOptions;
   /** Shorthand for `webhooks.send`: replaces delivery (tests, queues). */
   sendWebhook?: WebhookSend;
+  /**
+   * Verify RFC 9421 request signatures (security.md, "Signed Requests"): keys (`jwks`, `jwksUrl` or
+   * `resolveKeys`), `requiredFor`, `coverContentDigest`, replay cache, revocation. A failed check is
+   * answered 401 with `WWW-Authenticate: Signature error="<code>"`; a verified keyid becomes the
+   * call's principal; `get_adcp_capabilities` advertises `request_signing`.
+   */
+  requestSigning?: RequestSigningServerOptions;
   /** Public keys served at `/.well-known/jwks.json` (the webhook signing key's public half). */
   publicJwks?: JsonObject;
   /** Request body cap in bytes. Default 1 MiB. */

@@ -1,4 +1,5 @@
-import { createPrivateKey, randomBytes, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { randomBytes, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { importPrivateKey } from '../signing/private-key.js';
 import { contentDigest } from '../signing/content-digest.js';
 import { buildSignatureBase } from '../signing/signature-base.js';
 import { encodeBase64Url } from '../signing/base64.js';
@@ -31,8 +32,6 @@ export interface SignWebhookRequestInput {
   /** 16+ random bytes as unpadded Base64URL; generated when absent (tests pin it). */
   nonce?: string;
 }
-
-const privateKeys = new WeakMap<object, KeyObject>();
 
 /**
  * Signs an outbound webhook under the AdCP RFC 9421 webhook profile (label `sig1`, the five
@@ -67,7 +66,7 @@ export function signWebhookRequest(input: SignWebhookRequestInput): Record<strin
   };
   const base = buildSignatureBase({ method: input.method ?? 'POST', url: input.url, headers }, params);
   if (!base.ok) throw new TypeError(`signWebhookRequest: cannot sign for ${input.url} (${base.reason})`);
-  const key = privateKeyOf(input.key.privateKey);
+  const key = importPrivateKey(input.key.privateKey, 'signWebhookRequest');
   const data = Buffer.from(base.base, 'utf8');
   const signature =
     input.key.alg === 'ed25519'
@@ -77,21 +76,4 @@ export function signWebhookRequest(input: SignWebhookRequestInput): Record<strin
   headers['Signature-Input'] = `sig1=${inputValue}`;
   headers.Signature = `sig1=:${encodeBase64Url(signature)}:`;
   return headers;
-}
-
-function privateKeyOf(key: KeyObject | (Jwk & { d: string })): KeyObject {
-  if (typeof (key as KeyObject).asymmetricKeyType === 'string') return key as KeyObject;
-  let cached = privateKeys.get(key);
-  if (cached === undefined) {
-    const jwk = key as Jwk & { d: string };
-    const fields: Record<string, string> = { kty: String(jwk.kty), crv: String(jwk.crv), x: String(jwk.x), d: jwk.d };
-    if (jwk.y !== undefined) fields.y = String(jwk.y);
-    try {
-      cached = createPrivateKey({ key: fields, format: 'jwk' });
-    } catch (error) {
-      throw new TypeError('signWebhookRequest: privateKey is not a usable Ed25519/P-256 private JWK', { cause: error });
-    }
-    privateKeys.set(key, cached);
-  }
-  return cached;
 }

@@ -1,0 +1,139 @@
+import type { IncomingMessage } from 'node:http';
+import type { JsonObject } from '../core/types.js';
+import { toJwksSource, type Jwk, type JwksInput, type JwksSource } from '../signing/jwks.js';
+import { remoteJwks, type RemoteJwksOptions } from '../signing/remote-jwks.js';
+import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js';
+import type { RevocationSource } from '../signing/revocation.js';
+import { describeRequestCall } from '../signing/request-call.js';
+import type { RequestSignatureError } from '../signing/signature-codes.js';
+import {
+  requestSignatureProfile,
+  verifyRequestSignature,
+  type ContentDigestPolicy,
+  type RequestSigningProfileVersion,
+} from '../signing/verify-request-signature.js';
+
+/** `createAdcpServer({ requestSigning })`: verify RFC 9421 signatures on incoming requests. */
+export interface RequestSigningServerOptions {
+  /** The signers' public keys (a `{ keys }` set or an array). One of `jwks`, `jwksUrl`, `resolveKeys`. */
+  jwks?: { keys: Jwk[] } | Jwk[];
+  /** A JWKS URL, fetched over https without redirects, size-capped and cached (`remoteJwks`). */
+  jwksUrl?: string;
+  /** Options of the `jwksUrl` fetch (cache, cooldown, caps, injected fetch). */
+  jwksFetch?: RemoteJwksOptions;
+  /** Your own key lookup (a `JwksSource`: `get(keyid)`, optional `refresh()`). */
+  resolveKeys?: JwksSource;
+  /** AdCP operations whose unsigned calls without another credential are refused (`request_signature_required`). */
+  requiredFor?: string[];
+  /** AdCP operations for which signatures are verified when present (advertised; `requiredFor` is added). */
+  supportedFor?: string[];
+  /** JSON-RPC methods (`tasks/cancel`, ...) whose unsigned calls without another credential are refused. */
+  protocolMethodsRequiredFor?: string[];
+  /** `content-digest` coverage: `required`, `optional` (the wire's `either`, default) or `forbidden`. */
+  coverContentDigest?: ContentDigestPolicy;
+  /** Wire profile: `3.1` (default, legacy Base64URL binary values) or `3.2` (RFC 8941 sf-binary; digest required). */
+  profile?: RequestSigningProfileVersion;
+  /** The `(keyid, nonce)` replay cache; a fleet shares one (SQLite/PostgreSQL replay stores). Default in memory, 1,000,000 per keyid. */
+  replay?: ReplayStore;
+  /** Revocation list (`RevocationList`, `remoteRevocationList`). Default: none revoked. */
+  revocation?: RevocationSource;
+  /** The scheme signers used, when a TLS terminator sits in front (default: the connection's own). */
+  publicScheme?: 'https' | 'http';
+  /**
+   * The call's principal from the verified keyid and the `authenticate` result (null when none).
+   * Default: the `authenticate` principal when there is one, else the keyid itself.
+   */
+  principal?: (verified: { keyid: string }, authenticated: string | null) => string | null;
+  /** Clock for the signature window (ms). Default `Date.now`. */
+  now?: () => number;
+}
+
+export type AdmitResult =
+  { ok: true; signed: false } | { ok: true; signed: true; keyid: string } | { ok: false; code: RequestSignatureError };
+
+export interface RequestSigningVerifier {
+  /** Runs the pre-check and the checklist over one received request with its raw body and parsed JSON. */
+  admit(req: IncomingMessage, body: Buffer, parsed: unknown, otherCredential: boolean): Promise<AdmitResult>;
+  /** The `request_signing` block `get_adcp_capabilities` advertises. */
+  readonly capability: JsonObject;
+  readonly options: RequestSigningServerOptions;
+}
+
+/** Builds the server's verifier once, refusing a bad configuration with a TypeError. */
+export function createRequestSigningVerifier(options: RequestSigningServerOptions): RequestSigningVerifier {
+  const sources = [options.jwks, options.jwksUrl, options.resolveKeys].filter((s) => s !== undefined);
+  if (sources.length !== 1) throw new TypeError('requestSigning: pass exactly one of jwks, jwksUrl or resolveKeys');
+  const requiredFor = options.requiredFor ?? [];
+  const protocolMethods = options.protocolMethodsRequiredFor ?? [];
+  // security.md "Protocol-method coverage": the namespaces are disjoint, checked at configuration time.
+  for (const name of [...requiredFor, ...(options.supportedFor ?? [])]) {
+    if (typeof name !== 'string' || name.includes('/') || name === '') {
+      throw new TypeError(
+        `requestSigning: '${String(name)}' is not an AdCP operation name (methods go in protocolMethodsRequiredFor)`,
+      );
+    }
+  }
+  for (const name of protocolMethods) {
+    if (typeof name !== 'string' || !name.includes('/')) {
+      throw new TypeError(
+        `requestSigning: '${String(name)}' is not a JSON-RPC method name (operations go in requiredFor)`,
+      );
+    }
+  }
+  const policy = options.coverContentDigest ?? (options.profile === '3.2' ? 'required' : 'optional');
+  requestSignatureProfile(policy, options.profile); // throws on a 3.2 profile without 'required'
+  const jwks: JwksInput =
+    options.jwksUrl !== undefined
+      ? remoteJwks(options.jwksUrl, options.jwksFetch)
+      : toJwksSource((options.jwks ?? options.resolveKeys) as JwksInput);
+  const replay = options.replay ?? new MemoryReplayStore({ perKeyidCap: 1_000_000 });
+  const supportedFor = [...new Set([...(options.supportedFor ?? []), ...requiredFor])];
+  const capability: JsonObject = {
+    supported: true,
+    covers_content_digest: policy === 'optional' ? 'either' : policy,
+    required_for: [...requiredFor],
+    supported_for: supportedFor,
+  };
+  if (protocolMethods.length > 0) capability.protocol_methods_required_for = [...protocolMethods];
+
+  return {
+    capability,
+    options,
+    async admit(req, body, parsed, otherCredential) {
+      const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+      const scheme = options.publicScheme ?? (encrypted ? 'https' : 'http');
+      const result = await verifyRequestSignature(
+        {
+          method: req.method ?? 'GET',
+          url: `${scheme}://${req.headers.host ?? ''}${req.url ?? '/'}`,
+          headers: req.headers,
+          body,
+        },
+        {
+          jwks,
+          replay,
+          ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
+          ...(options.now === undefined ? {} : { now: options.now }),
+          coverContentDigest: policy,
+          ...(options.profile === undefined ? {} : { profile: options.profile }),
+          requiredFor,
+          protocolMethodsRequiredFor: protocolMethods,
+          call: describeRequestCall(parsed),
+          otherCredential,
+        },
+      );
+      if (!result.ok) return { ok: false, code: result.code };
+      return result.signed ? { ok: true, signed: true, keyid: result.keyid } : { ok: true, signed: false };
+    },
+  };
+}
+
+/** The principal of a verified call (see `RequestSigningServerOptions.principal`). */
+export function signedPrincipal(
+  options: RequestSigningServerOptions,
+  keyid: string,
+  authenticated: string | null,
+): string | null {
+  if (options.principal !== undefined) return options.principal({ keyid }, authenticated);
+  return authenticated ?? keyid;
+}
