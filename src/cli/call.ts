@@ -155,6 +155,9 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       );
       return EXIT.pending;
     }
+    // The client refuses a misuse before sending (--task where tasks are not taken): a usage error.
+    if (error instanceof TypeError || error instanceof RangeError)
+      return reportError(io, 'call', new UsageError(error.message.replace(/^[\w.]+\([^)]*\): /, '')));
     return reportError(io, 'call', error);
   } finally {
     await client?.close().catch(() => undefined);

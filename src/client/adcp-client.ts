@@ -125,6 +125,11 @@ export class AdcpClient {
           `AdcpClient.call(${tool}): continueTask is A2A only, and ${this.url} speaks ${transport.protocol}`,
         );
       }
+      if (options.task !== undefined && transport.protocol !== 'mcp') {
+        throw new TypeError(
+          `AdcpClient.call(${tool}): task (MCP Tasks) is MCP only, and ${this.url} speaks ${transport.protocol}; every A2A call is a task already (use returnImmediately, then waitFor)`,
+        );
+      }
       const prepared = prepareArgs(tool, args, {
         idempotencyKey: options.idempotencyKey,
         context: options.context,

@@ -66,7 +66,10 @@ export interface CallOptions {
   retry?: RetryOptions | false;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Ask for MCP Tasks augmentation (`params.task`). */
+  /**
+   * Ask for MCP Tasks augmentation (`params.task`). Refused with a TypeError on A2A (every A2A
+   * call is a task: use `returnImmediately`) and for a tool whose listing forbids tasks.
+   */
   task?: { ttl?: number };
   /** Used as is; generated (UUID v4) for mutating tools when absent. */
   idempotencyKey?: string;

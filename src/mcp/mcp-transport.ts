@@ -134,8 +134,16 @@ export class McpTransport implements AdcpTransport {
     const connection = await untilAborted(this.#session.connect(), options.signal);
     const capabilities = connection.client.getServerCapabilities();
     if (capabilities?.tasks?.requests?.tools?.call === undefined) return undefined;
-    if (options.task !== undefined) return options.task.ttl ?? null;
     const info = (await this.#knownTools(options)).get(tool);
+    if (options.task !== undefined) {
+      // A listed tool without `taskSupport` forbids tasks (MCP tools, "execution.taskSupport").
+      if (info !== undefined && (info.taskSupport ?? 'forbidden') === 'forbidden') {
+        throw new TypeError(
+          `callTool(${tool}): ${tool} does not take MCP Tasks (its listing says taskSupport: forbidden); call it without task`,
+        );
+      }
+      return options.task.ttl ?? null;
+    }
     return info?.taskSupport === 'required' ? null : undefined;
   }
 

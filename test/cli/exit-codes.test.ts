@@ -8,7 +8,10 @@ import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js
 import { recordingIo } from './fake-io.js';
 import { DEAD_URL, fastSeller } from './seller.js';
 
-const BUY = '{"packages":[{"product_id":"olv_pets","budget":5}]}';
+// Schema-valid requests (the seller validates every call against the request schema).
+const PRODUCTS = '{"buying_mode":"brief","brief":"pets"}';
+const BUY =
+  '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}';
 
 describe('adcp exit codes (README table)', () => {
   let seller: ListeningAdcpServer;
@@ -18,7 +21,7 @@ describe('adcp exit codes (README table)', () => {
   after(async () => seller.close());
 
   it('0: the call completed', async () => {
-    assert.equal(await main(['call', seller.mcpUrl, 'get_products', '{"brief":"pets"}'], recordingIo()), 0);
+    assert.equal(await main(['call', seller.mcpUrl, 'get_products', PRODUCTS], recordingIo()), 0);
   });
 
   it('0: async work accepted without --wait', async () => {
@@ -28,7 +31,7 @@ describe('adcp exit codes (README table)', () => {
   it('1: the agent answered failed', async () => {
     const io = recordingIo();
     assert.equal(
-      await main(['call', seller.mcpUrl, 'get_products', '--header', 'x-adcp-fail: POLICY_VIOLATION'], io),
+      await main(['call', seller.mcpUrl, 'get_products', PRODUCTS, '--header', 'x-adcp-fail: POLICY_VIOLATION'], io),
       1,
     );
   });
@@ -51,7 +54,7 @@ describe('adcp exit codes (README table)', () => {
 
   it('1: cancelling an MCP Task that already finished', async () => {
     const io = recordingIo();
-    assert.equal(await main(['call', seller.mcpUrl, 'get_products', '{"brief":"pets"}', '--task', '--json'], io), 0);
+    assert.equal(await main(['call', seller.mcpUrl, 'get_products', PRODUCTS, '--task', '--json'], io), 0);
     const taskId = (JSON.parse(io.out()) as { transport_task_id?: string }).transport_task_id ?? '';
     assert.match(taskId, /\S/, io.out());
     const cancel = recordingIo();
@@ -61,6 +64,19 @@ describe('adcp exit codes (README table)', () => {
 
   it('2: a usage error', async () => {
     assert.equal(await main(['call', seller.mcpUrl], recordingIo()), 2);
+  });
+
+  it('2: --task on a tool whose listing forbids MCP Tasks, said before anything is sent', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', seller.mcpUrl, 'list_creatives', '{}', '--task'], io), 2);
+    assert.match(io.err(), /list_creatives does not take MCP Tasks \(its listing says taskSupport: forbidden\)/);
+  });
+
+  it('2: --task over A2A, where every call is a task already', async () => {
+    const io = recordingIo();
+    const code = await main(['call', seller.a2aUrl, 'get_products', PRODUCTS, '--task', '--protocol', 'a2a'], io);
+    assert.equal(code, 2);
+    assert.match(io.err(), /task \(MCP Tasks\) is MCP only/);
   });
 
   it('3: nothing listens at the URL', async () => {
