@@ -11,6 +11,7 @@ import { ClientFactory as ClientFactoryV03 } from 'a2a-sdk-v03/client';
 import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { signRequest } from '../../src/signing/sign-request.js';
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import type { Jwk } from '../../src/signing/jwks.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -24,7 +25,7 @@ const publicJwk: Jwk = {
   adcp_use: 'request-signing',
 };
 const signing = { keyid, privateKey, alg: 'ed25519' as const };
-const buy = { packages: [{ product_id: 'display_news', budget: 10 }] };
+const buy = mediaBuyRequest([packageRequest('display_news', 10)]);
 
 describe('signed requests against the reference seller (requiredFor: create_media_buy)', () => {
   let seller: ReferenceSeller;
@@ -120,7 +121,7 @@ describe('signed requests against the reference seller (requiredFor: create_medi
   });
   it('refuses a tampered body with request_signature_digest_mismatch', async () => {
     const headers = signed(rawCall(buy));
-    const tampered = rawCall({ packages: [{ product_id: 'display_news', budget: 10_000 }] });
+    const tampered = rawCall(mediaBuyRequest([packageRequest('display_news', 10_000)]));
     assert.deepEqual(await post(headers, tampered), {
       status: 401,
       challenge: 'Signature error="request_signature_digest_mismatch"',
@@ -164,7 +165,7 @@ describe('signed requests against the reference seller (requiredFor: create_medi
     const client = new Client({ name: 'signing-interop', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(seller.mcpUrl)));
     try {
-      const result = await client.callTool({ name: 'get_products', arguments: { brief: 'ctv' } });
+      const result = await client.callTool({ name: 'get_products', arguments: { buying_mode: 'brief', brief: 'ctv' } });
       assert.equal(result.isError, undefined);
       assert.ok(Array.isArray((result.structuredContent as { products?: unknown }).products));
     } finally {
@@ -182,7 +183,7 @@ describe('signed requests against the reference seller (requiredFor: create_medi
         role: 1,
         parts: [
           {
-            content: { $case: 'data', value: { skill: 'get_products', input: { brief: 'ctv' } } },
+            content: { $case: 'data', value: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'ctv' } } },
             metadata: undefined,
             filename: '',
             mediaType: '',
@@ -202,7 +203,7 @@ describe('signed requests against the reference seller (requiredFor: create_medi
         kind: 'message',
         messageId: randomUUID(),
         role: 'user',
-        parts: [{ kind: 'data', data: { skill: 'get_products', input: { brief: 'ctv' } } }],
+        parts: [{ kind: 'data', data: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'ctv' } } }],
       },
     })) as unknown as { status: { state: string } };
     assert.equal(old.status.state, 'completed');
