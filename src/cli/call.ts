@@ -70,7 +70,8 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
   let seenTaskId: string | undefined;
   let agentUrl = url;
   try {
-    if (!/^[a-z][a-z0-9_.-]{0,99}$/i.test(tool)) {
+    // Names as agents list them: snake_case tools, and legacy slash names such as tasks/get.
+    if (!/^[a-z][a-z0-9_./-]{0,99}$/i.test(tool)) {
       throw new UsageError(`'${printable(tool)}' is not a tool name, like get_products.`);
     }
     const waitDefault = values.wait === true ? 600_000 : 30_000;

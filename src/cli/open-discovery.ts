@@ -38,7 +38,7 @@ export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryVi
   );
   const view: DiscoveryView = { url, protocol: found.protocol, cards: [entry], tools: [] };
   if (found.adcpMeta !== undefined) {
-    view.cards.push({ kind: 'AdCP card block', name: summarise(found.adcpMeta) });
+    view.cards.push({ kind: 'AdCP card block', meta: found.adcpMeta });
   }
   const caps = found.capabilities;
   if (caps?.status === 'completed' && caps.data !== undefined) view.capabilities = caps.data;
@@ -93,15 +93,4 @@ function cardRow(
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** `protocols_supported: media_buy; adcp_version: 3.1` from the card's AdCP block. */
-function summarise(meta: JsonObject): string {
-  return Object.entries(meta)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map(jsonText).join(', ') : jsonText(v)}`)
-    .join('; ');
-}
-
-function jsonText(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }

@@ -8,11 +8,23 @@ import type { JsonObject } from '../core/types.js';
 export interface DiscoveryView {
   url: string;
   protocol: 'mcp' | 'a2a';
-  cards: { kind: string; url?: string; name?: string; version?: string; problem?: string }[];
+  /** `meta`: the card's AdCP block as the agent sent it (`--json` keeps it an object). */
+  cards: { kind: string; url?: string; name?: string; version?: string; problem?: string; meta?: JsonObject }[];
   /** The `get_adcp_capabilities` body, or why it is missing. */
   capabilities?: JsonObject;
   capabilitiesProblem?: string;
   tools: { name: string; taskSupport?: string; description?: string }[];
+}
+
+/** `protocols_supported: media_buy; adcp_version: 3.1` from a card's AdCP block. */
+function summariseMeta(meta: JsonObject): string {
+  return Object.entries(meta)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.map(jsonText).join(', ') : jsonText(v)}`)
+    .join('; ');
+}
+
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 /** Envelope fields that say nothing about the agent's capabilities. */
@@ -29,7 +41,7 @@ export function renderDiscovery(view: DiscoveryView, style: Style): string {
         ['card', 'name', 'version', 'url'],
         view.cards.map((c) => [
           c.kind,
-          c.problem !== undefined ? `(${c.problem})` : (c.name ?? ''),
+          c.problem !== undefined ? `(${c.problem})` : c.meta !== undefined ? summariseMeta(c.meta) : (c.name ?? ''),
           c.version ?? '',
           c.url ?? '',
         ]),

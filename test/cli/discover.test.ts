@@ -40,6 +40,21 @@ describe('adcp discover against the reference seller', () => {
     assert.equal(view.tools.find((t) => t.name === 'create_media_buy')?.taskSupport, 'optional');
   });
 
+  it("keeps the card's AdCP block an object with --json, and summarises it for people", async () => {
+    const json = recordingIo();
+    assert.equal(await main(['discover', seller.mcpUrl, '--json'], json), 0);
+    const view = JSON.parse(json.out()) as { cards: { kind: string; name?: string; meta?: Record<string, unknown> }[] };
+    const block = view.cards.find((c) => c.kind === 'AdCP card block');
+    assert.ok(block !== undefined, json.out());
+    assert.equal(block.name, undefined);
+    assert.equal(typeof block.meta, 'object');
+    assert.ok(Object.keys(block.meta ?? {}).length > 0);
+    const human = recordingIo();
+    assert.equal(await main(['discover', seller.mcpUrl], human), 0);
+    const [first] = Object.keys(block.meta ?? {});
+    assert.match(human.out(), new RegExp(`AdCP card block +${first ?? ''}: `));
+  });
+
   it('exits 3 when nothing listens at the URL', async () => {
     const io = recordingIo();
     assert.equal(await main(['discover', DEAD_URL, '--timeout', '5'], io), 3);

@@ -62,6 +62,20 @@ describe('adcp exit codes (README table)', () => {
     assert.match(cancel.err(), /\[refused\]/);
   });
 
+  it('0: a legacy slash tool name such as tasks/get is a tool name', async () => {
+    const io = recordingIo();
+    // The reference seller offers the legacy `tasks/get` tool beside get_task_status.
+    const code = await main(['call', seller.mcpUrl, 'create_media_buy', BUY, '--json'], io);
+    assert.equal(code, 0);
+    const taskId = (JSON.parse(io.out()) as { task_id?: string }).task_id ?? '';
+    const get = recordingIo();
+    assert.equal(
+      await main(['call', seller.mcpUrl, 'tasks/get', JSON.stringify({ task_id: taskId }), '--json'], get),
+      0,
+    );
+    assert.equal((JSON.parse(get.out()) as { status: string }).status, 'completed');
+  });
+
   it('2: a usage error', async () => {
     assert.equal(await main(['call', seller.mcpUrl], recordingIo()), 2);
   });
