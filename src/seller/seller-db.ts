@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqliteFile } from '../store/sqlite-database.js';
 import type { JsonObject } from '../core/types.js';
 
 /** The reference seller's own state (media buys, creatives, idempotent replies), per principal. */
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS seller_replies (
 
 /** Opens (creating if needed) the seller's SQLite file, WAL mode. */
 export function openSellerDb(path: string): SellerDb {
-  const db = new Database(path);
+  const db = openSqliteFile(path, 'The reference seller');
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);

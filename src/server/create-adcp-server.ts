@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
-import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
+import { createMemoryTaskStore } from '../store/memory-task-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
@@ -22,6 +22,7 @@ import { createRequestSigningVerifier, signedPrincipal } from './request-signing
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
+import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 
 /** Paths served under the server's root. */
 export const ADCP_SERVER_PATHS = {
@@ -97,7 +98,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (!Array.isArray(options.tools)) throw new TypeError('createAdcpServer: pass { tools: [...] }');
   const ownsStore = options.store === undefined;
-  const store = options.store ?? createSqliteTaskStore({ path: ':memory:' });
+  const store = options.store ?? createMemoryTaskStore();
   const webhooks = createServerWebhooks({
     ...options.webhooks,
     ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
@@ -122,7 +123,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         });
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
   const name = options.name ?? 'adcp-wire-agent';
-  const version = options.version ?? '0.1.0';
+  const version = options.version ?? ADCP_WIRE_PACKAGE.version;
   const adcpVersion = serving.defaultRelease;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH;

@@ -85,7 +85,7 @@ export type WebhookSend = (
  */
 export interface CreateAdcpServerOptions extends AdcpServingOptions {
   tools: AdcpToolDefinition[];
-  /** Durable, owner-scoped task store. Defaults to SQLite in memory (`:memory:`). */
+  /** Durable, owner-scoped task store. Defaults to one in memory (no database driver needed). */
   store?: TaskStore;
   /** Agent name and version (server card, agent card, MCP implementation info). */
   name?: string;

@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import { requirePeer } from './require-peer.js';
 import { describePgUrl, isRetryablePgError, toPgStoreError } from './pg-errors.js';
 import { migratePg } from './pg-migrations.js';
 
@@ -55,7 +56,7 @@ export class PgDatabase {
     }
     this.#schema = options.schema;
     this.#where = describePgUrl(options.url) + (options.schema === undefined ? '' : ` (schema ${options.schema})`);
-    this.#pool = new pg.Pool({
+    this.#pool = new (pgDriver().Pool)({
       connectionString: options.url,
       max: options.maxConnections ?? 10,
       statement_timeout: options.statementTimeoutMs ?? 5000,
@@ -176,10 +177,15 @@ export function toMs(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
 }
 
+/** The `pg` module, loaded when the first PostgreSQL store is made (an optional peer dependency). */
+function pgDriver(): typeof pg {
+  return requirePeer<typeof pg>('pg', 'The PostgreSQL store');
+}
+
 /** An error from the driver or the server (SQLSTATE, socket), as opposed to one thrown by a caller's callback. */
 function isDriverError(error: unknown): boolean {
   return (
-    error instanceof pg.DatabaseError ||
+    error instanceof pgDriver().DatabaseError ||
     typeof (error as { code?: unknown })?.code === 'string' ||
     isRetryablePgError(error)
   );

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { requirePeer } from './require-peer.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -18,12 +19,18 @@ export function openSqliteDatabase(options: SqliteStoreOptions): { db: SqliteDat
   if (typeof options.path !== 'string' || options.path === '') {
     throw new TypeError("SQLite store: pass { path: 'file.db' | ':memory:' } or { database }");
   }
-  const db = new Database(options.path);
+  const db = openSqliteFile(options.path, 'The SQLite store');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   ensureSchemaTable(db);
   return { db, owned: true };
+}
+
+/** A new connection to a SQLite file (or `:memory:`), loading the driver on first use. */
+export function openSqliteFile(path: string, user: string): SqliteDatabase {
+  const Driver = requirePeer<typeof Database>('better-sqlite3', user);
+  return new Driver(path);
 }
 
 function ensureSchemaTable(db: SqliteDatabase): void {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import type {
   CreateTaskInput,
   CreateTaskOutcome,
@@ -12,6 +11,7 @@ import type {
   UpdateTaskOutcome,
 } from './task-store.js';
 import { TERMINAL_TASK_STATUSES } from './task-store.js';
+import { openSqliteFile } from './sqlite-database.js';
 import type { TaskPolicy } from './task-policy.js';
 import {
   cancelledStatus,
@@ -90,7 +90,7 @@ function toTask(row: Row): StoredTask {
 /** The embedded default task store: one SQLite file (WAL), safe for several processes on one host. */
 export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
   const policy = resolveTaskPolicy(options.policy);
-  const db = new Database(options.path);
+  const db = openSqliteFile(options.path, 'The SQLite task store');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
