@@ -29,6 +29,7 @@ export type {
   ErrorResult,
   CanceledResult,
   ResultError,
+  ResultFile,
 } from './core/task-result.js';
 
 // Errors and recovery (transport-errors, error-handling)

@@ -1,5 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
+import type { ResultFile } from '../core/task-result.js';
 import { validateSellerUrl } from '../core/url-hygiene.js';
 import { checkFilePart, filePartFields } from '../core/file-part.js';
 import { isPlainObject } from '../core/plain-object.js';
@@ -8,15 +9,8 @@ import { sanitizeSellerText } from '../core/sanitize.js';
 /** Largest FilePart `raw` accepted, in decoded bytes. */
 export const MAX_FILE_RAW_BYTES = 1024 * 1024;
 
-/** A FilePart after the checks: a usable `url`, accepted inline bytes, or why it was refused. */
-export interface CheckedFile {
-  url?: string;
-  /** Decoded size of an accepted `raw` part (the bytes stay in `raw` of the result). */
-  rawBytes?: number;
-  filename?: string;
-  mediaType?: string;
-  refused?: string;
-}
+/** A FilePart after the checks (the `files` of a TaskResult). */
+export type CheckedFile = ResultFile;
 
 /**
  * The FileParts of `artifacts[0]` and of the status message, each checked by core's

@@ -2,6 +2,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import { describe, type WireContext } from './wire-context.js';
 import { fetchFailure } from './fetch-failure.js';
 import { capBody } from '../transport/capped-body.js';
+import type { ReadableStreamReadResult } from 'node:stream/web';
 
 /**
  * Yields the body of `response` chunk by chunk and throws `response_too_large` as soon as more

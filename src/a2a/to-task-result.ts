@@ -8,7 +8,7 @@ import { unwrapStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 import { progressOf, cleanText } from '../core/result-fields.js';
 import { isPlainObject } from '../core/plain-object.js';
 import type { A2AEvent, TaskSnapshot } from './task-snapshot.js';
-import { checkAuthChallenge, filePartsOf, type CheckedFile } from './check-files.js';
+import { checkAuthChallenge, filePartsOf } from './check-files.js';
 
 /** What a result needs besides the task: the card-seeded URL allow-list. */
 export interface ResultContext {
@@ -16,7 +16,7 @@ export interface ResultContext {
 }
 
 /** A TaskResult from the A2A transport; `files` lists the checked FileParts when there are any. */
-export type A2ATaskResult = TaskResult & { files?: CheckedFile[] };
+export type A2ATaskResult = TaskResult;
 
 /**
  * The TaskResult of a send/get/cancel answer or of a task accumulated from a stream, built by
@@ -25,7 +25,7 @@ export type A2ATaskResult = TaskResult & { files?: CheckedFile[] };
  * throws `unsafe_url`; accepted: replaced by the normalised URL), FileParts listed as checked.
  */
 export function resultFromA2A(input: unknown, ctx: ResultContext): A2ATaskResult {
-  const result = taskResultFromA2A(input) as A2ATaskResult;
+  const result = taskResultFromA2A(input);
   if (result.status === 'auth-required' && result.data !== undefined && result.data['challenge_url'] !== undefined) {
     result.data = {
       ...result.data,

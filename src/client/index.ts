@@ -22,6 +22,7 @@ export type {
   ErrorResult,
   CanceledResult,
   ResultError,
+  ResultFile,
 } from '../core/task-result.js';
 export { isFinalResult } from '../core/task-result.js';
 export { AdcpWireError, isAdcpWireError } from '../core/wire-error.js';

@@ -27,6 +27,24 @@ interface ResultBase {
   protocol: 'mcp' | 'a2a';
   /** The raw envelope (MCP `CallToolResult`, A2A Task or stream event) for debugging. */
   raw: unknown;
+  /**
+   * A2A only: the FileParts of the artifact and the status message, each checked before anything
+   * may fetch or show it (a2a-response-extraction.md, "FilePart URI Validation"). Absent when there
+   * are none.
+   */
+  files?: ResultFile[];
+}
+
+/** A FilePart after the checks: a usable `url`, accepted inline bytes, or why it was refused. */
+export interface ResultFile {
+  /** An https URL on an origin of the agent card (userinfo-free, normalised). */
+  url?: string;
+  /** Decoded size of an accepted `raw` part (the bytes stay in `raw` of the result). */
+  rawBytes?: number;
+  filename?: string;
+  mediaType?: string;
+  /** Why the part was refused (then neither `url` nor `rawBytes` is set). */
+  refused?: string;
 }
 
 export interface SuccessResult extends ResultBase {

@@ -7,6 +7,7 @@ import { sanitizeSellerText } from '../core/sanitize.js';
 import type { CallContext } from './call-context.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
+import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 
 export interface McpSessionOptions {
   url: string;
@@ -194,7 +195,10 @@ export class McpSession {
   }
 
   async #initialize(transport: Transport, wire: McpWire, timeout: number): Promise<Connection> {
-    const client = new Client({ name: 'adcp-wire', version: '0.1.0' }, { capabilities: {} });
+    const client = new Client(
+      { name: ADCP_WIRE_PACKAGE.name, version: ADCP_WIRE_PACKAGE.version },
+      { capabilities: {} },
+    );
     this.#wire = wire;
     this.#track(transport);
     await client.connect(transport, { timeout });

@@ -1,3 +1,4 @@
+import type { ReadableStreamReadResult } from 'node:stream/web';
 export interface CapOptions {
   maxBytes: number;
   /** Builds the error the stream fails with once past the cap (`seen`: bytes counted). */

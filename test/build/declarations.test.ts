@@ -1,0 +1,101 @@
+// test-timeout-ms: 900000
+// The package as a user gets it: `npm run build`, then a small consumer that imports every entry
+// point through package.json `exports` is compiled with TypeScript 5 (moduleResolution NodeNext,
+// strict, skipLibCheck off, so the emitted declarations are checked too). The source maps the
+// build ships carry their sources (the package does not ship src/).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+  files: string[];
+};
+const entries = Object.keys(pkg.exports).filter((e) => e !== './package.json');
+const specifier = (entry: string) => (entry === '.' ? pkg.name : `${pkg.name}/${entry.slice(2)}`);
+
+const CONSUMER = `
+${entries.map((e, i) => `import * as entry${i} from '${specifier(e)}';`).join('\n')}
+import { AdcpClient, type TaskResult } from '${pkg.name}/client';
+import { validateWebhookEnvelope, type WebhookEnvelopeCheck } from '${pkg.name}';
+import { createWebhookHandler, type WebhookHandlerOptions } from '${pkg.name}/webhooks';
+import { MemoryDedupStore, type DedupStore } from '${pkg.name}/store';
+
+export const all = [${entries.map((_, i) => `entry${i}`).join(', ')}];
+const client = new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp' });
+export async function products(): Promise<TaskResult> {
+  const result = await client.call('get_products', { brief: 'CTV sports' });
+  if (result.status === 'completed') console.log(result.data);
+  return result;
+}
+export const check: WebhookEnvelopeCheck = validateWebhookEnvelope({});
+const dedup: DedupStore = new MemoryDedupStore();
+export const options: Pick<WebhookHandlerOptions, 'dedup'> = { dedup };
+export const handler: typeof createWebhookHandler = createWebhookHandler;
+`;
+
+function* files(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(full);
+    else yield full;
+  }
+}
+
+describe('the built package', { timeout: 900_000 }, () => {
+  let dir = '';
+  before(() => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, encoding: 'utf8', timeout: 600_000 });
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    dir = mkdtempSync(path.join(tmpdir(), 'adcp-ts5-consumer-'));
+    mkdirSync(path.join(dir, 'node_modules'));
+    symlinkSync(repoRoot, path.join(dir, 'node_modules', pkg.name), 'dir');
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module","private":true}');
+    writeFileSync(path.join(dir, 'consumer.ts'), CONSUMER);
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+  });
+  after(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('compiles a consumer of every entry point with TypeScript 5 (NodeNext)', () => {
+    const tsc5 = path.join(repoRoot, 'node_modules', 'typescript5', 'bin', 'tsc');
+    const version = spawnSync(process.execPath, [tsc5, '--version'], { encoding: 'utf8' });
+    assert.match(version.stdout, /^Version 5\./);
+    const run = spawnSync(process.execPath, [tsc5, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+  });
+
+  it('ships source maps that carry their sources', () => {
+    assert.deepEqual(pkg.files.includes('src'), false, 'src/ is not shipped, so the maps must hold it');
+    let maps = 0;
+    for (const file of files(path.join(repoRoot, 'dist'))) {
+      if (!file.endsWith('.js.map')) continue;
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: unknown[] };
+      assert.equal(map.sourcesContent?.length, map.sources.length, `${path.relative(repoRoot, file)}: sourcesContent`);
+      maps += 1;
+    }
+    assert.ok(maps > 50, `expected the build's source maps, found ${maps}`);
+  });
+});
