@@ -205,7 +205,7 @@ describe('createWebhookHandler (HMAC)', () => {
       headers: { 'content-type': 'application/json' },
       body: stream,
       duplex: 'half',
-    } as RequestInit);
+    });
     const response = await small.fetch(request);
     assert.equal(response.status, 413);
     assert.ok(pulled < 10, `pulled ${pulled} chunks`);
