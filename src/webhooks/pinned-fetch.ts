@@ -68,7 +68,7 @@ export function createPinnedFetch(options: PinnedFetchOptions = {}): typeof fetc
   return pinnedFetch;
 }
 
-function plainHeaders(init: HeadersInit | undefined): Record<string, string> {
+function plainHeaders(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const out: Record<string, string> = {};
   new Headers(init).forEach((value, name) => {
     out[name] = value;
