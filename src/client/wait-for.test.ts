@@ -81,3 +81,44 @@ describe('waitForResult with a transport task id', () => {
     await assert.rejects(waitForResult(context(broken), a2a('working')), /garbage/);
   });
 });
+
+describe('waitForResult picks the task-status tool the agent lists', () => {
+  for (const [listed, expected] of [
+    [['get_task_status', 'tasks/get', 'tasks_get'], 'get_task_status'],
+    [['tasks/get'], 'tasks/get'],
+    [['create_media_buy', 'tasks_get'], 'tasks_get'],
+    [['create_media_buy'], 'get_task_status'],
+  ] as const) {
+    it(`polls ${expected} when the agent lists ${listed.join(', ')}`, async () => {
+      const calls: { tool: string; args: unknown }[] = [];
+      const ctx: WaitContext = {
+        ...context(twin([])),
+        toolNames: async () => new Set(listed),
+        callOnce: async (tool, args) => {
+          calls.push({ tool, args });
+          return { status: 'completed', data: { status: 'completed', task_id: 't-1' }, protocol: 'a2a', raw: null };
+        },
+      };
+      const final = await waitForResult(ctx, a2a('submitted', { taskId: 't-1' }));
+      assert.equal(final.status, 'completed');
+      assert.deepEqual(calls, [{ tool: expected, args: { task_id: 't-1', include_result: true } }]);
+    });
+  }
+
+  it('switches from the A2A task to the AdCP task it hands over', async () => {
+    const transport = twin([a2a('submitted', { taskId: 'adcp-9' })]);
+    const calls: string[] = [];
+    const ctx: WaitContext = {
+      ...context(transport),
+      toolNames: async () => new Set(['get_task_status']),
+      callOnce: async (tool, args) => {
+        calls.push(`${tool}:${String(args['task_id'])}`);
+        return { status: 'completed', data: { status: 'completed', task_id: 'adcp-9' }, protocol: 'a2a', raw: null };
+      },
+    };
+    const final = await waitForResult(ctx, a2a('working'));
+    assert.equal(final.status, 'completed');
+    assert.deepEqual(transport.asked, ['a2a-task']);
+    assert.deepEqual(calls, ['get_task_status:adcp-9']);
+  });
+});

@@ -33,7 +33,8 @@ export interface WaitContext {
  * result (`input-required`/`auth-required` go back to the caller at once).
  * - With an AdCP `taskId`: polls `get_task_status` (`include_result: true`), or the legacy
  *   `tasks/get` tool when the agent lists that and not `get_task_status`.
- * - With only a transport task id (A2A): the transport's `getTask`.
+ * - With only a transport task id (A2A): the transport's `getTask`, until an answer names an AdCP
+ *   `task_id` (the A2A task ended with AdCP work still `submitted`): then that task, as above.
  * Polls back off from `pollIntervalMs` by half again each time up to `maxPollIntervalMs`; a poll
  * that fails for a transient reason (connection refused, rate-limited poll) is retried after the
  * same delay. Throws `AdcpWireError('timeout')` past `timeoutMs`, and `TypeError` for a result
@@ -55,7 +56,8 @@ export async function waitForResult(
   const maxInterval = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
   let interval = Math.min(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, maxInterval);
   try {
-    const poll =
+    let following = taskId;
+    let poll =
       taskId !== undefined
         ? await adcpPoller(context, taskId, deadline.signal)
         : await transportPoller(context, transportTaskId ?? '');
@@ -69,6 +71,12 @@ export async function waitForResult(
       await context.onPolled?.(current);
       options.onProgress?.(progressOf(current));
       if (isSettled(current)) return current;
+      // The transport task ended carrying AdCP work of its own (submitted, with a task_id): from
+      // here the AdCP task is what moves, so follow it by its id (the A2A task will not change).
+      if (following === undefined && current.taskId !== undefined) {
+        following = current.taskId;
+        poll = await adcpPoller(context, following, deadline.signal);
+      }
     }
   } finally {
     deadline.dispose();
@@ -94,11 +102,17 @@ async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Pro
   }
 }
 
-/** AdCP polling: `get_task_status`, or the legacy `tasks/get` tool when that is all the agent lists. */
+/** The task-status tools agents offer, preferred first: the AdCP 3 tool, then the legacy names. */
+const STATUS_TOOLS = ['get_task_status', 'tasks/get', 'tasks_get'] as const;
+
+/**
+ * AdCP polling with the task-status tool the agent lists (its MCP tools or A2A skills):
+ * `get_task_status`, else the legacy `tasks/get` or `tasks_get`; `get_task_status` when the list
+ * cannot be read or names none of them.
+ */
 async function adcpPoller(context: WaitContext, taskId: string, signal: AbortSignal): Promise<Poll> {
   const names = await context.toolNames(signal).catch(() => undefined);
-  const tool =
-    names !== undefined && !names.has('get_task_status') && names.has('tasks/get') ? 'tasks/get' : 'get_task_status';
+  const tool = STATUS_TOOLS.find((name) => names?.has(name) === true) ?? 'get_task_status';
   return async (s) => {
     const polled = await context.callOnce(tool, { task_id: taskId, include_result: true }, s);
     checkCorrelation(polled, taskId, context.taskType);
