@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -21,7 +21,16 @@ export interface WebhookListenerOptions {
   storeUrl?: string;
   onEvent(event: ListenerEvent): void;
   onRejected?(reason: string, status: number): void;
+  /** Deadline for a request's headers (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Deadline for a whole request, body included (default 20 s). */
+  bodyTimeoutMs?: number;
+  /** Requests whose body is still arriving (unauthenticated: not yet checked); past it, 503 (default 64). */
+  maxPendingBodies?: number;
 }
+
+/** Defaults that bound what unauthenticated clients can hold: a webhook is small and quick. */
+export const LISTENER_LIMITS = { headersTimeoutMs: 10_000, bodyTimeoutMs: 20_000, maxPendingBodies: 64 } as const;
 
 export interface WebhookListener {
   /** The URL to give as `push_notification_config.url`. */
@@ -69,7 +78,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
       },
       onReject: (rejection) => options.onRejected?.(rejection.reason, rejection.status),
     });
-    const server = createServer((req, res) => handler.node(req, res));
+    const server = boundedServer(options, handler.node);
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
       server.listen(options.port, options.host, () => done());
@@ -132,4 +141,50 @@ async function jwksSignature(options: WebhookListenerOptions) {
   if (!Array.isArray(keys) || keys.length === 0)
     throw new UsageError('the JWKS file must hold {"keys": [...]} with at least one key.');
   return { scheme: 'rfc9421', jwks: { keys } } as const;
+}
+
+/**
+ * A `node:http` server that keeps slow or stalled clients from holding memory: headers and whole
+ * requests have deadlines in seconds (Node answers 408 and closes), checked every second or less;
+ * and at most `maxPendingBodies` requests may be receiving their body at once (none of them is
+ * authenticated yet). Past that, a request gets 503 with `Retry-After` and its connection closes.
+ */
+function boundedServer(
+  options: WebhookListenerOptions,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const headersTimeout = options.headersTimeoutMs ?? LISTENER_LIMITS.headersTimeoutMs;
+  const requestTimeout = Math.max(options.bodyTimeoutMs ?? LISTENER_LIMITS.bodyTimeoutMs, headersTimeout);
+  const cap = options.maxPendingBodies ?? LISTENER_LIMITS.maxPendingBodies;
+  let pending = 0;
+  return createServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeout / 4)) },
+    (req, res) => {
+      if (pending >= cap) {
+        const body = JSON.stringify({ ok: false, reason: 'busy' });
+        res.writeHead(503, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'retry-after': String(Math.ceil(requestTimeout / 1000)),
+          connection: 'close',
+        });
+        // Closing with the body unread would reset the connection and lose the answer: discard
+        // what still arrives (nothing is kept) and hang up shortly after the answer is out.
+        req.resume();
+        res.end(body, () => setTimeout(() => req.socket.destroy(), 1000).unref());
+        return;
+      }
+      pending += 1;
+      let counted = true;
+      const release = (): void => {
+        if (!counted) return;
+        counted = false;
+        pending -= 1;
+      };
+      req.once('end', release);
+      req.once('close', release);
+      res.once('close', release);
+      handle(req, res);
+    },
+  );
 }

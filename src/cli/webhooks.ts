@@ -12,6 +12,8 @@ const HELP = `Usage: adcp webhooks listen --port N (--secret SECRET | --jwks FIL
 Receives AdCP webhooks on loopback, verifies each one (legacy HMAC-SHA256 with --secret,
 RFC 9421 signatures with --jwks), drops duplicates by idempotency_key, and prints each
 verified event. Deliveries that fail a check are answered 4xx and reported on stderr.
+Slow clients are cut off: headers within 10 s, the whole request within 20 s (408), and at
+most 64 bodies arriving at once (more get 503 with Retry-After).
 Runs until Ctrl-C (SIGINT) or SIGTERM.
 
 Options:
