@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { UsageError, parseSeconds, printable } from './args.js';
+import { signingOptionsFromJwk } from '../signing/signing-key-file.js';
+import type { RequestSigningOptions } from '../signing/sign-request.js';
 import type { CliIo } from './io.js';
 
 /** The options every command that talks to an agent accepts. */
@@ -7,6 +11,7 @@ export const CONNECTION_OPTIONS = {
   auth: { type: 'string' },
   header: { type: 'string', multiple: true },
   timeout: { type: 'string' },
+  'sign-key': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -16,6 +21,8 @@ export const CONNECTION_HELP = [
   '  --auth TOKEN             bearer token (or set ADCP_AUTH_TOKEN, kept out of shell history)',
   '  --header K:V             extra request header, repeatable',
   '  --timeout SECONDS        give up after this long (default 30)',
+  '  --sign-key FILE          sign every request (RFC 9421, AdCP request profile) with this',
+  '                           private JWK (from adcp signing generate)',
   '  --json                   machine-readable output on stdout',
 ].join('\n');
 
@@ -25,6 +32,7 @@ export interface Connection {
   headers: Record<string, string>;
   auth?: string;
   timeoutMs: number;
+  signing?: RequestSigningOptions;
 }
 
 const PROTOCOLS = ['mcp', 'a2a', 'auto'] as const;
@@ -32,7 +40,7 @@ const PROTOCOLS = ['mcp', 'a2a', 'auto'] as const;
 /** Checks the agent URL and the connection flags; throws UsageError with the fix. */
 export function readConnection(
   url: string,
-  values: { protocol?: string; auth?: string; header?: string[]; timeout?: string },
+  values: { protocol?: string; auth?: string; header?: string[]; timeout?: string; 'sign-key'?: string },
   io: CliIo,
   defaultTimeoutMs = 30_000,
 ): Connection {
@@ -66,5 +74,21 @@ export function readConnection(
     timeoutMs: parseSeconds('timeout', values.timeout) ?? defaultTimeoutMs,
   };
   if (auth !== undefined && auth !== '') connection.auth = auth;
+  if (values['sign-key'] !== undefined) connection.signing = readSigningKey(values['sign-key'], io);
   return connection;
+}
+
+/** The private JWK of `--sign-key FILE`; UsageError saying what is wrong (never echoing the key). */
+function readSigningKey(file: string, io: CliIo): RequestSigningOptions {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path.resolve(io.cwd, file), 'utf8'));
+  } catch {
+    throw new UsageError(`--sign-key ${printable(file)} is not a readable JSON file.`);
+  }
+  try {
+    return signingOptionsFromJwk(value);
+  } catch (error) {
+    throw new UsageError(`--sign-key ${printable(file)}: ${error instanceof Error ? error.message : String(error)}.`);
+  }
 }

@@ -38,6 +38,7 @@ export const openClient: OpenClient = async (connection) => {
       headers: connection.headers,
       timeoutMs: connection.timeoutMs,
       ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
+      ...(connection.signing !== undefined ? { signing: connection.signing } : {}),
     });
   } catch (error) {
     // The client refuses bad options (a token with a line break...) before any I/O: a usage error here.

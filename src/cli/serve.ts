@@ -1,4 +1,7 @@
-import { parseCommand, parsePort, printable } from './args.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseCommand, parsePort, printable, usageError } from './args.js';
+import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
@@ -20,6 +23,13 @@ Options:
   --db PATH         SQLite file for tasks, media buys and creatives (default: in memory)
   --store-url URL   keep tasks in a shared store instead: postgres://... (or set ADCP_STORE_URL);
                     media buys stay in --db
+  --sandbox         grading sandbox: verify RFC 9421 request signatures as the compliance
+                    runner contract asks (its public test keys from keys.json, test-revoked-2026
+                    revoked, 100 entries per keyid, create_media_buy and tasks/cancel required).
+                    Those keys are public: never use --sandbox for real traffic
+  --signing-vectors DIR
+                    the request-signing vectors folder holding keys.json (with --sandbox;
+                    default ../shared/request-signing-vectors)
   --json            print the endpoints as one JSON object
   -h, --help        show this help
 
@@ -40,6 +50,8 @@ const SPEC = {
     'public-url': { type: 'string' },
     db: { type: 'string' },
     'store-url': { type: 'string' },
+    sandbox: { type: 'boolean' },
+    'signing-vectors': { type: 'string' },
     json: { type: 'boolean' },
   },
 } as const;
@@ -55,6 +67,12 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const port = parsePort(values.port, 3000);
     const host = values.host ?? '127.0.0.1';
     const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
+    if (values['signing-vectors'] !== undefined && values.sandbox !== true) {
+      return usageError(io, 'serve', new Error('--signing-vectors goes with --sandbox.'));
+    }
+    const requestSigning =
+      values.sandbox === true ? await readSandboxSigning(io, values['signing-vectors']) : undefined;
+    if (typeof requestSigning === 'number') return requestSigning;
     const { startReferenceSeller } = await import('../seller/index.js');
     const started = await startReferenceSeller({
       port,
@@ -62,12 +80,13 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
       ...(values.db !== undefined ? { dbPath: values.db } : {}),
       ...(storeUrl !== undefined ? { storeUrl } : {}),
+      ...(requestSigning !== undefined ? { requestSigning } : {}),
     });
     seller = started;
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true })}\n`,
       );
     } else {
       io.stdout.write(
@@ -76,6 +95,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           `  MCP  ${started.mcpUrl}`,
           `  A2A  ${started.a2aUrl}`,
           `  webhook signing keys  ${jwksUrl}`,
+          ...(values.sandbox === true
+            ? [style.bold('  sandbox: request signatures verified with the public compliance test keys')]
+            : []),
           `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
           style.dim('Ctrl-C to stop.'),
           '',
@@ -125,5 +147,28 @@ function describeStore(url: string): string {
     return `PostgreSQL ${printable(`${parsed.host}${parsed.pathname}`)}`;
   } catch {
     return 'PostgreSQL';
+  }
+}
+
+/** The sandbox verifier from `DIR/keys.json` (read now, never copied), or a usage error. */
+async function readSandboxSigning(io: CliIo, dir: string | undefined): Promise<RequestSigningServerOptions | number> {
+  const folder = path.resolve(io.cwd, dir ?? '../shared/request-signing-vectors');
+  let text: string;
+  try {
+    text = await readFile(path.join(folder, 'keys.json'), 'utf8');
+  } catch {
+    return usageError(
+      io,
+      'serve',
+      new Error(
+        `--sandbox needs the request-signing vectors: no keys.json in ${printable(folder)} (pass --signing-vectors DIR).`,
+      ),
+    );
+  }
+  const { sandboxRequestSigning } = await import('../seller/sandbox-request-signing.js');
+  try {
+    return sandboxRequestSigning(JSON.parse(text));
+  } catch (error) {
+    return usageError(io, 'serve', error instanceof Error ? error : new Error(String(error)));
   }
 }

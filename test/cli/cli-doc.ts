@@ -6,7 +6,16 @@ import { main } from '../../src/cli/main.js';
 import { recordingIo } from './fake-io.js';
 
 export const CLI_DOC_PATH = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
-export const COMMANDS = ['call', 'discover', 'tasks', 'webhooks listen', 'serve', 'demo', 'conformance'];
+export const COMMANDS = [
+  'call',
+  'discover',
+  'tasks',
+  'webhooks listen',
+  'serve',
+  'demo',
+  'signing generate',
+  'conformance',
+];
 
 export async function help(argv: string[]): Promise<string> {
   const io = recordingIo();

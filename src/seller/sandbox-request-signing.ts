@@ -1,0 +1,47 @@
+import type { Jwk } from '../signing/jwks.js';
+import { MemoryReplayStore } from '../signing/replay-store.js';
+import { RevocationList } from '../signing/revocation.js';
+import type { RequestSigningServerOptions } from '../server/request-signing.js';
+
+/**
+ * The compliance runner's counterparty (compliance test kit `signed-requests-runner.yaml`): the
+ * keyids it signs with, the keyid the agent pre-revokes, and the per-keyid cap it grades against.
+ */
+export const SIGNED_REQUESTS_RUNNER = {
+  signingKeyids: ['test-ed25519-2026', 'test-es256-2026'],
+  preRevokedKeyid: 'test-revoked-2026',
+  gradingPerKeyidCap: 100,
+} as const;
+
+/**
+ * The sandbox verifier `adcp serve --sandbox` runs, as the runner contract asks: the runner's public
+ * keys and the pre-revoked one taken from the official `keys.json` (read at run time, private
+ * halves dropped), `test-revoked-2026` revoked, the grading cap of 100 entries per keyid (the
+ * replay TTL, expires + 60 s, is above the contract's 10 s minimum), `create_media_buy` required
+ * (vector 001) and `tasks/cancel` among the protocol methods (vector 028). Never use outside a sandbox:
+ * these keys are public.
+ */
+export function sandboxRequestSigning(keysJson: unknown): RequestSigningServerOptions {
+  const all = (keysJson as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(all)) throw new TypeError('sandbox request signing: keys.json has no keys array');
+  const wanted: readonly string[] = [...SIGNED_REQUESTS_RUNNER.signingKeyids, SIGNED_REQUESTS_RUNNER.preRevokedKeyid];
+  const keys: Jwk[] = [];
+  for (const key of all as Jwk[]) {
+    if (key === null || typeof key !== 'object' || typeof key.kid !== 'string' || !wanted.includes(key.kid)) continue;
+    const publicOnly: Jwk = {};
+    for (const [name, value] of Object.entries(key)) {
+      if (name !== 'd' && !name.startsWith('_') && !name.startsWith('$')) publicOnly[name] = value;
+    }
+    keys.push(publicOnly);
+  }
+  const missing = wanted.filter((kid) => !keys.some((k) => k.kid === kid));
+  if (missing.length > 0) throw new TypeError(`sandbox request signing: keys.json lacks ${missing.join(', ')}`);
+  return {
+    jwks: { keys },
+    requiredFor: ['create_media_buy'],
+    protocolMethodsRequiredFor: ['tasks/cancel'],
+    coverContentDigest: 'optional',
+    replay: new MemoryReplayStore({ perKeyidCap: SIGNED_REQUESTS_RUNNER.gradingPerKeyidCap }),
+    revocation: new RevocationList({ revoked_kids: [SIGNED_REQUESTS_RUNNER.preRevokedKeyid] }),
+  };
+}
