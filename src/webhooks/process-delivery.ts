@@ -1,7 +1,6 @@
-import type { DedupStore, OperationRecord, OperationStore } from '../store/types.js';
+import type { ClaimAndAdvanceRequest, DedupStore, OperationRecord, OperationStore } from '../store/types.js';
 import { readHeader, type HeaderSource } from '../signing/signature-base.js';
-import type { ReplayStore } from '../signing/replay-store.js';
-import { authenticateWebhook } from './authenticate-webhook.js';
+import { authenticateWebhook, type ResolvedSignature } from './authenticate-webhook.js';
 import { readWebhookEvent, type ParsedDelivery } from './read-webhook-event.js';
 import type { WebhookEvent, WebhookHandlerOptions } from './handler-types.js';
 
@@ -20,12 +19,15 @@ export interface DeliveryAnswer {
   detail?: string;
 }
 
-/** The resolved options the pipeline runs with (defaults applied once, at handler creation). */
+/** The resolved options the pipeline runs with (checked and defaulted once, at handler creation). */
 export interface DeliveryContext {
-  options: WebhookHandlerOptions;
+  signature: ResolvedSignature;
+  agent: string | undefined;
+  format: WebhookHandlerOptions['format'];
+  onEvent: WebhookHandlerOptions['onEvent'];
+  resolveA2AOperationId: WebhookHandlerOptions['resolveA2AOperationId'];
   dedup: DedupStore;
   operations: OperationStore | undefined;
-  replay: ReplayStore | undefined;
   leaseMs: number;
   dedupTtlMs: number;
   now: () => number;
@@ -48,15 +50,7 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   const body = request.body;
   const nowMs = ctx.now();
 
-  const auth = await authenticateWebhook(
-    ctx.options.signature,
-    { ...request, body },
-    {
-      agent: ctx.options.agent,
-      nowMs,
-      replay: ctx.replay,
-    },
-  );
+  const auth = await authenticateWebhook(ctx.signature, { ...request, body }, { agent: ctx.agent, nowMs });
   if (!auth.ok) {
     const headers: Record<string, string> = {};
     if (auth.challenge !== undefined) headers['www-authenticate'] = auth.challenge;
@@ -64,18 +58,19 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
     return { status: auth.status, reason: auth.reason, headers };
   }
 
-  const read = readWebhookEvent(body, ctx.options.format);
+  const read = readWebhookEvent(body, ctx.format);
   if (!read.ok)
     return { status: 400, reason: read.reason, ...(read.detail !== undefined ? { detail: read.detail } : {}) };
   const delivery = read.delivery;
   const scope = auth.sender.scope;
 
+  const plan = planOperation(ctx, delivery, scope, nowMs);
   let claim;
   let advanced: Advanced | undefined;
   try {
     // A store that can claim and advance in one step (PostgreSQL) saves round trips; with no
     // handler to run in between, it completes the key in that same step too.
-    const combined = await claimAndAdvance(ctx, delivery, scope, nowMs);
+    const combined = await claimAndAdvance(ctx, delivery, scope, nowMs, plan);
     claim =
       combined ??
       (await ctx.dedup.claim(scope, delivery.dedupKey, {
@@ -84,7 +79,7 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
         fingerprint: delivery.fingerprint,
       }));
     if (combined?.kind === 'claimed')
-      advanced = { applied: combined.applied, record: combined.record, completed: ctx.options.onEvent === undefined };
+      advanced = { applied: combined.applied, record: combined.record, completed: ctx.onEvent === undefined };
   } catch (error) {
     return { status: 503, reason: 'store_unavailable', headers: { 'retry-after': '5' }, detail: describe(error) };
   }
@@ -104,24 +99,28 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
       // The lease expires on its own; the retry reclaims it then.
     }
   };
-  let event: WebhookEvent;
+  let built: Awaited<ReturnType<typeof buildEvent>>;
   try {
-    event = await buildEvent(
+    built = await buildEvent(
       ctx,
       delivery,
       auth.sender,
       { scope, key: delivery.dedupKey, token, ttlMs: ctx.dedupTtlMs },
-      nowMs,
+      plan,
       advanced,
     );
   } catch (error) {
     await release();
-    if (error instanceof OperationMismatch) return { status: 409, reason: `operation_${error.field}_mismatch` };
     return { status: 503, reason: 'store_unavailable', headers: { 'retry-after': '5' }, detail: describe(error) };
   }
-  if (ctx.options.onEvent !== undefined) {
+  if (built.kind === 'mismatch') {
+    await release();
+    return { status: 409, reason: `operation_${built.field}_mismatch` };
+  }
+  const event = built.event;
+  if (ctx.onEvent !== undefined) {
     try {
-      await ctx.options.onEvent(event);
+      await ctx.onEvent(event);
     } catch (error) {
       await release();
       return { status: 500, reason: 'handler_failed', detail: describe(error) };
@@ -142,36 +141,32 @@ async function buildEvent(
   delivery: ParsedDelivery,
   sender: WebhookEvent['sender'],
   claim: WebhookEvent['claim'],
-  nowMs: number,
+  plan: OperationPlan,
   advanced: Advanced | undefined,
-): Promise<WebhookEvent> {
+): Promise<{ kind: 'event'; event: WebhookEvent } | { kind: 'mismatch'; field: 'agent' | 'task_type' }> {
   let operationId = delivery.operationId;
   if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined) {
     operationId =
-      ctx.options.resolveA2AOperationId !== undefined
-        ? await ctx.options.resolveA2AOperationId(delivery.a2aTaskId)
-        : delivery.a2aTaskId;
+      plan.operationId ??
+      (ctx.resolveA2AOperationId !== undefined
+        ? await ctx.resolveA2AOperationId(delivery.a2aTaskId)
+        : delivery.a2aTaskId);
   }
-  const statusAt = clampStatusAt(delivery, nowMs);
   let operation: OperationRecord | undefined;
   let stale = false;
-  if (ctx.operations !== undefined && operationId !== undefined && delivery.status !== null) {
-    const update = operationUpdate(delivery, delivery.status, statusAt, nowMs);
+  if (ctx.operations !== undefined && operationId !== undefined && plan.update !== undefined) {
     let outcome: { applied: boolean; record: OperationRecord | undefined } | undefined = advanced;
     if (outcome === undefined) {
       const current = await ctx.operations.get(operationId);
       // The payload names the operation, but only its own seller and task type may move it: a
       // verified sender echoing another seller's operation_id, or another task's, is refused.
       if (current !== undefined) {
-        if (ctx.options.agent !== undefined && current.agent !== ctx.options.agent)
-          throw new OperationMismatch('agent');
-        if (delivery.taskType !== undefined && current.taskType !== delivery.taskType)
-          throw new OperationMismatch('task_type');
+        if (plan.expect.agent !== undefined && current.agent !== plan.expect.agent)
+          return { kind: 'mismatch', field: 'agent' };
+        if (plan.expect.taskType !== undefined && current.taskType !== plan.expect.taskType)
+          return { kind: 'mismatch', field: 'task_type' };
       }
-      outcome = await ctx.operations.advance(operationId, {
-        ...update,
-        ...createIfMissing(ctx, delivery, sender.scope),
-      });
+      outcome = await ctx.operations.advance(operationId, plan.update);
     }
     operation = outcome.record;
     if (outcome.applied && operation !== undefined) ctx.notify(operation);
@@ -179,16 +174,16 @@ async function buildEvent(
     stale =
       !outcome.applied &&
       operation !== undefined &&
-      !(operation.status === update.status && operation.statusAt === statusAt);
+      !(operation.status === plan.update.status && operation.statusAt === plan.statusAt);
   }
-  return {
+  const event: WebhookEvent = {
     format: delivery.format,
     idempotencyKey: delivery.dedupKey,
     operationId,
     taskId: delivery.taskId ?? delivery.a2aTaskId,
     taskType: delivery.taskType,
     status: delivery.status,
-    statusAt,
+    statusAt: plan.statusAt,
     data: delivery.data,
     message: delivery.message,
     payload: delivery.payload,
@@ -196,6 +191,54 @@ async function buildEvent(
     operation,
     stale,
     claim,
+  };
+  return { kind: 'event', event };
+}
+
+/**
+ * What a delivery does to its operation, worked out once for both store paths (one combined
+ * claim-and-advance, or a claim then an advance): the update (with the operation to create when
+ * missing), the agent and task type an existing operation must have, and the operation id when it
+ * is known before the claim (`undefined` for an A2A task the caller's resolver names).
+ */
+interface OperationPlan {
+  statusAt: number;
+  operationId: string | undefined;
+  update: ClaimAndAdvanceRequest['update'] | undefined;
+  expect: ClaimAndAdvanceRequest['expect'];
+}
+
+function planOperation(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string, nowMs: number): OperationPlan {
+  // A payload timestamp far in the future would freeze the operation (every later event would
+  // look older), so it counts as "now" at most a minute ahead.
+  const statusAt = Math.min(delivery.statusAt ?? nowMs, nowMs + 60_000);
+  const resolved = delivery.format === 'a2a' && delivery.a2aTaskId !== undefined;
+  const operationId = resolved
+    ? ctx.resolveA2AOperationId === undefined
+      ? delivery.a2aTaskId
+      : undefined
+    : delivery.operationId;
+  const update =
+    delivery.status === null
+      ? undefined
+      : {
+          status: delivery.status,
+          statusAt,
+          now: nowMs,
+          ...(delivery.taskId !== undefined ? { taskId: delivery.taskId } : {}),
+          ...(delivery.data !== null ? { result: delivery.data } : {}),
+          ...(delivery.taskType !== undefined
+            ? { createIfMissing: { agent: ctx.agent ?? scope, taskType: delivery.taskType } }
+            : {}),
+        };
+  return {
+    statusAt,
+    operationId,
+    update,
+    expect: {
+      ...(ctx.agent !== undefined ? { agent: ctx.agent } : {}),
+      ...(delivery.taskType !== undefined ? { taskType: delivery.taskType } : {}),
+    },
   };
 }
 
@@ -206,17 +249,19 @@ type Advanced = { applied: boolean; record: OperationRecord | undefined; complet
  * operation is known before the claim (an A2A task resolved by the caller's function is not);
  * `undefined`: make the separate calls.
  */
-async function claimAndAdvance(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string, nowMs: number) {
-  const operationId =
-    delivery.format === 'a2a' && delivery.a2aTaskId !== undefined ? delivery.a2aTaskId : delivery.operationId;
+async function claimAndAdvance(
+  ctx: DeliveryContext,
+  delivery: ParsedDelivery,
+  scope: string,
+  nowMs: number,
+  plan: OperationPlan,
+) {
   if (
     ctx.dedup.claimAndAdvance === undefined ||
     ctx.operations === undefined ||
-    operationId === undefined ||
-    delivery.status === null
+    plan.operationId === undefined ||
+    plan.update === undefined
   )
-    return undefined;
-  if (delivery.format === 'a2a' && delivery.a2aTaskId !== undefined && ctx.options.resolveA2AOperationId !== undefined)
     return undefined;
   return ctx.dedup.claimAndAdvance({
     scope,
@@ -224,45 +269,12 @@ async function claimAndAdvance(ctx: DeliveryContext, delivery: ParsedDelivery, s
     leaseMs: ctx.leaseMs,
     now: nowMs,
     fingerprint: delivery.fingerprint,
-    ...(ctx.options.onEvent === undefined ? { complete: { ttlMs: ctx.dedupTtlMs } } : {}),
+    ...(ctx.onEvent === undefined ? { complete: { ttlMs: ctx.dedupTtlMs } } : {}),
     operations: ctx.operations,
-    operationId,
-    update: {
-      ...operationUpdate(delivery, delivery.status, clampStatusAt(delivery, nowMs), nowMs),
-      ...createIfMissing(ctx, delivery, scope),
-    },
-    expect: {
-      ...(ctx.options.agent !== undefined ? { agent: ctx.options.agent } : {}),
-      ...(delivery.taskType !== undefined ? { taskType: delivery.taskType } : {}),
-    },
+    operationId: plan.operationId,
+    update: plan.update,
+    expect: plan.expect,
   });
-}
-
-// A payload timestamp far in the future would freeze the operation (every later event would
-// look older), so it counts as "now" at most a minute ahead.
-function clampStatusAt(delivery: ParsedDelivery, nowMs: number): number {
-  return Math.min(delivery.statusAt ?? nowMs, nowMs + 60_000);
-}
-
-function operationUpdate(
-  delivery: ParsedDelivery,
-  status: NonNullable<ParsedDelivery['status']>,
-  statusAt: number,
-  nowMs: number,
-) {
-  return {
-    status,
-    statusAt,
-    now: nowMs,
-    ...(delivery.taskId !== undefined ? { taskId: delivery.taskId } : {}),
-    ...(delivery.data !== null ? { result: delivery.data } : {}),
-  };
-}
-
-function createIfMissing(ctx: DeliveryContext, delivery: ParsedDelivery, scope: string) {
-  return delivery.taskType !== undefined
-    ? { createIfMissing: { agent: ctx.options.agent ?? scope, taskType: delivery.taskType } }
-    : {};
 }
 
 function readContentType(headers: HeaderSource): string | undefined {
@@ -271,10 +283,4 @@ function readContentType(headers: HeaderSource): string | undefined {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-class OperationMismatch extends Error {
-  constructor(readonly field: 'agent' | 'task_type') {
-    super(`operation ${field} mismatch`);
-  }
 }
