@@ -40,7 +40,7 @@ export interface ReferenceSellerOptions {
   allowInsecureWebhookUrls?: boolean;
   /** Task store limits (TTL clamp, poll interval, per-owner creation rate limit). */
   taskPolicy?: Partial<TaskPolicy>;
-  /** Maps a request to its principal (`null` refuses it). Default: everyone is `anonymous`. */
+  /** Maps a request to its principal (`null` refuses it). Default: `anonymous@<address>`, per caller address. */
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
   /** Verify RFC 9421 request signatures (see `createAdcpServer`'s `requestSigning`). */
   requestSigning?: RequestSigningServerOptions;

@@ -5,6 +5,7 @@ import { parseJsonStrict } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { createMemoryTaskStore } from '../store/memory-task-store.js';
+import { anonymousPrincipal } from './anonymous-principal.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
@@ -148,6 +149,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     serving,
     requestTimeoutMs,
     maxSessions: options.maxSessions ?? 1000,
+    maxSessionsPerPrincipal: options.maxSessionsPerPrincipal ?? 100,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
   });
   const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs });
@@ -177,7 +179,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   };
 
   const principalOf = async (req: IncomingMessage): Promise<string | null> => {
-    if (options.authenticate === undefined) return 'anonymous';
+    if (options.authenticate === undefined) return anonymousPrincipal(req.socket.remoteAddress);
     try {
       return await options.authenticate(req);
     } catch {

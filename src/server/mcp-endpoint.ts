@@ -30,6 +30,7 @@ export interface McpEndpointOptions {
   serving?: AdcpServing;
   requestTimeoutMs: number;
   maxSessions: number;
+  maxSessionsPerPrincipal: number;
   sessionIdleMs: number;
 }
 
@@ -73,7 +74,7 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const sessions = new Map<string, Session>();
   const running = new Map<string, AbortController>();
-  const sdkStore = createSdkTaskStore(options.store, (taskId) => running.get(taskId)?.abort(new Error('cancelled')));
+  const abortTask = (taskId: string) => running.get(taskId)?.abort(new Error('cancelled'));
   const toolList: Tool[] = [...options.tools.values()].map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -110,7 +111,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           tools: { listChanged: false },
           tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
         },
-        taskStore: sdkStore,
+        taskStore: createSdkTaskStore(options.store, mcpTaskOwner(principal), abortTask),
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
@@ -146,7 +147,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
               };
         return toCallToolResult(tool.name, await runTool(tool, args, principal, headers, signal, onWorking));
       }
-      const owner = mcpTaskOwner(extra.sessionId);
+      const owner = mcpTaskOwner(principal);
       const created = await options.store.create({
         owner,
         kind: 'mcp',
@@ -209,14 +210,38 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const idleTimer = setInterval(evictIdle, Math.min(options.sessionIdleMs, 60_000));
   idleTimer.unref();
 
-  const dropOldestIfFull = () => {
-    if (sessions.size < options.maxSessions) return;
+  const closeSession = (id: string, session: Session) => {
+    sessions.delete(id);
+    void session.transport.close().catch(() => undefined);
+  };
+  /** The least recently used session, of `principal` only when given. */
+  const leastRecent = (principal?: string): [string, Session] | undefined => {
     let oldest: [string, Session] | undefined;
-    for (const entry of sessions) if (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
-    if (oldest !== undefined) {
-      sessions.delete(oldest[0]);
-      void oldest[1].transport.close().catch(() => undefined);
+    for (const entry of sessions) {
+      if (principal !== undefined && entry[1].principal !== principal) continue;
+      if (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
     }
+    return oldest;
+  };
+  /**
+   * Makes room for a new session of `principal`. Past its own cap, its own least recently used
+   * session goes; past the global cap, the least recently used session of whoever holds the most.
+   * A flood therefore evicts the flooder's sessions, never another principal's while the flooder
+   * has more; and no eviction loses a task result (tasks belong to the principal).
+   */
+  const makeRoomFor = (principal: string) => {
+    const counts = new Map<string, number>();
+    for (const session of sessions.values()) counts.set(session.principal, (counts.get(session.principal) ?? 0) + 1);
+    if ((counts.get(principal) ?? 0) >= options.maxSessionsPerPrincipal) {
+      const own = leastRecent(principal);
+      if (own !== undefined) closeSession(...own);
+      return;
+    }
+    if (sessions.size < options.maxSessions) return;
+    let heaviest = principal;
+    for (const [who, count] of counts) if (count > (counts.get(heaviest) ?? 0)) heaviest = who;
+    const victim = leastRecent(heaviest) ?? leastRecent();
+    if (victim !== undefined) closeSession(...victim);
   };
 
   return {
@@ -244,7 +269,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         jsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: no valid session; send initialize first');
         return;
       }
-      dropOldestIfFull();
+      makeRoomFor(principal);
       const server = makeServer(principal);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

@@ -28,7 +28,7 @@ export type AsyncWork = (progress: AsyncProgress) => Promise<JsonObject>;
 export interface ToolContext {
   /** Which wire the call came over. */
   protocol: 'mcp' | 'a2a';
-  /** The authenticated principal (or `anonymous`): owner of the AdCP tasks this call creates. */
+  /** The authenticated principal (or `anonymous@<address>`): owner of the AdCP tasks this call creates. */
   principal: string;
   /** The HTTP request headers (lower-case names). */
   headers: IncomingMessage['headers'];
@@ -94,8 +94,10 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
   /** Server card `_meta["adcontextprotocol.org"]` extras (`protocols_supported`, ...). */
   cardMeta?: JsonObject;
   /**
-   * Maps a request to its principal, or `null` to refuse it with 401. Default: every caller is
-   * `anonymous` (then AdCP tasks are shared by all callers; MCP Tasks stay per session).
+   * Maps a request to its principal, or `null` to refuse it with 401. The principal owns the AdCP,
+   * A2A and MCP tasks it creates and has its own task rate limit and session cap. Default: a
+   * caller is `anonymous@<address>` (IPv6 by /64): anonymous callers behind one address (a NAT,
+   * a proxy) share tasks and limits; authenticate them to tell them apart.
    */
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
   /**
@@ -136,8 +138,13 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * only loopback names (DNS-rebinding protection); otherwise any.
    */
   allowedHosts?: string[];
-  /** Most concurrent MCP sessions kept; the least recently used is dropped past it. Default 1000. */
+  /**
+   * Most concurrent MCP sessions kept. Past it, the least recently used session of the principal
+   * holding the most is dropped (its tasks stay reachable from its next session). Default 1000.
+   */
   maxSessions?: number;
+  /** Most concurrent MCP sessions of one principal; its least recently used goes past it. Default 100. */
+  maxSessionsPerPrincipal?: number;
   /** Idle MCP sessions are closed after this many ms. Default 30 min. */
   sessionIdleMs?: number;
   /**

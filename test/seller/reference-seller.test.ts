@@ -187,7 +187,7 @@ describe('startReferenceSeller', () => {
     // A crash leaves the task `submitted` in the file with no process to finish it.
     const orphaned = createSqliteTaskStore({ path: dbPath, sweepIntervalMs: 0 });
     const created = await orphaned.create({
-      owner: 'principal:anonymous',
+      owner: 'principal:anonymous@127.0.0.1',
       kind: 'adcp',
       taskType: 'create_media_buy',
       status: 'submitted',

@@ -77,7 +77,7 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
     assert.equal(first.kind, 'task');
     assert.equal((first.status as Json).state, 'working');
     const id = first.id as string;
-    const stored = await store.get('principal:anonymous', id);
+    const stored = await store.get('principal:anonymous@127.0.0.1', id);
     assert.equal(stored?.status, 'working');
     const got = await rpc('tasks/get', { id });
     assert.equal(((got.result as Json).status as Json).state, 'working');
