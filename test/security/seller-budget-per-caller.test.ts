@@ -2,6 +2,7 @@
 // so one caller's burst of media buys does not make every other caller RATE_LIMITED.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import type { ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { rawPost, rpcMessage } from './raw-http.js';
@@ -31,7 +32,9 @@ describe('reference seller async budget', () => {
             {
               data: {
                 skill: 'create_media_buy',
-                input: { idempotency_key: `k-${localAddress}-${n}`, packages: [{ product_id: 'display_ron' }] },
+                input: mediaBuyRequest([packageRequest('display_ron', 1000)], {
+                  idempotency_key: `k-${localAddress}-${n}-0000-0000-000000000000`,
+                }),
               },
             },
           ],
