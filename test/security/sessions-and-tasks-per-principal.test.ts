@@ -146,7 +146,7 @@ describe('MCP task creation rate limit per principal', () => {
     const fresh = await openMcpSession(authedUrl, { headers: as('mallory') });
     const refused = await createTask(authedUrl, fresh, { headers: as('mallory') });
     assert.equal(refused.error?.code, -32029);
-    assert.equal(((refused.error?.data as Json).adcp_error as Json).code, 'RATE_LIMITED');
+    assert.equal(((refused.error?.data as Json | undefined)?.adcp_error as Json | undefined)?.code, 'RATE_LIMITED');
     const other = await openMcpSession(authedUrl, { headers: as('alice') });
     assert.equal(typeof (await createTask(authedUrl, other, { headers: as('alice') })).taskId, 'string');
   });
