@@ -13,7 +13,11 @@ import { prepareArgs } from './idempotency.js';
 import { advanceOperation, operationIdFor, recordOperation, type OperationRef } from './record-operation.js';
 import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
-import { validateArgs } from './validate-args.js';
+import { getValidator } from '../schemas/adcp-validator.js';
+import { parseWireVersion } from '../schemas/release.js';
+import { DEFAULT_RELEASE } from '../schemas/select-release.js';
+import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-release.js';
+import { AdcpValidationError } from './validation-error.js';
 import { waitForResult, type WaitContext } from './wait-for.js';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -33,6 +37,9 @@ export class AdcpClient {
   readonly #operations = new WeakMap<TaskResult, OperationRef>();
   #transport: Promise<AdcpTransport> | undefined;
   #tools: Promise<ToolInfo[]> | undefined;
+  #release: Promise<string> | undefined;
+  readonly #pin: string;
+  readonly #validate: 'request' | 'response' | 'both' | 'off';
   #closed = false;
 
   constructor(options: AdcpClientOptions) {
@@ -50,6 +57,17 @@ export class AdcpClient {
     }
     checkPositive('maxResponseBytes', options.maxResponseBytes);
     checkPositive('timeoutMs', options.timeoutMs);
+    const validate = options.validate ?? 'off';
+    if (!['request', 'response', 'both', 'off'].includes(validate)) {
+      throw new TypeError(
+        `AdcpClient: validate must be 'request', 'response', 'both' or 'off', got ${String(validate)}`,
+      );
+    }
+    this.#validate = validate;
+    this.#pin = options.adcpVersion ?? DEFAULT_RELEASE;
+    if (parseWireVersion(this.#pin) === undefined) {
+      throw new TypeError(`AdcpClient: adcpVersion must be release precision such as "3.1", got ${String(this.#pin)}`);
+    }
     this.url = options.url;
     this.#options = options;
     this.#clock = createClock(options.clock);
@@ -88,8 +106,9 @@ export class AdcpClient {
   /**
    * Calls `tool` with `args` and returns its TaskResult. Agent refusals are `failed`/`rejected`
    * results; only "could not talk or read" throws (`AdcpWireError`), and API misuse throws
-   * `TypeError`/`RangeError` (arguments that fail the tool's `inputSchema` with `validateArgs`,
-   * `continueTask` on MCP). On A2A, `returnImmediately` answers before the task ends and
+   * `TypeError`/`RangeError` (`AdcpValidationError` for arguments that fail the request schema
+   * with `validate: 'request'`, `continueTask` on MCP); no release in common with the agent is
+   * an `AdcpVersionError`. Every request carries `adcp_version` (the negotiated release). On A2A, `returnImmediately` answers before the task ends and
    * `continueTask` answers an `input-required` task.
    */
   async call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
@@ -135,7 +154,15 @@ export class AdcpClient {
         context: options.context,
         protocol: transport.protocol,
       });
-      if (this.#options.validateArgs === true) await this.#validate(tool, prepared.args, deadline.signal);
+      const release = await this.#releaseFor(tool, deadline.signal);
+      if (prepared.args['adcp_version'] === undefined) prepared.args['adcp_version'] = release;
+      if (prepared.args['adcp_major_version'] === undefined) {
+        prepared.args['adcp_major_version'] = parseWireVersion(release)?.major ?? 3;
+      }
+      if (this.#validate === 'request' || this.#validate === 'both') {
+        const checked = getValidator(release).request(tool, prepared.args);
+        if (!checked.ok) throw new AdcpValidationError(tool, release, checked.issues);
+      }
       const callOptions: TransportCallOptions = {
         signal: deadline.signal,
         maxBytes: options.maxResponseBytes ?? this.#transportOptions.maxBytes,
@@ -152,6 +179,7 @@ export class AdcpClient {
         onRetry: options.onRetry,
       });
       await this.#record(tool, prepared.args, result);
+      if (this.#validate === 'response' || this.#validate === 'both') this.#checkResponse(tool, release, result);
       return result;
     } finally {
       deadline.dispose();
@@ -253,14 +281,63 @@ export class AdcpClient {
     return this.#tools;
   }
 
-  async #validate(tool: string, args: JsonObject, signal: AbortSignal): Promise<void> {
-    const info = (await this.#toolList(signal)).find((t) => t.name === tool);
-    if (info?.inputSchema === undefined) return;
-    const issues = validateArgs(info.inputSchema, args);
-    if (issues.length > 0)
-      throw new TypeError(
-        `AdcpClient.call(${tool}): arguments do not match the tool's inputSchema: ${issues.join('; ')}`,
-      );
+  /**
+   * The release this client speaks with the agent: its pin, narrowed once per client by the
+   * agent's `get_adcp_capabilities` (versioning.md, "Bidirectional negotiation"). Throws
+   * AdcpVersionError when the agent lists no release in common.
+   */
+  negotiatedRelease(signal?: AbortSignal): Promise<string> {
+    return this.#releaseFor('', signal);
+  }
+
+  #releaseFor(tool: string, signal?: AbortSignal): Promise<string> {
+    if (tool === 'get_adcp_capabilities' || this.#options.negotiate !== true) return Promise.resolve(this.#pin);
+    if (this.#release === undefined) {
+      const asked = signal === undefined ? { retry: false as const } : { retry: false as const, signal };
+      const learning = this.call('get_adcp_capabilities', {}, asked).then((caps) => {
+        // VERSION_UNSUPPORTED lists the agent's releases in its details (authoritative for a retry).
+        const error = caps.data?.['adcp_error'];
+        const details = isPlainObject(error) && error['code'] === 'VERSION_UNSUPPORTED' ? error['details'] : undefined;
+        if (isPlainObject(details)) {
+          const chosen = chooseRelease(this.#pin, {
+            adcp: { supported_versions: details['supported_versions'] ?? [] },
+          });
+          if (chosen.release === undefined)
+            throw new AdcpVersionError(this.url, releasesUpTo(this.#pin), chosen.theirs);
+          return chosen.release;
+        }
+        // An agent without a usable capabilities answer keeps the pin (fail-open, versioning.md).
+        if (caps.status !== 'completed') return this.#pin;
+        const chosen = chooseRelease(this.#pin, caps.data);
+        if (chosen.release === undefined) throw new AdcpVersionError(this.url, releasesUpTo(this.#pin), chosen.theirs);
+        return chosen.release;
+      });
+      this.#release = learning;
+      void learning.catch((error: unknown) => {
+        if (!(error instanceof AdcpVersionError) && this.#release === learning) this.#release = undefined;
+      });
+    }
+    return this.#release;
+  }
+
+  #checkResponse(tool: string, release: string, result: TaskResult): void {
+    const data = result.data;
+    if (data === undefined) return;
+    // Validate against the release the agent says it served when we speak it, else our own.
+    const echoed = data['adcp_version'];
+    const served = typeof echoed === 'string' && releasesUpTo(this.#pin).includes(echoed) ? echoed : release;
+    const validator = getValidator(served);
+    const checked =
+      result.status === 'failed' && isPlainObject(data['adcp_error'])
+        ? validator.schema('core/error.json', data['adcp_error'])
+        : validator.result(tool, result.status, data);
+    if (checked.schema === undefined) return;
+    result.validation = {
+      ok: checked.ok,
+      release: served,
+      schema: checked.schema,
+      issues: checked.ok ? [] : checked.issues,
+    };
   }
 
   async #record(tool: string, args: JsonObject, result: TaskResult): Promise<void> {

@@ -52,8 +52,26 @@ export interface AdcpClientOptions {
   timeoutMs?: number;
   /** Retry ceilings, or `false` to never retry. */
   retry?: RetryOptions | false;
-  /** Check arguments against the tool's `inputSchema` before sending (reads the tool list once). */
-  validateArgs?: boolean;
+  /**
+   * Schema validation with the official schemas of the negotiated release: `request` refuses
+   * invalid arguments before sending (AdcpValidationError with pointers), `response` reports an
+   * answer that does not match on `result.validation` (data kept), `both`, or `off`. Default
+   * `off`: the schemas must be on disk (ADCP_SCHEMAS_DIR, ../shared/schemas or `adcp schemas
+   * sync`), the seller validates every call anyway, and a tool's first check compiles its schemas.
+   */
+  validate?: 'request' | 'response' | 'both' | 'off';
+  /**
+   * The AdCP release this client speaks (release precision, `3.1`; `3.0`; `3.2-beta.5` opt-in).
+   * Sent as `adcp_version` (and `adcp_major_version`) on every request. Default `3.1`.
+   */
+  adcpVersion?: string;
+  /**
+   * Learn the agent's releases from `get_adcp_capabilities` once, before the first other call,
+   * and speak the highest one in common (AdcpVersionError when none). Default false: one more
+   * round trip per client, and without it the agent still downshifts a pin it cannot serve and
+   * echoes the release served, which response validation follows.
+   */
+  negotiate?: boolean;
   /** A2A only: pin the wire instead of choosing from the agent card. */
   a2aWire?: 'auto' | '1.0' | '0.3';
   /** Records `submitted`/`working` results as operations and advances them while waiting. */

@@ -26,3 +26,6 @@ export type {
 } from '../core/task-result.js';
 export { isFinalResult } from '../core/task-result.js';
 export { AdcpWireError, isAdcpWireError } from '../core/wire-error.js';
+export { AdcpValidationError } from './validation-error.js';
+export { AdcpVersionError } from './negotiate-release.js';
+export type { ResponseCheck } from '../core/task-result.js';

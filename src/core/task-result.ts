@@ -33,6 +33,8 @@ interface ResultBase {
    * are none.
    */
   files?: ResultFile[];
+  /** The response check, when the client validates responses (`validate: 'response' | 'both'`). */
+  validation?: ResponseCheck;
 }
 
 /** A FilePart after the checks: a usable `url`, accepted inline bytes, or why it was refused. */
@@ -45,6 +47,15 @@ export interface ResultFile {
   mediaType?: string;
   /** Why the part was refused (then neither `url` nor `rawBytes` is set). */
   refused?: string;
+}
+
+/** How an answer fared against the schema of the release served (the data is kept either way). */
+export interface ResponseCheck {
+  ok: boolean;
+  /** The release whose schema was used (`3.1`). */
+  release: string;
+  schema?: string;
+  issues: { pointer: string; keyword: string; message: string }[];
 }
 
 export interface SuccessResult extends ResultBase {

@@ -1,10 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { AdcpClient, type RetryOptions } from '../../src/client/index.js';
+import { AdcpClient, AdcpValidationError, type RetryOptions } from '../../src/client/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { adcpErrorAnswer, startMcpTestServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
+type Json = Record<string, unknown>;
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -167,12 +168,24 @@ describe('AdcpClient.call over MCP', () => {
     assert.equal(server.received.slice(before).filter((m) => m['method'] === 'tools/call').length, 1);
   });
 
-  it('rejects arguments that fail the inputSchema when validateArgs is on', async () => {
-    const strict = new AdcpClient({ url: server.url, protocol: 'mcp', validateArgs: true });
+  it('refuses arguments that fail the request schema before sending them, with pointers', async () => {
+    const strict = new AdcpClient({ url: server.url, protocol: 'mcp', validate: 'request' });
     try {
-      await assert.rejects(strict.call('strict', { brief: 5 }), /\/brief: expected string, got number/);
-      const ok = await strict.call('strict', { brief: 'fine' });
+      const before = server.received.filter((m) => m['method'] === 'tools/call').length;
+      await assert.rejects(strict.call('get_products', { buying_mode: 'retail', brief: 5 }), (error: unknown) => {
+        assert.ok(error instanceof AdcpValidationError);
+        assert.equal(error.release, '3.1');
+        assert.deepEqual(error.issues.map((i) => i.pointer).sort(), ['/brief', '/buying_mode']);
+        return true;
+      });
+      const sent = server.received
+        .filter((m) => m['method'] === 'tools/call')
+        .map((m) => (m['params'] as Json)['name']);
+      assert.ok(!sent.slice(before).includes('get_products'), 'nothing was sent');
+      const ok = await strict.call('get_products', { buying_mode: 'brief', brief: 'fine' });
       assert.equal(ok.status, 'completed');
+      const unknown = await strict.call('strict', { brief: 'a tool the schemas do not know goes unchecked' });
+      assert.equal(unknown.status, 'completed');
     } finally {
       await strict.close();
     }
