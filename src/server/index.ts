@@ -18,3 +18,4 @@ export type { TaskStore, StoredTask, TaskKind } from '../store/task-store.js';
 export { createMemoryTaskStore } from '../store/memory-task-store.js';
 export { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 export type { ServerWebhookOptions } from './server-webhooks.js';
+export type { RequestSigningServerOptions } from './request-signing.js';
