@@ -10,6 +10,7 @@ export const CONNECTION_OPTIONS = {
   protocol: { type: 'string' },
   auth: { type: 'string' },
   header: { type: 'string', multiple: true },
+  'credential-origin': { type: 'string', multiple: true },
   timeout: { type: 'string' },
   'sign-key': { type: 'string' },
   json: { type: 'boolean' },
@@ -20,6 +21,8 @@ export const CONNECTION_HELP = [
   '                           A2A address by its agent card, MCP otherwise)',
   '  --auth TOKEN             bearer token (or set ADCP_AUTH_TOKEN, kept out of shell history)',
   '  --header K:V             extra request header, repeatable',
+  '  --credential-origin URL  another origin --auth and --header may be sent to (an A2A card',
+  '                           listing its interface there), repeatable; any other is refused',
   '  --timeout SECONDS        give up after this long (default 30)',
   '  --sign-key FILE          sign every request (RFC 9421, AdCP request profile) with this',
   '                           private JWK (from adcp signing generate)',
@@ -31,6 +34,8 @@ export interface Connection {
   protocol: 'mcp' | 'a2a' | 'auto';
   headers: Record<string, string>;
   auth?: string;
+  /** Origins besides the URL's that the credentials may go to. */
+  credentialOrigins?: string[];
   timeoutMs: number;
   signing?: RequestSigningOptions;
 }
@@ -40,7 +45,14 @@ const PROTOCOLS = ['mcp', 'a2a', 'auto'] as const;
 /** Checks the agent URL and the connection flags; throws UsageError with the fix. */
 export function readConnection(
   url: string,
-  values: { protocol?: string; auth?: string; header?: string[]; timeout?: string; 'sign-key'?: string },
+  values: {
+    protocol?: string;
+    auth?: string;
+    header?: string[];
+    'credential-origin'?: string[];
+    timeout?: string;
+    'sign-key'?: string;
+  },
   io: CliIo,
   defaultTimeoutMs = 30_000,
 ): Connection {
@@ -75,6 +87,20 @@ export function readConnection(
   };
   if (auth !== undefined && auth !== '') connection.auth = auth;
   if (values['sign-key'] !== undefined) connection.signing = readSigningKey(values['sign-key'], io);
+  const origins = values['credential-origin'] ?? [];
+  for (const origin of origins) {
+    let ok = false;
+    try {
+      ok = /^https?:$/.test(new URL(origin).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      throw new UsageError(
+        `--credential-origin takes an http(s) origin, like https://api.seller.example, not '${printable(origin)}'.`,
+      );
+  }
+  if (origins.length > 0) connection.credentialOrigins = origins;
   return connection;
 }
 

@@ -39,6 +39,7 @@ export const openClient: OpenClient = async (connection) => {
       timeoutMs: connection.timeoutMs,
       ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
       ...(connection.signing !== undefined ? { signing: connection.signing } : {}),
+      ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),
     });
   } catch (error) {
     // The client refuses bad options (a token with a line break...) before any I/O: a usage error here.

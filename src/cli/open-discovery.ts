@@ -63,7 +63,12 @@ async function otherCard(connection: Connection, protocol: 'mcp' | 'a2a'): Promi
   const headers = { ...connection.headers };
   if (connection.auth !== undefined) headers['authorization'] = `Bearer ${connection.auth}`;
   const { createTransport } = await import('../client/create-transport.js');
-  const transport = await createTransport(other, { url: connection.url, headers, maxBytes: CARD_BYTES });
+  const transport = await createTransport(other, {
+    url: connection.url,
+    headers,
+    maxBytes: CARD_BYTES,
+    ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),
+  });
   try {
     const card = await transport.readCard({ maxBytes: CARD_BYTES, signal: AbortSignal.timeout(connection.timeoutMs) });
     return cardRow(kind, card.url, card.card, card.problem);

@@ -29,12 +29,18 @@ export const openTasks: OpenTasks = async (connection, options) => {
     headers: connection.headers,
     timeoutMs: connection.timeoutMs,
     ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
+    ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),
   });
   const headers = { ...connection.headers };
   if (connection.auth !== undefined) headers['authorization'] = `Bearer ${connection.auth}`;
   let transport: Awaited<ReturnType<typeof createTransport>> | undefined;
   const wire = async () => {
-    transport ??= await createTransport(connection.protocol, { url: connection.url, headers, maxBytes: MAX_BYTES });
+    transport ??= await createTransport(connection.protocol, {
+      url: connection.url,
+      headers,
+      maxBytes: MAX_BYTES,
+      ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),
+    });
     return transport;
   };
   const callOptions = () => ({ signal: AbortSignal.timeout(connection.timeoutMs), maxBytes: MAX_BYTES });

@@ -14,7 +14,8 @@ const NEXT_STEP: Record<string, string> = {
   not_found: 'no such task or tool at this agent; check the id (or run `adcp discover <url>`).',
   refused:
     'the agent refused the request; check the tool name, task id and arguments (`adcp discover <url>` lists its tools).',
-  unsafe_url: 'the URL is not allowed (private or non-http address); check it.',
+  unsafe_url:
+    'the URL is not allowed (private or non-http address, or an origin your credentials may not go to: --credential-origin allows one).',
   store: 'the local state store failed; check --store-url or the database file.',
 };
 

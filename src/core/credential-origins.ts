@@ -39,9 +39,8 @@ export function checkCredentialOrigin(
   if (allowed.has(origin)) return;
   throw new AdcpWireError(
     'unsafe_url',
-    `${tool ?? 'A2A request'}: the agent card sends calls to ${target}, whose origin ${origin} is not the one you gave ` +
-      `(${[...allowed].join(', ')}); your credentials go only there. If ${origin} is the same agent, ` +
-      `add it to credentialOrigins`,
+    `${tool ?? 'A2A request'}: credentials not sent to ${origin}, where the agent card puts its interface: ` +
+      `they go only to ${[...allowed].join(', ')}. If it is the same agent, add it to credentialOrigins`,
     { url: target, ...(tool === undefined ? {} : { tool }) },
   );
 }

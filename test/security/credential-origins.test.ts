@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
 import { startRawServer, sendJson, v1Card, v1Task, type RawServer } from '../a2a/raw-server.js';
 import { startMcpTestServer, type TestServer } from '../mcp/helpers/mcp-test-server.js';
+import { main } from '../../src/cli/main.js';
+import { recordingIo } from '../cli/fake-io.js';
 
 // Issue 10 item 5: the caller's credentials (`auth`, any `headers`) go only to the origin the
 // caller gave, or to the origins it lists in `credentialOrigins`; never to wherever a seller's
@@ -112,6 +114,19 @@ describe('AdcpClient over A2A, a card whose interface is on another origin', () 
     } finally {
       await client.close();
     }
+  });
+
+  it('adcp call refuses it with --auth, says how to allow it, and allows it with --credential-origin', async () => {
+    interfaceUrl = `${elsewhere.base}/a2a`;
+    const before = elsewhere.requests.length;
+    const refused = recordingIo();
+    const argv = ['call', agent.base, 'get_products', '{}', '--protocol', 'a2a', '--auth', 'secret-token'];
+    assert.equal(await main(argv, refused), 3);
+    assert.match(refused.err(), /--credential-origin/);
+    assert.equal(elsewhere.requests.length, before);
+    const allowed = recordingIo();
+    assert.equal(await main([...argv, '--credential-origin', elsewhere.base], allowed), 0, allowed.err());
+    assert.equal(elsewhere.requests.at(-1)?.headers['authorization'], 'Bearer secret-token');
   });
 
   it('uses it freely when the client carries no credentials', async () => {
