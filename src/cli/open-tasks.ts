@@ -13,15 +13,14 @@ export type OpenTasks = (connection: Connection, options: { transportTask: boole
 const MAX_BYTES = 4 * 1024 * 1024;
 
 /**
- * `get` of an AdCP `task_id` asks `get_task_status` (legacy `tasks/get` when the agent lacks it)
- * and shows the task it describes; with `transportTask`, or for `cancel` (AdCP has no cancel
+ * `get` of an AdCP `task_id` asks the task-status tool the agent lists (`get_task_status`, else
+ * the legacy `tasks/get` or `tasks_get`: `AdcpClient.getTaskStatus`) and shows the task it describes; with `transportTask`, or for `cancel` (AdCP has no cancel
  * task), the id is the wire's own task (A2A task, MCP Task) and goes to the transport.
  */
 export const openTasks: OpenTasks = async (connection, options) => {
-  const [{ AdcpClient }, { createTransport }, { unwrapPolledResult }] = await Promise.all([
+  const [{ AdcpClient }, { createTransport }] = await Promise.all([
     import('../client/adcp-client.js'),
     import('../client/create-transport.js'),
-    import('../client/unwrap-polled-result.js'),
   ]);
   const client = new AdcpClient({
     url: connection.url,
@@ -52,13 +51,7 @@ export const openTasks: OpenTasks = async (connection, options) => {
           throw new TypeError(`${t.protocol} has no transport tasks to read; drop --transport-task.`);
         return t.getTask(taskId, callOptions());
       }
-      const polled = await client.call('get_task_status', { task_id: taskId, include_result: true }, { retry: false });
-      if (isUnknownTool(polled)) {
-        return unwrapPolledResult(
-          await client.call('tasks/get', { task_id: taskId, include_result: true }, { retry: false }),
-        );
-      }
-      return unwrapPolledResult(polled);
+      return client.getTaskStatus(taskId);
     },
     async cancel(taskId) {
       const t = await wire();
@@ -70,9 +63,3 @@ export const openTasks: OpenTasks = async (connection, options) => {
     },
   };
 };
-
-/** The agent does not have the tool (so try the legacy one). */
-function isUnknownTool(result: TaskResult): boolean {
-  if (result.status !== 'failed' && result.status !== 'rejected') return false;
-  return /UNKNOWN_TOOL|TOOL_NOT_FOUND|METHOD_NOT_FOUND|NOT_SUPPORTED/i.test(result.error.code);
-}

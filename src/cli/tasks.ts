@@ -56,7 +56,14 @@ export async function runTasks(argv: string[], io: CliIo, open: OpenTasks): Prom
     const result = action === 'get' ? await tasks.get(taskId) : await tasks.cancel(taskId);
     if (parsed.values.json === true) io.stdout.write(`${safeJson(resultToJson(result), 2)}\n`);
     else io.stdout.write(renderResult(result, `task ${taskId}`, createStyle(wantsColor(io))));
-    return exitFor(action, result);
+    const code = exitFor(action, result);
+    if (code !== EXIT.ok && action === 'get' && parsed.values['transport-task'] !== true && result.protocol === 'a2a') {
+      // An A2A agent has two kinds of ids: say which one this command took, and how to ask for the other.
+      io.stderr.write(
+        `  '${printable(taskId)}' was read as an AdCP task_id; if it is an A2A task id, add --transport-task.\n`,
+      );
+    }
+    return code;
   } catch (error) {
     return reportError(io, 'tasks', error);
   } finally {

@@ -18,7 +18,8 @@ import { parseWireVersion } from '../schemas/release.js';
 import { DEFAULT_RELEASE } from '../schemas/select-release.js';
 import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-release.js';
 import { AdcpValidationError } from './validation-error.js';
-import { waitForResult, type WaitContext } from './wait-for.js';
+import { statusToolFor, waitForResult, type WaitContext } from './wait-for.js';
+import { unwrapPolledResult } from './unwrap-polled-result.js';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
@@ -212,6 +213,32 @@ export class AdcpClient {
     const final = await waitForResult(context, result, options);
     if (ref !== undefined) this.#operations.set(final, ref);
     return final;
+  }
+
+  /**
+   * One look at an AdCP task: the task-status tool the agent lists (`get_task_status`, else the
+   * legacy `tasks/get` or `tasks_get`) with `include_result`, unwrapped to the task's own status
+   * and result. Not retried: a poll is cheap to repeat.
+   */
+  async getTaskStatus(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TaskResult> {
+    if (typeof taskId !== 'string' || taskId === '')
+      throw new TypeError('AdcpClient.getTaskStatus: taskId must be a non-empty string');
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const deadline = deadlineSignal(timeoutMs, options.signal, `task status at ${this.url}`);
+    try {
+      const names = await this.#toolList(deadline.signal).then(
+        (tools) => new Set(tools.map((t) => t.name)),
+        () => undefined,
+      );
+      const polled = await this.call(
+        statusToolFor(names),
+        { task_id: taskId, include_result: true },
+        { retry: false, signal: deadline.signal, timeoutMs },
+      );
+      return unwrapPolledResult(polled);
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /** The operation id a pending result was recorded under (with an `operations` store). */

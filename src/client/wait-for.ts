@@ -105,14 +105,18 @@ async function pollOnce(poll: Poll, signal: AbortSignal, timeoutMs: number): Pro
 /** The task-status tools agents offer, preferred first: the AdCP 3 tool, then the legacy names. */
 const STATUS_TOOLS = ['get_task_status', 'tasks/get', 'tasks_get'] as const;
 
+/** The task-status tool to call at an agent that lists `names` (see `STATUS_TOOLS`). */
+export function statusToolFor(names: ReadonlySet<string> | undefined): string {
+  return STATUS_TOOLS.find((name) => names?.has(name) === true) ?? 'get_task_status';
+}
+
 /**
  * AdCP polling with the task-status tool the agent lists (its MCP tools or A2A skills):
  * `get_task_status`, else the legacy `tasks/get` or `tasks_get`; `get_task_status` when the list
  * cannot be read or names none of them.
  */
 async function adcpPoller(context: WaitContext, taskId: string, signal: AbortSignal): Promise<Poll> {
-  const names = await context.toolNames(signal).catch(() => undefined);
-  const tool = STATUS_TOOLS.find((name) => names?.has(name) === true) ?? 'get_task_status';
+  const tool = statusToolFor(await context.toolNames(signal).catch(() => undefined));
   return async (s) => {
     const polled = await context.callOnce(tool, { task_id: taskId, include_result: true }, s);
     checkCorrelation(polled, taskId, context.taskType);

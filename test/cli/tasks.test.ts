@@ -6,6 +6,7 @@ import { AdcpClient } from '../../src/client/index.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { recordingIo } from './fake-io.js';
 import { fastSeller } from './seller.js';
+import { startMcpTestServer } from '../mcp/helpers/mcp-test-server.js';
 
 describe('adcp tasks against the reference seller', () => {
   let seller: ListeningAdcpServer;
@@ -70,9 +71,53 @@ describe('adcp tasks against the reference seller', () => {
     assert.match(io.err(), /\[not_found\]\n  no such task/);
   });
 
+  it('hints at --transport-task when an A2A id was read as an AdCP task_id', async () => {
+    const client = new AdcpClient({ url: seller.a2aUrl, protocol: 'a2a' });
+    const result = await client.call('get_products', { buying_mode: 'brief', brief: 'pets' });
+    await client.close();
+    const io = recordingIo();
+    const code = await main(['tasks', 'get', seller.a2aUrl, result.transportTaskId ?? '', '--protocol', 'a2a'], io);
+    assert.equal(code, 1);
+    assert.match(io.err(), /was read as an AdCP task_id; if it is an A2A task id, add --transport-task/);
+  });
+
   it('exits 2 for an unknown action', async () => {
     const io = recordingIo();
     assert.equal(await main(['tasks', 'list', seller.mcpUrl, 'x'], io), 2);
     assert.match(io.err(), /the first argument is get or cancel, not 'list'/);
+  });
+});
+
+describe('adcp tasks get at an MCP SDK seller that offers only the legacy tasks/get tool', () => {
+  it('asks tasks/get (the tool the agent lists) and shows the task', async () => {
+    const server = await startMcpTestServer({
+      tools: [
+        {
+          name: 'tasks/get',
+          handler: (args) => ({
+            content: [],
+            structuredContent: {
+              task_id: String(args['task_id']),
+              task_type: 'create_media_buy',
+              status: 'completed',
+              result: { media_buy_id: 'mb_7' },
+            },
+          }),
+        },
+      ],
+    });
+    try {
+      const io = recordingIo();
+      assert.equal(await main(['tasks', 'get', server.url, 't-7', '--json'], io), 0, io.err());
+      const out = JSON.parse(io.out()) as { status: string; data: { media_buy_id?: string } };
+      assert.equal(out.status, 'completed');
+      assert.equal(out.data.media_buy_id, 'mb_7');
+      const called = server.received
+        .filter((m) => m['method'] === 'tools/call')
+        .map((m) => (m['params'] as { name: string }).name);
+      assert.deepEqual(called, ['tasks/get']);
+    } finally {
+      await server.close();
+    }
   });
 });
