@@ -44,7 +44,7 @@ const USAGE = (): string =>
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`),
     '',
-    'Run `adcp <command> --help` for the options of one command.',
+    'Run `adcp <command> --help` for the options of one command; `adcp --version` for the version.',
     'Exit codes:',
     `  ${EXIT.ok}  ok`,
     `  ${EXIT.failed}  the agent answered with a failure, or a check failed`,
@@ -60,6 +60,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout).write(USAGE());
     return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    const { ADCP_WIRE_PACKAGE } = await import('../transport/package-version.js');
+    io.stdout.write(`${ADCP_WIRE_PACKAGE.name} ${ADCP_WIRE_PACKAGE.version}\n`);
+    return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {

@@ -95,6 +95,11 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           `  MCP  ${started.mcpUrl}`,
           `  A2A  ${started.a2aUrl}`,
           `  webhook signing keys  ${jwksUrl}`,
+          ...(host === '0.0.0.0' || host === '::'
+            ? [
+                `  bound to every interface (${host}): other machines use this machine's address; --public-url sets what the cards advertise`,
+              ]
+            : []),
           ...(values.sandbox === true
             ? [style.bold('  sandbox: request signatures verified with the public compliance test keys')]
             : []),

@@ -347,14 +347,23 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         server.listen(listenOptions.port ?? 0, host, () => resolve());
       });
       const address = server.address() as AddressInfo;
-      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      const url = `http://${shownHost}:${address.port}`;
-      // 0.0.0.0 / :: name no reachable host: cards then use the address each caller connected to.
+      const url = reachableUrl(address);
       if (address.address !== '0.0.0.0' && address.address !== '::') listenOrigin = url;
       return { url, mcpUrl: `${url}${ADCP_SERVER_PATHS.mcp}`, a2aUrl: `${url}${ADCP_SERVER_PATHS.a2a}`, close };
     },
     close,
   };
+}
+
+/**
+ * The URL to hand back for a listening address. 0.0.0.0 and :: name no host anyone can connect
+ * to, so those give loopback (this machine reaches the server there); cards then use the address
+ * each caller connected to.
+ */
+export function reachableUrl(address: Pick<AddressInfo, 'address' | 'family' | 'port'>): string {
+  const unspecified = address.address === '0.0.0.0' || address.address === '::';
+  const host = unspecified ? (address.family === 'IPv6' ? '::1' : '127.0.0.1') : address.address;
+  return `http://${address.family === 'IPv6' ? `[${host}]` : host}:${address.port}`;
 }
 
 /** Adds the `request_signing` block to the `get_adcp_capabilities` answer (unless its handler set one). */

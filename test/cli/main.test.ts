@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { main } from '../../src/cli/main.js';
 import { recordingIo } from './fake-io.js';
 
@@ -11,6 +12,17 @@ describe('main', () => {
       assert.match(io.out(), new RegExp(`^  ${name} `, 'm'));
     }
     assert.match(io.out(), /^  3  could not reach or read the agent$/m);
+  });
+
+  it('prints the package name and version for --version, -V and version', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V', 'version']) {
+      const io = recordingIo();
+      assert.equal(await main([flag], io), 0);
+      assert.equal(io.out(), `adcp-wire ${version}\n`);
+    }
   });
 
   it('prints the usage on stderr and exits 2 with no command', async () => {
