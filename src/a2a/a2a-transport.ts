@@ -11,7 +11,7 @@ import type {
 } from '../transport/transport.js';
 import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcRequest } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
-import { METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from './wire-methods.js';
+import { A2A_METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from '../core/a2a-wire.js';
 import { TaskSnapshot, classifyEvent } from './task-snapshot.js';
 import { progressFromEvent, resultFromA2A } from './to-task-result.js';
 import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
@@ -99,7 +99,7 @@ export class A2ATransport implements AdcpTransport {
         returnImmediately: options.returnImmediately,
         advisoryText: options.advisoryText === true ? `AdCP task: ${tool}` : undefined,
       });
-      const method = streaming ? METHODS[endpoint.wire].stream : METHODS[endpoint.wire].send;
+      const method = streaming ? A2A_METHODS[endpoint.wire].stream : A2A_METHODS[endpoint.wire].send;
       const request = this.request(endpoint, method, params, options, tool);
       return streaming
         ? this.stream(request, target, endpoint, options.onProgress)
@@ -148,7 +148,7 @@ export class A2ATransport implements AdcpTransport {
       const target = await this.resolve(options);
       return this.withFallback(target, undefined, (endpoint) =>
         this.once(
-          this.request(endpoint, METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined),
+          this.request(endpoint, A2A_METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined),
           target,
           endpoint,
         ),

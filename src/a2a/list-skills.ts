@@ -1,7 +1,7 @@
+import { isJsonObject } from '../core/json-object.js';
 import type { ToolInfo } from '../transport/transport.js';
 import type { CardLookup } from './discover-card.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
-import { isObject } from './task-snapshot.js';
 
 const SKILL_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -14,7 +14,7 @@ export function skillsOf(lookup: CardLookup): ToolInfo[] {
   const skills = lookup.card['skills'];
   const tools: ToolInfo[] = [];
   for (const skill of Array.isArray(skills) ? skills : []) {
-    if (!isObject(skill) || typeof skill['id'] !== 'string' || !SKILL_ID.test(skill['id'])) continue;
+    if (!isJsonObject(skill) || typeof skill['id'] !== 'string' || !SKILL_ID.test(skill['id'])) continue;
     const info: ToolInfo = { name: skill['id'] };
     const description = sanitizeSellerText(skill['description'], { maxLength: 1024 });
     if (description !== undefined && description !== '') info.description = description;

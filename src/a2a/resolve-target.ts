@@ -1,8 +1,8 @@
+import { isJsonObject } from '../core/json-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
 import { discoverCard, type CardLookup } from './discover-card.js';
 import { listEndpoints, selectEndpoint, type A2AEndpoint, type A2AWire } from './select-interface.js';
-import { isObject } from './task-snapshot.js';
 
 /** Where calls go, and what the card says about the agent. */
 export interface Target {
@@ -66,7 +66,7 @@ export function legacyEndpoint(target: Target): A2AEndpoint {
 export function canStream(target: Target): boolean {
   if (!target.lookup.found) return true;
   const capabilities = target.lookup.card['capabilities'];
-  return !isObject(capabilities) || capabilities['streaming'] !== false;
+  return !isJsonObject(capabilities) || capabilities['streaming'] !== false;
 }
 
 /** The card's own origin plus the origins of its interfaces: never anything from a task payload. */

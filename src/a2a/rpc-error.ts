@@ -3,7 +3,7 @@ import type { TaskResult } from '../core/task-result.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { RpcErrorObject } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
-import { TASK_NOT_FOUND, VERSION_NOT_SUPPORTED } from './wire-methods.js';
+import { TASK_NOT_FOUND, VERSION_NOT_SUPPORTED } from '../core/a2a-wire.js';
 import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
 
 /**

@@ -1,7 +1,9 @@
+import { isJsonObject } from '../core/json-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
+import type { A2AWire } from '../core/a2a-wire.js';
 import type { JsonObject } from '../core/types.js';
 
-export type A2AWire = '1.0' | '0.3';
+export type { A2AWire };
 
 /** One JSON-RPC endpoint of the agent and the wire it speaks. */
 export interface A2AEndpoint {
@@ -20,7 +22,7 @@ export function listEndpoints(card: JsonObject, cardUrl: string): A2AEndpoint[] 
   };
   const interfaces = Array.isArray(card['supportedInterfaces']) ? card['supportedInterfaces'] : [];
   for (const entry of interfaces) {
-    if (!isObject(entry) || !isJsonRpc(entry['protocolBinding'])) continue;
+    if (!isJsonObject(entry) || !isJsonRpc(entry['protocolBinding'])) continue;
     add(wireOf(entry['protocolVersion']), entry['url']);
   }
   // v0.3 cards: the root `url` speaks `preferredTransport` (JSONRPC when absent) at `protocolVersion`.
@@ -32,7 +34,8 @@ export function listEndpoints(card: JsonObject, cardUrl: string): A2AEndpoint[] 
   }
   const additional = Array.isArray(card['additionalInterfaces']) ? card['additionalInterfaces'] : [];
   for (const entry of additional) {
-    if (isObject(entry) && isJsonRpc(entry['transport'])) add(wireOf(card['protocolVersion']) ?? '0.3', entry['url']);
+    if (isJsonObject(entry) && isJsonRpc(entry['transport']))
+      add(wireOf(card['protocolVersion']) ?? '0.3', entry['url']);
   }
   return out.sort((a, b) => (a.wire === b.wire ? 0 : a.wire === '1.0' ? -1 : 1));
 }
@@ -70,10 +73,6 @@ export function wireOf(version: unknown): A2AWire | undefined {
 
 function isJsonRpc(binding: unknown): boolean {
   return typeof binding === 'string' && binding.toUpperCase() === 'JSONRPC';
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function safeHttpUrl(raw: string, base: string): string | undefined {

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../core/json-object.js';
 import type { JsonObject } from '../core/types.js';
 import { readStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 
@@ -22,7 +23,7 @@ const V03_KINDS: Record<string, Exclude<A2AEvent['kind'], 'malformed'>> = {
  * a v0.3 object with `kind`, or a bare Task (`GetTask`, v0.3 servers without `kind`).
  */
 export function classifyEvent(value: unknown): A2AEvent {
-  if (!isObject(value)) return { kind: 'malformed', reason: 'not a JSON object' };
+  if (!isJsonObject(value)) return { kind: 'malformed', reason: 'not a JSON object' };
   const envelope = readStreamEnvelope(value);
   if (envelope === null) return { kind: 'malformed', reason: 'nested stream envelope' };
   if (envelope.kind !== 'bare') return { kind: envelope.kind, value: envelope.value as JsonObject };
@@ -31,7 +32,7 @@ export function classifyEvent(value: unknown): A2AEvent {
     const mapped = V03_KINDS[kind];
     return mapped === undefined ? { kind: 'malformed', reason: 'unknown event kind' } : { kind: mapped, value };
   }
-  if (typeof value['id'] === 'string' && isObject(value['status'])) return { kind: 'task', value };
+  if (typeof value['id'] === 'string' && isJsonObject(value['status'])) return { kind: 'task', value };
   return { kind: 'malformed', reason: 'neither a Task nor a stream event' };
 }
 
@@ -58,10 +59,10 @@ export class TaskSnapshot {
     }
     if (typeof v['contextId'] === 'string') this.contextId = v['contextId'];
     if (event.kind === 'task') {
-      this.status = isObject(v['status']) ? v['status'] : undefined;
-      this.artifacts = Array.isArray(v['artifacts']) ? v['artifacts'].filter(isObject) : [];
+      this.status = isJsonObject(v['status']) ? v['status'] : undefined;
+      this.artifacts = Array.isArray(v['artifacts']) ? v['artifacts'].filter(isJsonObject) : [];
     } else if (event.kind === 'statusUpdate') {
-      if (isObject(v['status'])) this.status = v['status'];
+      if (isJsonObject(v['status'])) this.status = v['status'];
       if (v['final'] === true) this.final = true;
     } else {
       this.addArtifact(v['artifact'], v['append'] === true);
@@ -79,7 +80,7 @@ export class TaskSnapshot {
   }
 
   private addArtifact(artifact: unknown, append: boolean): void {
-    if (!isObject(artifact)) return;
+    if (!isJsonObject(artifact)) return;
     const parts = Array.isArray(artifact['parts']) ? artifact['parts'] : [];
     const index = this.artifacts.findIndex((a) => a['artifactId'] === artifact['artifactId']);
     const existing = index === -1 ? undefined : this.artifacts[index];
@@ -92,8 +93,4 @@ export class TaskSnapshot {
       this.artifacts.push({ ...artifact, parts: [...parts] });
     }
   }
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

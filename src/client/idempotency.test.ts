@@ -1,22 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isReadOnlyTool, prepareArgs } from './idempotency.js';
-
-describe('isReadOnlyTool', () => {
-  it('treats the listed reads and every list_* tool as read-only', () => {
-    assert.deepEqual(
-      ['get_products', 'get_task_status', 'list_anything', 'get_adcp_capabilities'].map(isReadOnlyTool),
-      [true, true, true, true],
-    );
-  });
-
-  it('treats every other tool as mutating', () => {
-    assert.deepEqual(
-      ['create_media_buy', 'sync_creatives', 'some_new_tool', 'get_products_and_buy'].map(isReadOnlyTool),
-      [false, false, false, false],
-    );
-  });
-});
+import { prepareArgs } from './idempotency.js';
 
 describe('prepareArgs', () => {
   it('adds a fresh key to a mutating call and none to a read', () => {

@@ -1,41 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isPlainObject } from '../core/plain-object.js';
-
-/**
- * AdCP tools that change nothing on the seller: they get no `idempotency_key`. Every tool not
- * listed here, and every `list_*` tool, is treated as mutating: sending a key to a read that does
- * not need one is harmless, missing one on a write is not.
- */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
-  'get_adcp_capabilities',
-  'get_products',
-  'list_creative_formats',
-  'list_creatives',
-  'list_authorized_properties',
-  'list_accounts',
-  'list_tasks',
-  'get_media_buys',
-  'get_media_buy_delivery',
-  'get_creative_delivery',
-  'get_signals',
-  'get_task_status',
-  'tasks/get',
-  'tasks/list',
-  'preview_creative',
-  'get_plan_audit_logs',
-  'get_brand_identity',
-  'get_rights',
-  'get_property_list',
-  'list_property_lists',
-  'get_content_standards',
-  'list_content_standards',
-]);
-
-/** True for AdCP tools that only read (see `READ_ONLY_TOOLS`; any `list_*` tool too). */
-export function isReadOnlyTool(tool: string): boolean {
-  return READ_ONLY_TOOLS.has(tool) || tool.startsWith('list_');
-}
+import { isReadOnlyTool } from '../core/tool-table.js';
 
 export interface PreparedArgs {
   args: JsonObject;

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffMs, withRetry } from './retry.js';
+import { withRetry } from './retry.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { Clock } from './client-options.js';
@@ -122,20 +122,6 @@ describe('withRetry', () => {
     await assert.rejects(
       withRetry(async () => ok, { maxAttempts: 0 }, clock()),
       RangeError,
-    );
-  });
-});
-
-describe('backoffMs', () => {
-  it('doubles from the initial delay up to the maximum, with half of it random', () => {
-    const policy = { initialDelayMs: 1000, maxDelayMs: 5000 };
-    assert.deepEqual(
-      [1, 2, 3, 4].map((n) => backoffMs(n, policy, { random: () => 1 })),
-      [1000, 2000, 4000, 5000],
-    );
-    assert.deepEqual(
-      [1, 2, 3, 4].map((n) => backoffMs(n, policy, { random: () => 0 })),
-      [500, 1000, 2000, 2500],
     );
   });
 });

@@ -1,3 +1,4 @@
+import { backoffMs } from '../core/backoff.js';
 import type { TaskResult } from '../core/task-result.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { Clock, RetryOptions } from './client-options.js';
@@ -87,25 +88,17 @@ function retryDelayMs(outcome: Attempt, n: number, policy: Required<RetryOptions
     const result = outcome.result;
     if (result.status !== 'failed' || result.error.action !== 'retry') return null;
     const seconds = result.error.retryDelaySeconds;
-    return seconds === null ? backoffMs(n, policy, clock) : seconds * 1000;
+    return seconds === null ? backoffMs(n, policy, () => clock.random()) : seconds * 1000;
   }
   const error = outcome.error;
   if (error instanceof AdcpWireError && (error.retryable || error.code === 'network'))
-    return error.retryAfterSeconds === undefined ? backoffMs(n, policy, clock) : error.retryAfterSeconds * 1000;
+    return error.retryAfterSeconds === undefined
+      ? backoffMs(n, policy, () => clock.random())
+      : error.retryAfterSeconds * 1000;
   return null;
 }
 
 function reasonOf(outcome: Attempt): string {
   if (outcome.ok) return outcome.result.status === 'failed' ? outcome.result.error.code : outcome.result.status;
   return outcome.error instanceof AdcpWireError ? outcome.error.code : 'error';
-}
-
-/** Exponential backoff with jitter: half the doubled delay fixed, half random. */
-export function backoffMs(
-  n: number,
-  policy: { initialDelayMs: number; maxDelayMs: number },
-  clock: Pick<Clock, 'random'>,
-): number {
-  const base = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (n - 1));
-  return Math.round(base / 2 + (base / 2) * clock.random());
 }

@@ -1,3 +1,4 @@
+import { isJsonObject } from './json-object.js';
 import type { AdcpError } from './types.js';
 import { parseJsonStrict } from './json.js';
 import { jsonSizeExceeds } from './json-size.js';
@@ -106,12 +107,12 @@ function errorInParts(parts: unknown): AdcpError | null | undefined {
  * JSON-RPC response or its `error` member (an `McpError` works too), or `null`.
  */
 export function extractAdcpErrorFromJsonRpc(errorOrResponse: unknown): AdcpError | null {
-  if (!isObject(errorOrResponse)) return null;
+  if (!isJsonObject(errorOrResponse)) return null;
   let error: Record<string, unknown> = errorOrResponse;
   const nested = errorOrResponse['error'];
-  if (!('data' in errorOrResponse) && isObject(nested)) error = nested;
+  if (!('data' in errorOrResponse) && isJsonObject(nested)) error = nested;
   const data = error['data'];
-  return isObject(data) && isPresent(data['adcp_error']) ? validateAdcpError(data['adcp_error']) : null;
+  return isJsonObject(data) && isPresent(data['adcp_error']) ? validateAdcpError(data['adcp_error']) : null;
 }
 
 /**
@@ -124,7 +125,7 @@ export function extractAdcpError(envelope: unknown): AdcpError | null {
     const mcp = extractAdcpErrorFromMcp(envelope);
     if (mcp !== null) return mcp;
   }
-  if (isObject(envelope['error'])) return extractAdcpErrorFromJsonRpc(envelope);
+  if (isJsonObject(envelope['error'])) return extractAdcpErrorFromJsonRpc(envelope);
   return extractAdcpErrorFromA2A(envelope);
 }
 
@@ -137,10 +138,6 @@ export function extractPayloadError(data: unknown): AdcpError | null {
   let errors = data['errors'];
   if (!Array.isArray(errors) && isPlainObject(data['payload'])) errors = data['payload']['errors'];
   return Array.isArray(errors) && errors.length > 0 ? validateAdcpError(errors[0]) : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function isPresent(value: unknown): boolean {

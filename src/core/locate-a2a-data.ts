@@ -1,3 +1,4 @@
+import { isFinalStatus } from './final-status.js';
 import { dataPartData } from './data-part.js';
 import { jsonSizeExceeds } from './json-size.js';
 import { normalizeTaskState } from './normalize-task-state.js';
@@ -42,8 +43,6 @@ export interface A2ADataLocation {
   path: 'artifact' | 'status_message' | undefined;
 }
 
-const FINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'canceled', 'rejected']);
-
 /**
  * The A2A extraction algorithm (a2a-response-extraction, steps 0 to 4) with the reason for its
  * answer, for callers that must report more than `null`. Never throws on seller input.
@@ -76,7 +75,7 @@ export function locateA2AData(input: unknown, options: A2AExtractOptions = {}): 
   loc.state = normalizeTaskState(loc.rawState);
   if (loc.state === null) return { ...loc, outcome: 'unknown_state' }; // 4.
   // 2. Final states: last DataPart of artifacts[0], then the status message.
-  if (FINAL.has(loc.state)) {
+  if (isFinalStatus(loc.state)) {
     const parts = firstArtifactParts(task);
     if (parts !== undefined) {
       if (options.expectedPartCount !== undefined && parts.length !== options.expectedPartCount) {

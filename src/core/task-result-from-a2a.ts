@@ -1,3 +1,4 @@
+import { isFinalStatus } from './final-status.js';
 import { extractAdcpErrorFromA2A } from './extract-error.js';
 import { locateA2AData, type A2AExtractOptions } from './locate-a2a-data.js';
 import { isPlainObject } from './plain-object.js';
@@ -83,8 +84,7 @@ export function taskResultFromA2A(input: unknown, options: TaskResultFromA2AOpti
 
   const data = loc.data;
   const status: TaskStatus = loc.state === 'completed' ? deliveredStatus(data) : loc.state;
-  const final =
-    loc.state === 'completed' || loc.state === 'failed' || loc.state === 'canceled' || loc.state === 'rejected';
+  const final = isFinalStatus(loc.state);
   const message = cleanText(data?.['message']) ?? cleanText(statusText(task, final));
   const error = errorForStatus(status, data, message, options, () => extractAdcpErrorFromA2A(task));
   return payloadResult(status, fields, data, message, error);

@@ -1,7 +1,7 @@
+import { isJsonObject } from './json-object.js';
 import { extractAdcpErrorFromJsonRpc } from './extract-error.js';
 import { assembleResult, baseFields, cleanText, resultErrorFor, type TaskResultOptions } from './result-fields.js';
 import type { TaskResult } from './task-result.js';
-import type { JsonObject } from './types.js';
 
 export interface TaskResultFromJsonRpcOptions extends TaskResultOptions {
   /** The wire the error came over (default `mcp`). */
@@ -23,13 +23,9 @@ export function taskResultFromJsonRpcError(
   if (adcpError === null) return null;
   const fields = baseFields(options.protocol ?? 'mcp', errorOrResponse, options.transportTaskId);
   // An McpError instance is not a plain object, but carries `message` the same way.
-  const outer = isObject(errorOrResponse) ? errorOrResponse : {};
-  const rpcError = isObject(outer['error']) ? outer['error'] : outer;
+  const outer = isJsonObject(errorOrResponse) ? errorOrResponse : {};
+  const rpcError = isJsonObject(outer['error']) ? outer['error'] : outer;
   const message = cleanText(adcpError.message) ?? cleanText(rpcError['message']);
   if (message !== undefined) fields['message'] = message;
   return assembleResult('failed', fields, undefined, resultErrorFor('failed', adcpError, undefined, message, options));
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null;
 }

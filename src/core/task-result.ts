@@ -1,3 +1,4 @@
+import { isFinalStatus } from './final-status.js';
 import type { AdcpError, JsonObject, Recovery, RecoveryAction, TaskStatus } from './types.js';
 
 /**
@@ -98,10 +99,5 @@ export interface ResultError {
 
 /** True for the four final AdCP statuses. */
 export function isFinalResult(result: TaskResult): boolean {
-  return (
-    result.status === 'completed' ||
-    result.status === 'failed' ||
-    result.status === 'rejected' ||
-    result.status === 'canceled'
-  );
+  return isFinalStatus(result.status);
 }

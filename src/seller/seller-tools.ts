@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../server/json-object.js';
+import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from '../server/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import { findProduct, productToWire, searchCatalog } from './catalog.js';

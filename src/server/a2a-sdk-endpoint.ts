@@ -7,9 +7,9 @@ import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { createAdcpExecutor } from './a2a-sdk-executor.js';
 import { A2A_STATE, createSdkTaskStore } from './a2a-sdk-task-store.js';
+import { a2aMethodRoute, parseInvocation } from '../core/a2a-wire.js';
+import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
-import { A2A_METHODS, parseInvocation } from './a2a-wire.js';
-import { isJsonObject } from './json-object.js';
 import type { AdcpToolDefinition } from './types.js';
 
 export interface A2AEndpointOptions {
@@ -92,13 +92,13 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         return;
       }
       const id: RpcId = typeof body.id === 'string' || typeof body.id === 'number' ? body.id : null;
-      // An own property only: `constructor`, `__proto__`, `toString` are not methods.
-      const route = Object.hasOwn(A2A_METHODS, body.method) ? A2A_METHODS[body.method] : undefined;
+      // A lookup in a Map: `constructor`, `__proto__`, `toString` are not methods.
+      const route = a2aMethodRoute(body.method);
       if (route === undefined) {
         writeJson(res, rpcError(id, -32601, 'Method not found'));
         return;
       }
-      const [wire, op] = route;
+      const { wire, operation: op } = route;
       let request: JsonObject = body;
       const state = new Map<string, unknown>([
         ['headers', req.headers],

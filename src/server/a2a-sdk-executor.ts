@@ -16,7 +16,7 @@ import {
 } from './a2a-sdk-events.js';
 import type { AdcpAnswer } from './invoke-tool.js';
 import { errorAnswer, invokeTool } from './invoke-tool.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 

@@ -5,7 +5,7 @@ import { isTerminalTaskStatus } from '../store/task-store.js';
 import { AdcpToolError, adcpErrorFromThrown } from './tool-error.js';
 import type { ServerWebhooks } from './server-webhooks.js';
 import type { AsyncWork } from './types.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../core/json-object.js';
 
 /** What an AdCP async task keeps in the store's `request` column. */
 interface AdcpTaskRequest {

@@ -1,8 +1,6 @@
+import { ADCP_PROFILE_URI } from '../core/a2a-wire.js';
 import type { JsonObject } from '../core/types.js';
 import type { AdcpToolDefinition } from './types.js';
-
-/** The AdCP A2A profile extension URI (a2a-guide, "AdCP Extension"). */
-export const ADCP_A2A_EXTENSION = 'https://adcontextprotocol.org/extensions/adcp/v3';
 
 export interface CardInput {
   name: string;
@@ -58,7 +56,7 @@ export function buildAgentCard(input: CardInput): JsonObject {
     capabilities: {
       streaming: true,
       pushNotifications: false,
-      extensions: [{ uri: ADCP_A2A_EXTENSION, description: 'AdCP structured task invocation profile', required: true }],
+      extensions: [{ uri: ADCP_PROFILE_URI, description: 'AdCP structured task invocation profile', required: true }],
     },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],

@@ -12,8 +12,8 @@ export type {
   WebhookSend,
 } from './types.js';
 export { AdcpToolError } from './tool-error.js';
-export { ADCP_TASK_SUPPORT, taskSupportFor } from './task-support.js';
-export { ADCP_A2A_EXTENSION } from './cards.js';
+export { ADCP_TOOLS, taskSupportFor } from '../core/tool-table.js';
+export { ADCP_PROFILE_URI } from '../core/a2a-wire.js';
 export type { TaskStore, StoredTask, TaskKind } from '../store/task-store.js';
 export { createMemoryTaskStore } from '../store/memory-task-store.js';
 export { createSqliteTaskStore } from '../store/sqlite-task-store.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { AdcpError, JsonObject } from '../core/types.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
+import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
-import { isJsonObject } from './json-object.js';
 import { adcpErrorFromThrown } from './tool-error.js';
 import type { AdcpToolDefinition, ToolContext, WorkingProgress } from './types.js';
 

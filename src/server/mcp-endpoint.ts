@@ -16,7 +16,7 @@ import type { AdcpAnswer } from './invoke-tool.js';
 import { invokeTool, terseText } from './invoke-tool.js';
 import { checkMcpRequest } from './mcp-request-check.js';
 import { createSdkTaskStore, mcpTaskOwner, toMcpTask } from './mcp-task-store.js';
-import { taskSupportFor } from './task-support.js';
+import { taskSupportFor } from '../core/tool-table.js';
 import type { AdcpServing } from './adcp-serving.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 

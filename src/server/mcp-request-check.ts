@@ -8,7 +8,7 @@ import {
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../core/json-object.js';
 
 /** The requests whose params the SDK validates after dispatch (a failure there is -32603 with a zod dump). */
 const SCHEMAS = {

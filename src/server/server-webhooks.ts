@@ -3,7 +3,7 @@ import { checkWebhookDestination } from '../webhooks/check-destination.js';
 import { createWebhookEmitter } from '../webhooks/create-webhook-emitter.js';
 import { validateWebhookSecret } from '../webhooks/hmac.js';
 import type { WebhookEmitterOptions } from '../webhooks/create-webhook-emitter.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from './tool-error.js';
 import type { WebhookSend } from './types.js';
 

@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
+import type { TaskSupport } from '../core/tool-table.js';
 import type { AdcpServingOptions } from './adcp-serving.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
 import type { RequestSigningServerOptions } from './request-signing.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
+export type { TaskSupport };
 
 /** How far a call or task has got: `percentage` 0-100, `step` a short name (`current_step` on the wire). */
 export interface WorkingProgress {

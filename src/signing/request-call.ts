@@ -1,3 +1,6 @@
+import { a2aMethodRoute } from '../core/a2a-wire.js';
+import { isJsonObject } from '../core/json-object.js';
+
 /**
  * What a JSON-RPC request body asks for, as the request-signing pre-check needs it
  * (security.md, "Protocol-method coverage"): the JSON-RPC `method`, and for an AdCP call the
@@ -13,35 +16,31 @@ export interface RequestCall {
   args?: Record<string, unknown>;
 }
 
-const A2A_SEND_METHODS: ReadonlySet<string> = new Set([
-  'message/send',
-  'message/stream',
-  'SendMessage',
-  'SendStreamingMessage',
-]);
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A2A methods that carry an AdCP invocation: send and stream, on either wire. */
+function isA2ASend(method: string): boolean {
+  const operation = a2aMethodRoute(method)?.operation;
+  return operation === 'send' || operation === 'stream';
+}
 
 /** Reads one parsed JSON-RPC request; `{}` for anything else (a batch, a response, not JSON-RPC). */
 export function describeRequestCall(body: unknown): RequestCall {
-  if (!isObject(body) || typeof body.method !== 'string') return {};
+  if (!isJsonObject(body) || typeof body.method !== 'string') return {};
   const method = body.method;
-  const params = isObject(body.params) ? body.params : {};
+  const params = isJsonObject(body.params) ? body.params : {};
   if (method === 'tools/call') {
     if (typeof params.name !== 'string') return { method };
-    return { method, operation: params.name, args: isObject(params.arguments) ? params.arguments : {} };
+    return { method, operation: params.name, args: isJsonObject(params.arguments) ? params.arguments : {} };
   }
-  if (A2A_SEND_METHODS.has(method)) {
-    const message = isObject(params.message) ? params.message : {};
+  if (isA2ASend(method)) {
+    const message = isJsonObject(params.message) ? params.message : {};
     const parts = Array.isArray(message.parts) ? message.parts : [];
     const data = parts
-      .filter(isObject)
+      .filter(isJsonObject)
       .map((part) => part.data)
-      .filter(isObject);
+      .filter(isJsonObject);
     const invocation = data.length === 1 ? data[0] : undefined;
     if (invocation === undefined || typeof invocation.skill !== 'string') return { method };
-    return { method, operation: invocation.skill, args: isObject(invocation.input) ? invocation.input : {} };
+    return { method, operation: invocation.skill, args: isJsonObject(invocation.input) ? invocation.input : {} };
   }
   return { method };
 }
@@ -53,10 +52,10 @@ export function describeRequestCall(body: unknown): RequestCall {
  */
 export function requestsWebhookAuthentication(args: Record<string, unknown> | undefined): boolean {
   if (args === undefined) return false;
-  const hasAuth = (config: unknown): boolean => isObject(config) && config.authentication !== undefined;
+  const hasAuth = (config: unknown): boolean => isJsonObject(config) && config.authentication !== undefined;
   if (hasAuth(args.push_notification_config)) return true;
   const configsOf = (holder: unknown): unknown[] =>
-    isObject(holder) && Array.isArray(holder.notification_configs) ? holder.notification_configs : [];
+    isJsonObject(holder) && Array.isArray(holder.notification_configs) ? holder.notification_configs : [];
   if (configsOf(args).some(hasAuth)) return true;
   const accounts = Array.isArray(args.accounts) ? args.accounts : [];
   return accounts.some((account) => configsOf(account).some(hasAuth));

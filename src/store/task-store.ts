@@ -1,3 +1,4 @@
+import { FINAL_STATUSES } from '../core/types.js';
 /**
  * The server's durable tasks: MCP Tasks (the transport wrapper), AdCP async tasks (`task_id`,
  * `get_task_status`) and A2A tasks. Every task belongs to an owner (an MCP session id, or an
@@ -16,7 +17,7 @@ export type TaskKind = 'mcp' | 'adcp' | 'a2a';
  * Statuses after which a task never changes. MCP spells `cancelled`, AdCP `canceled`;
  * A2A v0.3 state names are stored as they are.
  */
-export const TERMINAL_TASK_STATUSES = ['completed', 'failed', 'cancelled', 'canceled', 'rejected'] as const;
+export const TERMINAL_TASK_STATUSES = [...FINAL_STATUSES, 'cancelled'] as const;
 
 /** True when a stored task can no longer move. */
 export function isTerminalTaskStatus(status: string): boolean {

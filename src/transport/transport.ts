@@ -1,3 +1,4 @@
+import type { TaskSupport } from '../core/tool-table.js';
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
 
@@ -62,7 +63,7 @@ export interface ToolInfo {
   description?: string;
   inputSchema?: JsonObject;
   /** MCP `execution.taskSupport`; A2A skills have none. */
-  taskSupport?: 'forbidden' | 'optional' | 'required';
+  taskSupport?: TaskSupport;
 }
 
 export interface CardInfo {

@@ -1,3 +1,4 @@
+import { backoffMs } from '../core/backoff.js';
 /** How the emitter treats one HTTP answer (webhooks.md "Reliability"; security.md "Retry semantics"). */
 export type AttemptVerdict =
   { kind: 'delivered' } | { kind: 'retry'; retryAfterMs?: number } | { kind: 'stop'; reason: DeliveryFailure };
@@ -44,7 +45,6 @@ export function backoffDelay(
   random: () => number,
   retryAfterMs?: number,
 ): number {
-  const step = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-  const jittered = Math.round(step * (0.5 + random() * 0.5));
+  const jittered = backoffMs(attempt, { initialDelayMs: options.baseDelayMs, maxDelayMs: options.maxDelayMs }, random);
   return retryAfterMs === undefined ? jittered : Math.max(jittered, retryAfterMs);
 }

@@ -1,21 +1,17 @@
+import { isJsonObject } from '../../core/json-object.js';
 import { isDeepStrictEqual } from 'node:util';
 import { sanitizeSellerText } from '../../core/sanitize.js';
 import type { VectorResult } from './types.js';
 
 export type JsonRecord = Record<string, unknown>;
 
-/** True for a non-null, non-array object. */
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The `vectors` array of a document when every entry is an object having all `fields`. */
 export function vectorsWith(doc: unknown, key: string, fields: readonly string[]): JsonRecord[] | undefined {
-  if (!isRecord(doc)) return undefined;
+  if (!isJsonObject(doc)) return undefined;
   const list = doc[key];
   if (!Array.isArray(list) || list.length === 0) return undefined;
   for (const entry of list) {
-    if (!isRecord(entry) || fields.some((f) => !(f in entry))) return undefined;
+    if (!isJsonObject(entry) || fields.some((f) => !(f in entry))) return undefined;
   }
   return list as JsonRecord[];
 }

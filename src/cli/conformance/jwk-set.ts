@@ -1,11 +1,12 @@
-import { isRecord } from './check.js';
+import { isJsonObject } from '../../core/json-object.js';
+
 import type { FormatHandler } from './types.js';
 
 /** The keys of a JWK set document (`{ keys: [{ kty, kid, ... }] }`), or `undefined`. */
 export function jwkSetKeys(doc: unknown): Record<string, unknown>[] | undefined {
-  if (!isRecord(doc) || !Array.isArray(doc['keys']) || doc['keys'].length === 0) return undefined;
+  if (!isJsonObject(doc) || !Array.isArray(doc['keys']) || doc['keys'].length === 0) return undefined;
   const keys = doc['keys'] as unknown[];
-  return keys.every((k) => isRecord(k) && typeof k['kty'] === 'string')
+  return keys.every((k) => isJsonObject(k) && typeof k['kty'] === 'string')
     ? (keys as Record<string, unknown>[])
     : undefined;
 }

@@ -1,14 +1,15 @@
+import { isJsonObject } from '../../core/json-object.js';
 import { validateWebhookEnvelope } from '../../core/webhook-envelope.js';
-import { expectEqual, guard, isRecord, show, vectorId, type JsonRecord } from './check.js';
+import { expectEqual, guard, show, vectorId, type JsonRecord } from './check.js';
 import type { FormatHandler, VectorResult } from './types.js';
 
 function lists(doc: unknown): { positive: JsonRecord[]; negative: JsonRecord[] } | undefined {
-  if (!isRecord(doc) || (!Array.isArray(doc['positive']) && !Array.isArray(doc['negative']))) return undefined;
+  if (!isJsonObject(doc) || (!Array.isArray(doc['positive']) && !Array.isArray(doc['negative']))) return undefined;
   const positive = (doc['positive'] ?? []) as unknown[];
   const negative = (doc['negative'] ?? []) as unknown[];
   if (!Array.isArray(positive) || !Array.isArray(negative)) return undefined;
-  if (!positive.every((v) => isRecord(v) && 'payload' in v)) return undefined;
-  if (!negative.every((v) => isRecord(v) && 'payload' in v && 'expected_error' in v)) return undefined;
+  if (!positive.every((v) => isJsonObject(v) && 'payload' in v)) return undefined;
+  if (!negative.every((v) => isJsonObject(v) && 'payload' in v && 'expected_error' in v)) return undefined;
   return { positive: positive as JsonRecord[], negative: negative as JsonRecord[] };
 }
 
@@ -27,7 +28,7 @@ export const receiverEnvelopesHandler: FormatHandler = {
         if (typeof sameAs !== 'string') return { id, ok: true };
         const first = positive.find((p) => p['id'] === sameAs);
         const key = (p: JsonRecord | undefined): unknown =>
-          isRecord(p?.['payload']) ? p['payload']['idempotency_key'] : undefined;
+          isJsonObject(p?.['payload']) ? p['payload']['idempotency_key'] : undefined;
         if (first === undefined)
           return { id, ok: false, reason: `same_event_as '${show(sameAs)}' names no positive vector` };
         return expectEqual(id, 'idempotency_key of the same event', key(v), key(first));

@@ -1,20 +1,21 @@
+import { isJsonObject } from '../../core/json-object.js';
 import path from 'node:path';
-import { isRecord, show } from './check.js';
+import { show } from './check.js';
 import type { FormatHandler } from './types.js';
 import { runRequestSigningVector, type RequestSigningVector } from '../../signing/run-request-signing-vector.js';
 import type { Jwk } from '../../signing/jwks.js';
 
 function isRequestSigningVector(doc: unknown): doc is RequestSigningVector {
-  if (!isRecord(doc)) return false;
+  if (!isJsonObject(doc)) return false;
   const request = doc['request'];
   return (
-    isRecord(request) &&
+    isJsonObject(request) &&
     typeof request['method'] === 'string' &&
     typeof request['url'] === 'string' &&
-    isRecord(request['headers']) &&
+    isJsonObject(request['headers']) &&
     typeof doc['reference_now'] === 'number' &&
-    isRecord(doc['expected_outcome']) &&
-    isRecord(doc['verifier_capability'])
+    isJsonObject(doc['expected_outcome']) &&
+    isJsonObject(doc['verifier_capability'])
   );
 }
 

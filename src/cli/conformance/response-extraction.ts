@@ -1,6 +1,7 @@
+import { isJsonObject } from '../../core/json-object.js';
 import { extractAdcpResponseFromA2A } from '../../core/extract-a2a-response.js';
 import { extractAdcpResponseFromMcp } from '../../core/extract-mcp-response.js';
-import { expectEqual, guard, isRecord, show, vectorId, vectorsWith, type JsonRecord } from './check.js';
+import { expectEqual, guard, show, vectorId, vectorsWith, type JsonRecord } from './check.js';
 import type { FormatHandler, VectorResult } from './types.js';
 
 /**
@@ -28,7 +29,7 @@ function isA2AVector(v: JsonRecord): boolean {
   if (v['transport'] === 'mcp') return false;
   if ('status' in v) return true;
   const r = v['response'];
-  return isRecord(r) && !('content' in r) && !('structuredContent' in r) && !('isError' in r);
+  return isJsonObject(r) && !('content' in r) && !('structuredContent' in r) && !('isError' in r);
 }
 
 function runOne(id: string, v: JsonRecord): VectorResult {
@@ -41,7 +42,7 @@ function runOne(id: string, v: JsonRecord): VectorResult {
       const data = extract();
       return { id, ok: false, reason: `expected a '${show(expectedError)}' error, got data ${show(data)}` };
     } catch (error) {
-      const code = isRecord(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
+      const code = isJsonObject(error) || error instanceof Error ? (error as { code?: unknown }).code : undefined;
       return expectEqual(id, `${a2a ? 'A2A' : 'MCP'} error code`, code, expectedError);
     }
   }

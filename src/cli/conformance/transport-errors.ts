@@ -1,3 +1,4 @@
+import { isJsonObject } from '../../core/json-object.js';
 import {
   extractAdcpError,
   extractAdcpErrorFromA2A,
@@ -5,7 +6,7 @@ import {
   extractAdcpErrorFromMcp,
 } from '../../core/extract-error.js';
 import { recoveryAction } from '../../core/recovery.js';
-import { all, expectEqual, guard, isRecord, vectorId, vectorsWith } from './check.js';
+import { all, expectEqual, guard, vectorId, vectorsWith } from './check.js';
 import type { FormatHandler } from './types.js';
 
 /** transport-errors.md "Test Vectors": `response`, `expected_error`, `expected_action` (`transport` optional). */
@@ -22,7 +23,7 @@ export const transportErrorsHandler: FormatHandler = {
           v['transport'] === 'a2a'
             ? extractAdcpErrorFromA2A(response)
             : v['transport'] === 'mcp'
-              ? isRecord(response) && 'error' in response
+              ? isJsonObject(response) && 'error' in response
                 ? extractAdcpErrorFromJsonRpc(response)
                 : extractAdcpErrorFromMcp(response)
               : extractAdcpError(response);

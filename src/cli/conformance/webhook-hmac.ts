@@ -1,5 +1,6 @@
+import { isJsonObject } from '../../core/json-object.js';
 import { parseJsonStrict } from '../../core/json.js';
-import { expectEqual, guard, isRecord, show, vectorId, vectorsWith, type JsonRecord } from './check.js';
+import { expectEqual, guard, show, vectorId, vectorsWith, type JsonRecord } from './check.js';
 import { requireWebhooks, type WebhooksModule } from './load-webhooks.js';
 import type { FormatHandler, VectorResult } from './types.js';
 
@@ -14,7 +15,7 @@ type Hmac = Required<Pick<WebhooksModule, 'signWebhookHmac' | 'verifyWebhookHmac
 export const webhookHmacHandler: FormatHandler = {
   format: 'webhook HMAC-SHA256 (legacy)',
   matches: (doc) =>
-    isRecord(doc) &&
+    isJsonObject(doc) &&
     typeof doc['secret'] === 'string' &&
     vectorsWith(doc, 'vectors', ['raw_body', 'timestamp', 'expected_signature']) !== undefined,
   async run(doc) {

@@ -1,17 +1,18 @@
+import { isJsonObject } from '../../core/json-object.js';
 import path from 'node:path';
-import { isRecord, show, type JsonRecord } from './check.js';
+import { show, type JsonRecord } from './check.js';
 import { requireWebhooks } from './load-webhooks.js';
 import type { FormatHandler } from './types.js';
 
 function isSigningVector(doc: unknown): doc is JsonRecord {
-  if (!isRecord(doc)) return false;
+  if (!isJsonObject(doc)) return false;
   const request = doc['request'];
   return (
-    isRecord(request) &&
+    isJsonObject(request) &&
     typeof request['method'] === 'string' &&
     typeof request['url'] === 'string' &&
-    isRecord(request['headers']) &&
-    isRecord(doc['expected_outcome']) &&
+    isJsonObject(request['headers']) &&
+    isJsonObject(doc['expected_outcome']) &&
     Array.isArray(doc['jwks_ref'])
   );
 }

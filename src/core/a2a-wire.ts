@@ -1,14 +1,36 @@
-import type { JsonObject } from '../core/types.js';
-import type { A2AWire } from './select-interface.js';
+import { isJsonObject } from './json-object.js';
+import type { JsonObject } from './types.js';
+
+/**
+ * The two A2A wires the library speaks (WIRE-NOTES, "A2A, both wires"): 1.0 (`SendMessage`,
+ * kind-less parts) and v0.3 (`message/send`, `kind`-tagged parts).
+ */
+export type A2AWire = '1.0' | '0.3';
+
+/** What a JSON-RPC method does, whichever wire names it. */
+export type A2AOperation = 'send' | 'stream' | 'get' | 'cancel';
 
 /** The AdCP A2A profile, activated on every request (a2a-guide.md, "A2A Client Setup"). */
 export const ADCP_PROFILE_URI = 'https://adcontextprotocol.org/extensions/adcp/v3';
 
 /** JSON-RPC method names of each wire. */
-export const METHODS = {
+export const A2A_METHODS = {
   '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask' },
   '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel' },
-} as const satisfies Record<A2AWire, Record<'send' | 'stream' | 'get' | 'cancel', string>>;
+} as const satisfies Record<A2AWire, Record<A2AOperation, string>>;
+
+const ROUTES = new Map<string, { wire: A2AWire; operation: A2AOperation }>(
+  (Object.keys(A2A_METHODS) as A2AWire[]).flatMap((wire) =>
+    (Object.keys(A2A_METHODS[wire]) as A2AOperation[]).map(
+      (operation) => [A2A_METHODS[wire][operation], { wire, operation }] as const,
+    ),
+  ),
+);
+
+/** The wire and operation of a JSON-RPC method name; `undefined` for any other name. */
+export function a2aMethodRoute(method: string): { wire: A2AWire; operation: A2AOperation } | undefined {
+  return ROUTES.get(method);
+}
 
 /** JSON-RPC error a 1.0 server answers to a wire it does not speak (`VERSION_NOT_SUPPORTED`). */
 export const VERSION_NOT_SUPPORTED = -32009;
@@ -62,4 +84,38 @@ export function invocationParams(
 /** The `params` of a get or cancel of A2A task `id` (same shape on both wires). */
 export function taskIdParams(id: string): JsonObject {
   return { id };
+}
+
+export type InvocationParse =
+  { ok: true; skill: string; input: JsonObject; contextId?: string } | { ok: false; message: string };
+
+/**
+ * Reads the AdCP profile invocation from a `message` (a2a-guide, "Profile Invocation Messages"),
+ * the inverse of `invocationParams(...).message`:
+ * exactly one DataPart `{ skill, input }`; TextParts are advisory; `parameters` is not an alias.
+ * Accepts v0.3 (`kind: "data"`) and 1.0 (kind-less `{ data }`) parts.
+ */
+export function parseInvocation(message: unknown): InvocationParse {
+  if (!isJsonObject(message) || !Array.isArray(message.parts)) {
+    return { ok: false, message: 'params.message with parts is required' };
+  }
+  const dataParts = message.parts.filter(
+    (part): part is JsonObject =>
+      isJsonObject(part) && (part.kind === 'data' || (part.kind === undefined && 'data' in part)),
+  );
+  if (dataParts.length !== 1) {
+    return { ok: false, message: 'the message must hold exactly one DataPart { skill, input }' };
+  }
+  const data = dataParts[0]?.data;
+  if (!isJsonObject(data) || typeof data.skill !== 'string' || data.skill === '') {
+    return { ok: false, message: 'the DataPart must carry a string skill' };
+  }
+  if (data.input !== undefined && !isJsonObject(data.input)) {
+    return { ok: false, message: 'input must be a JSON object' };
+  }
+  const out: InvocationParse = { ok: true, skill: data.skill, input: data.input ?? {} };
+  if (typeof message.contextId === 'string' && message.contextId !== '' && message.contextId.length <= 256) {
+    out.contextId = message.contextId;
+  }
+  return out;
 }

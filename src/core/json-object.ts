@@ -1,4 +1,4 @@
-import type { JsonObject } from '../core/types.js';
+import type { JsonObject } from './types.js';
 
 /** True for a plain JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is JsonObject {
