@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortReason } from '../transport/abort-reason.js';
 
 /**
@@ -61,4 +62,41 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
       parent?.removeEventListener('abort', onParentAbort);
     },
   };
+}
+
+/**
+ * Which call the code running now belongs to, and, inside the SDK's `transport.send` of a
+ * request, that request's JSON-RPC id. Carried by `AsyncLocalStorage` from the call down to the
+ * `fetch` the SDK makes for it, so nothing needs to find the call again in the request body.
+ */
+interface Scope {
+  readonly call: CallContext;
+  readonly requestId?: number | string;
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+
+/** Runs `fn` (and everything it starts) as part of `call`. */
+export function runInCall<T>(call: CallContext, fn: () => T): T {
+  return scopes.run({ call }, fn);
+}
+
+/** Runs `fn`, the sending of JSON-RPC request `id`, as that request of the current call (if any). */
+export function runAsRequest<T>(id: number | string, fn: () => T): T {
+  const scope = scopes.getStore();
+  return scope === undefined ? fn() : scopes.run({ call: scope.call, requestId: id }, fn);
+}
+
+/**
+ * Runs `fn` as part of no call: connecting, the session's own streams, notifications (a
+ * `notifications/cancelled` must go out even when the call's signal has fired).
+ */
+export function runOutsideCalls<T>(fn: () => T): T {
+  return scopes.exit(fn);
+}
+
+/** The call and JSON-RPC id of the request being sent now, when it belongs to a call. */
+export function currentRequest(): { call: CallContext; requestId: number | string } | undefined {
+  const scope = scopes.getStore();
+  return scope?.requestId === undefined ? undefined : { call: scope.call, requestId: scope.requestId };
 }

@@ -1,6 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { abortReason } from '../transport/abort-reason.js';
-import type { CallContext } from './call-context.js';
+import { currentRequest, type CallContext } from './call-context.js';
 import { capBody } from '../transport/capped-body.js';
 import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
@@ -15,16 +15,11 @@ const NOT_SENT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-/** The SDK serialises `{ method, params, jsonrpc, id }` in that order: the id ends the body. */
-const TRAILING_ID = /"id":(\d+)\}$/;
-
 export interface CappedFetchOptions {
   /** The underlying fetch; the global one when absent. */
   fetch?: typeof fetch;
   /** Cap for requests that belong to no call (initialize, GET streams, DELETE). */
   maxBytes: number;
-  /** JSON-RPC request id to the call it belongs to. */
-  contexts: ReadonlyMap<number, CallContext>;
   /** For error messages. */
   url: string;
   /** Called when a stream that belongs to no call (a GET stream) runs over the cap. */
@@ -51,8 +46,10 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   const inFlight = new Set<AbortController>();
 
   async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-    const requestId = requestIdOf(init.body, options.contexts);
-    const context = requestId === undefined ? undefined : options.contexts.get(requestId);
+    // The call this request belongs to, if any (see `runAsRequest`): its cap, signal and failure.
+    const request = currentRequest();
+    const context = request?.call;
+    const requestId = request?.requestId;
     if (context?.signal.aborted === true) throw abortReason(context.signal.reason);
     // A call's request already has its own signal (the call scope's); others get a fresh one,
     // tracked so that close() can abort them. Never the SDK's long-lived one.
@@ -158,32 +155,28 @@ function failIfUnanswered(context: CallContext, readError: unknown, url: string)
   }, 0);
 }
 
-/** The JSON-RPC id of a request that belongs to a call, read from the end of its body. */
-function requestIdOf(body: unknown, contexts: ReadonlyMap<number, CallContext>): number | undefined {
-  if (typeof body !== 'string' || contexts.size === 0) return undefined;
-  const match = TRAILING_ID.exec(body.length > 40 ? body.slice(-40) : body);
-  const id = match === null ? undefined : Number(match[1]);
-  return id !== undefined && contexts.has(id) ? id : undefined;
-}
-
 /**
  * Fails the call at once when its 2xx answer cannot settle it: JSON that answers another id (or
  * none), or an SSE stream (a JSON body under an SSE content type included) that ends without
  * the answer. The SDK drops such answers and would wait for the call's whole deadline.
  */
-async function watchAnswer(response: Response, id: number, context: CallContext): Promise<Response> {
+async function watchAnswer(response: Response, id: number | string, context: CallContext): Promise<Response> {
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
   const fail = (what: string): void =>
     context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${what}`));
+  // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
+  const keep = (error: Record<string, unknown>): void => {
+    context.rpcError = error;
+  };
   if (type.includes('text/event-stream') && response.body !== null) {
     const body = response.body.pipeThrough(
-      watchSseAnswer(id, () => fail('ended without an answer to the request (no event carried its id)')),
+      watchSseAnswer(id, () => fail('ended without an answer to the request (no event carried its id)'), keep),
     );
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
   if (!type.includes('application/json')) return response;
   const text = await response.text();
-  const problem = checkJsonAnswer(text, id);
+  const problem = checkJsonAnswer(text, id, keep);
   if (problem !== undefined) fail(problem);
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

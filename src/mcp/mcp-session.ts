@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
-import type { CallContext } from './call-context.js';
+import { runAsRequest, runInCall, runOutsideCalls, type CallContext } from './call-context.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
@@ -39,12 +39,12 @@ interface Connection {
  */
 export class McpSession {
   readonly #options: McpSessionOptions;
-  readonly #contexts = new Map<number, CallContext>();
+  /** The calls in flight, to fail them all when the session is lost or closed. */
+  readonly #calls = new Set<CallContext>();
   readonly #capped: CappedFetch;
   #connection: Promise<Connection> | undefined;
   /** The open connection once `#connection` has resolved, for synchronous reads. */
   #current: Connection | undefined;
-  #pending: { context: CallContext; ids: number[] } | undefined;
   #closed = false;
   #wire: McpWire | undefined;
 
@@ -53,7 +53,6 @@ export class McpSession {
     const capped: Parameters<typeof createCappedFetch>[0] = {
       url: options.url,
       maxBytes: options.maxBytes,
-      contexts: this.#contexts,
       // On the legacy HTTP+SSE transport every answer arrives on the one GET stream: an event
       // over the cap breaks that stream, so every call waiting on it fails with the same error.
       onStreamOverflow: (error) => this.#loseLegacyStream(error),
@@ -93,36 +92,32 @@ export class McpSession {
   }
 
   /**
-   * Runs `send`, which must issue its one SDK request synchronously, with `context` attached to
-   * that request (byte cap, signal, failure). When the server answers 404 to a request carrying a
-   * session id (it restarted, or expired the session), reconnects once and sends again; the
-   * server dispatched nothing, so resending is safe.
+   * Runs `send` as call `context`: every request it sends carries the call's byte cap, signal
+   * and failure (see `runInCall`). When the server answers 404 to a request carrying a session id
+   * (it restarted, or expired the session), reconnects once and sends again; the server
+   * dispatched nothing, so resending is safe.
    */
   async run<T>(context: CallContext, send: (client: Client) => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const opening = this.connect();
-      const connection = await opening;
-      const sessionId = (connection.transport as { sessionId?: string }).sessionId;
-      const ids: number[] = [];
-      this.#pending = { context, ids };
-      let promise: Promise<T>;
-      try {
-        promise = send(connection.client);
-      } finally {
-        this.#pending = undefined;
-      }
-      try {
-        return await promise;
-      } catch (error) {
-        if (attempt === 0 && sessionId !== undefined && isSessionGone(error) && !context.signal.aborted) {
-          this.#drop(opening, connection);
-          context.rpcError = undefined;
-          continue;
+    this.#calls.add(context);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        // Connecting is the session's, not this call's: its requests and streams outlive the call.
+        const opening = runOutsideCalls(() => this.connect());
+        const connection = await opening;
+        const sessionId = (connection.transport as { sessionId?: string }).sessionId;
+        try {
+          return await runInCall(context, () => send(connection.client));
+        } catch (error) {
+          if (attempt === 0 && sessionId !== undefined && isSessionGone(error) && !context.signal.aborted) {
+            this.#drop(opening, connection);
+            context.rpcError = undefined;
+            continue;
+          }
+          throw error;
         }
-        throw error;
-      } finally {
-        for (const id of ids) this.#contexts.delete(id);
       }
+    } finally {
+      this.#calls.delete(context);
     }
   }
 
@@ -133,7 +128,7 @@ export class McpSession {
    */
   #loseLegacyStream(error: AdcpWireError): void {
     if (this.#wire !== 'sse' || this.#closed) return;
-    for (const context of new Set(this.#contexts.values())) context.fail(error);
+    for (const context of [...this.#calls]) context.fail(error);
     const current = this.#current;
     if (current === undefined) return;
     this.#connection = undefined;
@@ -155,7 +150,7 @@ export class McpSession {
     this.#current = undefined;
     this.#capped.abortAll();
     const closed = new AdcpWireError('aborted', `the MCP client for ${this.#options.url} was closed`);
-    for (const context of new Set(this.#contexts.values())) context.fail(closed);
+    for (const context of [...this.#calls]) context.fail(closed);
     if (connection === undefined) return;
     const open = await connection.catch(() => undefined);
     if (open === undefined) return;
@@ -205,17 +200,16 @@ export class McpSession {
     return { client, transport, wire };
   }
 
-  /** Attaches the pending call's context to each request as the SDK hands it to the transport. */
+  /**
+   * Marks each request the SDK hands to the transport with its JSON-RPC id, within the call that
+   * sends it; notifications and answers to the server belong to no call.
+   */
   #track(transport: Transport): void {
     const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
-      const pending = this.#pending;
-      if (pending !== undefined && 'method' in message && 'id' in message && typeof message.id === 'number') {
-        this.#contexts.set(message.id, pending.context);
-        pending.ids.push(message.id);
-      }
-      return send(message, options);
-    };
+    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) =>
+      'method' in message && 'id' in message
+        ? runAsRequest(message.id, () => send(message, options))
+        : runOutsideCalls(() => send(message, options));
   }
 }
 

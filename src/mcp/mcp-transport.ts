@@ -2,7 +2,6 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   ListToolsResultSchema,
-  McpError,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -25,6 +24,7 @@ import { untilAborted } from '../transport/until-aborted.js';
 import { cancelMcpTask, followMcpTask, getMcpTask, type McpTaskOutcome } from './follow-mcp-task.js';
 import { mapMcpTaskStatus } from './map-task-status.js';
 import { McpSession } from './mcp-session.js';
+import { RpcErrorAnswer } from './rpc-error-answer.js';
 import { readServerCard } from './read-server-card.js';
 import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
 
@@ -222,22 +222,18 @@ export class McpTransport implements AdcpTransport {
   }
 
   #fromRpcError(error: unknown, what: string): TaskResult {
-    if (!(error instanceof McpError)) throw error;
-    // McpError prefixes the wire message with "MCP error <code>: ", and SDK servers send their own
-    // McpError's message, prefix included: the result wants the wire's own words, once.
-    const wireMessage = error.message.replace(/^(MCP error -?\d+: )+/, '');
-    const result = taskResultFromJsonRpcError(
-      { code: error.code, message: wireMessage, data: error.data },
-      { requestHadCredentials: this.#hasCredentials() },
-    );
+    if (!(error instanceof RpcErrorAnswer)) throw error;
+    const rpc = error.error;
+    const result = taskResultFromJsonRpcError(rpc, { requestHadCredentials: this.#hasCredentials() });
     if (result !== null) return result;
-    const message = sanitizeSellerText(wireMessage, { maxLength: 200 }) ?? '';
+    // SDK servers repeat their McpError's "MCP error <code>: " prefix on the wire: say it once.
+    const message = sanitizeSellerText(rpc.message.replace(/^(MCP error -?\d+: )+/, ''), { maxLength: 200 }) ?? '';
     // Invalid params / method not found: the agent understood and said no (an unknown tool or
     // task, a task already finished): an answer, not a failure to talk.
-    const refused = error.code === -32602 || error.code === -32601;
+    const refused = rpc.code === -32602 || rpc.code === -32601;
     throw new AdcpWireError(
       refused ? 'refused' : 'protocol',
-      `${what} at ${this.#options.url}: ${refused ? 'refused: ' : ''}${message} (JSON-RPC error ${error.code})`,
+      `${what} at ${this.#options.url}: ${refused ? 'refused: ' : ''}${message} (JSON-RPC error ${rpc.code})`,
       { cause: error, tool: what, url: this.#options.url },
     );
   }

@@ -6,6 +6,7 @@ import { sanitizeSellerText } from '../core/sanitize.js';
 import { abortReason } from '../transport/abort-reason.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { openCallScope, type CallContext } from './call-context.js';
+import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';
 import type { McpSession } from './mcp-session.js';
 
 /** Longest wait the SDK's setTimeout can hold; our own signal ends calls before it fires. */
@@ -21,9 +22,8 @@ export interface SendOptions {
 
 /**
  * Sends one MCP request through `session` with its own byte cap and abort signal. Resolves with
- * the SDK's parsed result; a JSON-RPC error answer rejects with the SDK's `McpError` (a JSON-RPC
+ * the SDK's parsed result; a JSON-RPC error answer rejects with `RpcErrorAnswer` (a JSON-RPC
  * error carried by a non-2xx HTTP answer too); every other failure rejects with `AdcpWireError`.
- * `send` must call the SDK synchronously (see `McpSession.run`).
  */
 export async function sendRequest<T>(
   session: McpSession,
@@ -41,24 +41,26 @@ export async function sendRequest<T>(
   }
 }
 
-/** Maps a failed SDK request to `McpError` (the server answered with a JSON-RPC error) or `AdcpWireError`. */
+/**
+ * Maps a failed SDK request to `RpcErrorAnswer` (the server answered with a JSON-RPC error, kept
+ * as it wrote it) or `AdcpWireError`.
+ */
 export function toRequestError(error: unknown, context: CallContext, options: SendOptions): Error {
   const { what, url } = options;
   if (error instanceof AdcpWireError) return error;
   if (context.signal.aborted) return abortReason(context.signal.reason);
-  const rpc = context.rpcError as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  const rpc = toRpcErrorObject(context.rpcError);
   const status = context.httpStatus ?? (error instanceof StreamableHTTPError ? error.code : undefined);
   const retryAfter = context.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: context.retryAfterSeconds };
-  if (rpc !== undefined && typeof rpc.code === 'number') {
-    const message = typeof rpc.message === 'string' ? rpc.message : '';
+  if (rpc !== undefined) {
     // An AdCP error (transport-errors.md "Transport-Level Errors") is the agent's answer: a failed
     // result, whose missing retry_after the HTTP Retry-After stands in for.
-    if (hasAdcpError(rpc.data)) return new McpError(rpc.code, message, withRetryAfter(rpc.data, context));
+    if (hasAdcpError(rpc.data)) return new RpcErrorAnswer({ ...rpc, data: withRetryAfter(rpc.data, context) }, what);
     // Any other JSON-RPC error on a 429 or 5xx (a gateway, rate-limit middleware) is as
     // transient as the bare status: retried like it.
-    if (!isRetryableStatus(status)) return new McpError(rpc.code, message, rpc.data);
+    if (!isRetryableStatus(status)) return new RpcErrorAnswer(rpc, what);
   }
-  if (error instanceof McpError && status === undefined) return error;
+  if (error instanceof McpError && status === undefined) return fromSdkError(error, what);
   if (typeof status === 'number' && status > 0) {
     return new AdcpWireError('http_status', `${what} at ${url}: HTTP ${status}`, {
       cause: error,
@@ -69,7 +71,7 @@ export function toRequestError(error: unknown, context: CallContext, options: Se
       url,
     });
   }
-  if (error instanceof McpError) return error;
+  if (error instanceof McpError) return fromSdkError(error, what);
   const message = (error instanceof Error ? sanitizeSellerText(error.message) : undefined) ?? 'unknown failure';
   return new AdcpWireError('protocol', `${what} at ${url}: unreadable MCP answer (${message})`, {
     cause: error,
@@ -87,4 +89,17 @@ function hasAdcpError(data: unknown): data is Record<string, unknown> & { adcp_e
 function withRetryAfter(data: Record<string, unknown> & { adcp_error: Record<string, unknown> }, context: CallContext) {
   if (context.retryAfterSeconds === undefined || data.adcp_error['retry_after'] !== undefined) return data;
   return { ...data, adcp_error: { ...data.adcp_error, retry_after: context.retryAfterSeconds } };
+}
+
+/**
+ * An `McpError` the SDK made without an answer we read: an error answer on the legacy HTTP+SSE
+ * stream (shared by every call, so not read per call), or the SDK's own (connection closed).
+ * `McpError` prefixes its message with "MCP error <code>: "; the result wants the wire's words.
+ */
+function fromSdkError(error: McpError, what: string): RpcErrorAnswer {
+  const message = error.message.replace(/^(MCP error -?\d+: )+/, '');
+  return new RpcErrorAnswer(
+    error.data === undefined ? { code: error.code, message } : { code: error.code, message, data: error.data },
+    what,
+  );
 }

@@ -3,7 +3,7 @@
  * error carrying that id. An error with `id: null` (the server could not read the request)
  * counts too: it is about this request, and nothing else will come.
  */
-export function answersRequest(message: unknown, id: number): boolean {
+export function answersRequest(message: unknown, id: number | string): boolean {
   if (Array.isArray(message)) return message.some((item) => answersRequest(item, id));
   if (message === null || typeof message !== 'object') return false;
   const record = message as Record<string, unknown>;
@@ -11,16 +11,37 @@ export function answersRequest(message: unknown, id: number): boolean {
   return 'result' in record && record['id'] === id;
 }
 
-/** What the body of a JSON answer says about request `id`: `undefined` when it answers it. */
-export function checkJsonAnswer(text: string, id: number): string | undefined {
+/**
+ * The JSON-RPC `error` object of a message answering request `id`, as the server wrote it (the
+ * SDK's own `McpError` rewrites the message): `undefined` for a result or another message.
+ */
+export function rpcErrorOf(message: unknown, id: number | string): Record<string, unknown> | undefined {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
+  const record = message as Record<string, unknown>;
+  const error = record['error'];
+  if (record['id'] !== id || error === null || typeof error !== 'object' || Array.isArray(error)) return undefined;
+  return error as Record<string, unknown>;
+}
+
+/**
+ * What the body of a JSON answer says about request `id`: `undefined` when it answers it. A
+ * JSON-RPC error answering it goes to `onError`, as the server wrote it.
+ */
+export function checkJsonAnswer(
+  text: string,
+  id: number | string,
+  onError?: (error: Record<string, unknown>) => void,
+): string | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     return undefined; // unreadable JSON: the SDK reports it as it parses
   }
-  if (answersRequest(parsed, id)) return errorWithoutId(parsed);
-  return 'is not an answer to this request (another or no JSON-RPC id)';
+  if (!answersRequest(parsed, id)) return 'is not an answer to this request (another or no JSON-RPC id)';
+  const error = rpcErrorOf(parsed, id);
+  if (error !== undefined) onError?.(error);
+  return errorWithoutId(parsed);
 }
 
 function errorWithoutId(parsed: unknown): string | undefined {
@@ -37,7 +58,11 @@ function errorWithoutId(parsed: unknown): string | undefined {
  * `onUnsettled` when it ends cleanly with no event that answered the request and no event id
  * (with one, the SDK may reconnect with Last-Event-ID and get the answer later).
  */
-export function watchSseAnswer(id: number, onUnsettled: () => void): TransformStream<Uint8Array, Uint8Array> {
+export function watchSseAnswer(
+  id: number | string,
+  onUnsettled: () => void,
+  onError?: (error: Record<string, unknown>) => void,
+): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   let pending = '';
   let data: string[] = [];
@@ -52,7 +77,12 @@ export function watchSseAnswer(id: number, onUnsettled: () => void): TransformSt
         if (eventId !== '') resumable = true;
         if (event === '' || event === 'message') {
           try {
-            if (answersRequest(JSON.parse(data.join('\n')), id)) answered = true;
+            const message: unknown = JSON.parse(data.join('\n'));
+            if (answersRequest(message, id)) {
+              answered = true;
+              const error = rpcErrorOf(message, id);
+              if (error !== undefined) onError?.(error);
+            }
           } catch {
             // Not JSON: the SDK reports it.
           }
