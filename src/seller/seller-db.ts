@@ -1,7 +1,7 @@
 import { openSqliteFile } from '../store/sqlite-database.js';
 import type { JsonObject } from '../core/types.js';
 
-/** The reference seller's own state (media buys, creatives, idempotent replies), per principal. */
+/** The reference seller's own state (media buys, creatives), per principal. */
 export interface SellerDb {
   saveMediaBuy(principal: string, mediaBuyId: string, body: JsonObject, now: number): void;
   getMediaBuy(principal: string, mediaBuyId: string): { body: JsonObject; createdAt: number } | undefined;
@@ -9,9 +9,6 @@ export interface SellerDb {
   /** Inserts or replaces a creative; returns whether it existed. */
   upsertCreative(principal: string, creativeId: string, body: JsonObject, now: number): 'created' | 'updated';
   listCreatives(principal: string, limit: number, offset: number): { items: JsonObject[]; total: number };
-  /** The stored reply for an idempotency key, or undefined. */
-  getReply(principal: string, tool: string, key: string): JsonObject | undefined;
-  saveReply(principal: string, tool: string, key: string, reply: JsonObject, now: number): void;
   close(): void;
 }
 
@@ -22,9 +19,6 @@ CREATE TABLE IF NOT EXISTS seller_media_buys (
 CREATE TABLE IF NOT EXISTS seller_creatives (
   principal TEXT NOT NULL, creative_id TEXT NOT NULL, body TEXT NOT NULL, updated_at INTEGER NOT NULL,
   PRIMARY KEY (principal, creative_id));
-CREATE TABLE IF NOT EXISTS seller_replies (
-  principal TEXT NOT NULL, tool TEXT NOT NULL, idempotency_key TEXT NOT NULL, reply TEXT NOT NULL, created_at INTEGER NOT NULL,
-  PRIMARY KEY (principal, tool, idempotency_key));
 `;
 
 /** Opens (creating if needed) the seller's SQLite file, WAL mode. */
@@ -82,23 +76,6 @@ export function openSellerDb(path: string): SellerDb {
         .all(principal, limit, offset)
         .map((r) => parse(r.body));
       return { items, total };
-    },
-    getReply(principal, tool, key) {
-      const row = db
-        .prepare<[string, string, string], { reply: string }>(
-          'SELECT reply FROM seller_replies WHERE principal = ? AND tool = ? AND idempotency_key = ?',
-        )
-        .get(principal, tool, key);
-      return row === undefined ? undefined : parse(row.reply);
-    },
-    saveReply(principal, tool, key, reply, now) {
-      db.prepare('INSERT OR IGNORE INTO seller_replies VALUES (?, ?, ?, ?, ?)').run(
-        principal,
-        tool,
-        key,
-        JSON.stringify(reply),
-        now,
-      );
     },
     close() {
       if (db.open) db.close();

@@ -116,11 +116,8 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       ),
       handler: async (args, ctx) => {
         fault('create_media_buy', args, ctx.headers);
+        // Replays and concurrent retries are the server's idempotency layer's (createAdcpServer).
         const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined;
-        if (key !== undefined) {
-          const previous = db.getReply(ctx.principal, 'create_media_buy', key);
-          if (previous !== undefined) return { ...previous, replayed: true };
-        }
         if (!Array.isArray(args.packages) || args.packages.length === 0 || args.packages.length > MAX_ITEMS) {
           throw invalid(`packages must be an array of 1 to ${MAX_ITEMS} packages.`, 'packages');
         }
@@ -147,7 +144,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         const buyerRef = args.buyer_ref === undefined ? undefined : shortString(args.buyer_ref, 'buyer_ref');
         const reject = typeof buyerRef === 'string' && buyerRef.includes('[reject]');
         const principal = ctx.principal;
-        const submitted = await ctx.submit(
+        return ctx.submit(
           async (progress) => {
             await sleep(timings.workingAfterMs, progress.signal);
             await progress.working('Media buy under review', { percentage: 50, step: 'review' });
@@ -156,7 +153,13 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
               throw new AdcpToolError('POLICY_VIOLATION', 'The media buy was rejected in review.', {
                 recovery: 'correctable',
               });
-            const mediaBuyId = `mb_${randomUUID().slice(0, 8)}`;
+            // The buyer's key, hashed, names the media buy (security.md, rule 10, "thread-buyer-key"):
+            // if this work is run again for the same key (its first run died), it rewrites the same
+            // media buy instead of creating a second one.
+            const mediaBuyId =
+              key === undefined
+                ? `mb_${randomUUID().slice(0, 8)}`
+                : `mb_${createHash('sha256').update(`${principal}\u0000${key}`).digest('hex').slice(0, 16)}`;
             const body: JsonObject = {
               media_buy_id: mediaBuyId,
               ...(buyerRef === undefined ? {} : { buyer_ref: buyerRef }),
@@ -169,8 +172,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           },
           { message: 'Media buy submitted for approval' },
         );
-        if (key !== undefined) db.saveReply(principal, 'create_media_buy', key, submitted, now());
-        return submitted;
       },
     },
     {

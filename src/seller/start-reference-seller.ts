@@ -8,6 +8,8 @@ import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { ResponseValidation } from '../server/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
+import type { IdempotencyStore } from '../store/idempotency-store.js';
+import { createSqliteIdempotencyStore } from '../store/sqlite-idempotency-store.js';
 import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
@@ -88,15 +90,23 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   }
   const policy = { pollIntervalMs: 500, ...options.taskPolicy };
   let store: TaskStore;
+  let idempotency: IdempotencyStore;
   let closeStore: () => Promise<void>;
   if (options.storeUrl !== undefined) {
     const { openStoresFromUrl } = await import('../store/pg-open-stores.js');
     const opened = await openStoresFromUrl({ url: options.storeUrl, env: {}, taskPolicy: policy });
     store = opened.tasks;
+    idempotency = opened.idempotency;
     closeStore = () => opened.close();
   } else {
-    store = createSqliteTaskStore({ path, policy });
-    closeStore = () => store.close();
+    const tasks = createSqliteTaskStore({ path, policy });
+    const keys = createSqliteIdempotencyStore({ path });
+    store = tasks;
+    idempotency = keys;
+    closeStore = async () => {
+      await tasks.close();
+      await keys.close();
+    };
   }
   const db = openSellerDb(path);
   const adcpVersions = options.adcpVersions ?? ['3.0', '3.1'];
@@ -112,9 +122,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     validateResponses: options.validateResponses ?? 'off',
     store,
     cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
-    // One process owns a SQLite file: what it left unfinished will never finish. A shared
-    // (PostgreSQL) store is left alone: other sellers may be running those tasks.
-    abandonUnfinishedOnStart: options.storeUrl === undefined,
+    idempotency: { store: idempotency },
     webhooks: {
       ...(signingKey === undefined ? {} : { signingKey }),
       allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),

@@ -6,6 +6,7 @@ import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { createMemoryTaskStore } from '../store/memory-task-store.js';
 import { anonymousPrincipal } from './anonymous-principal.js';
+import { createMemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
@@ -17,11 +18,13 @@ import {
   publicOriginOf,
   readBody,
 } from './http-guard.js';
+import { createIdempotencyLayer } from './idempotency.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { createAdcpServing } from './adcp-serving.js';
 import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
+import { startTaskUpkeep } from './task-upkeep.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 
@@ -106,12 +109,27 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   });
   const serving = createAdcpServing(options);
   const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const replayTtlSeconds = options.idempotency?.replayTtlSeconds ?? 86_400;
+  if (!Number.isInteger(replayTtlSeconds) || replayTtlSeconds < 3600 || replayTtlSeconds > 604_800) {
+    throw new RangeError('createAdcpServer: idempotency.replayTtlSeconds must be an integer from 3600 to 604800');
+  }
+  const ownsIdempotencyStore = options.idempotency?.store === undefined;
+  const idempotencyStore = options.idempotency?.store ?? createMemoryIdempotencyStore();
+  const idempotency = createIdempotencyLayer({
+    store: idempotencyStore,
+    tasks: store,
+    // security.md, rule 6: a retry up to 60 s past the window is still replayed (clock skew).
+    replayTtlMs: (replayTtlSeconds + 60) * 1000,
+    inFlightMs: requestTimeoutMs + 5_000,
+    waitMs: Math.max(1_000, requestTimeoutMs - 5_000),
+  });
   const tools = new Map<string, AdcpToolDefinition>();
   for (const tool of [...taskStatusTools(runner), ...options.tools]) {
     if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
       throw new TypeError('createAdcpServer: every tool needs a name and a handler');
     }
-    tools.set(tool.name, tool); // a tool of the caller's replaces a built-in of the same name
+    tools.set(tool.name, idempotency.wrap(tool)); // a tool of the caller's replaces a built-in of the same name
   }
   // Signers sign the public URL: behind a TLS terminator its scheme is not the connection's.
   const publicScheme = options.publicUrl?.startsWith('https:') === true ? 'https' : undefined;
@@ -123,6 +141,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
           ...options.requestSigning,
         });
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
+  // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
+  const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore });
   const name = options.name ?? 'adcp-wire-agent';
   const version = options.version ?? ADCP_WIRE_PACKAGE.version;
   const adcpVersion = serving.defaultRelease;
@@ -131,7 +151,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (!Number.isInteger(maxJsonDepth) || maxJsonDepth < 1) {
     throw new RangeError('createAdcpServer: maxJsonDepth must be a positive integer');
   }
-  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   let allowedHosts: ReadonlySet<string> | undefined =
     options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
 
@@ -308,6 +327,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     await mcp.close();
     await a2a.close();
     const report = await runner.close();
+    await upkeep.stop();
     if (listener !== undefined) {
       const server = listener;
       await new Promise<void>((resolve) => {
@@ -316,6 +336,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       });
     }
     if (ownsStore) await store.close();
+    if (ownsIdempotencyStore) await idempotencyStore.close();
     return report;
   };
 
@@ -324,17 +345,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     async listen(listenOptions = {}) {
       if (listener !== undefined) throw new Error('createAdcpServer: already listening');
       const host = listenOptions.host ?? '127.0.0.1';
-      if (options.abandonUnfinishedOnStart === true && store.abandonUnfinished !== undefined) {
-        const statusMessage = 'The agent restarted before the task finished.';
-        await store.abandonUnfinished('adcp', {
-          statusMessage,
-          result: {
-            status: 'failed',
-            adcp_error: { code: 'SERVICE_UNAVAILABLE', message: statusMessage, recovery: 'transient' },
-          },
-        });
-        await store.abandonUnfinished('a2a', { statusMessage });
-      }
+      // Tasks a previous run left unfinished and whose lease already lapsed are failed before
+      // the first request; the rest as their leases lapse.
+      await upkeep.ready;
       if (allowedHosts === undefined && isLoopbackAddress(host)) allowedHosts = new Set(LOOPBACK_HOSTS);
       const server = createServer((req, res) => {
         handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
+import type { IdempotencyStore } from '../store/idempotency-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskSupport } from '../core/tool-table.js';
 import type { AdcpServingOptions } from './adcp-serving.js';
@@ -149,9 +150,12 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
   /** Idle MCP sessions are closed after this many ms. Default 30 min. */
   sessionIdleMs?: number;
   /**
-   * On `listen()`, fail the AdCP and A2A tasks a previous run of this process left unfinished
-   * (their work died with it), so pollers get an answer. Only for a store this process alone
-   * uses; never with a store shared by a fleet. Default false.
+   * Idempotency (security.md, "Idempotency"): every call that carries an `idempotency_key` runs
+   * at most once per principal, key and payload within the replay window; a retry gets the stored
+   * answer with `replayed: true`, another payload `IDEMPOTENCY_CONFLICT`. `store` defaults to
+   * memory (it lives as long as the process: give a SQLite file, or PostgreSQL for a
+   * fleet, as the spec requires a window that survives restarts); `replayTtlSeconds` defaults to
+   * 86,400 (the spec allows 3,600 to 604,800).
    */
-  abandonUnfinishedOnStart?: boolean;
+  idempotency?: { store?: IdempotencyStore; replayTtlSeconds?: number };
 }

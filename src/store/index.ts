@@ -36,3 +36,6 @@ export { DEFAULT_TASK_POLICY, type TaskPolicy } from './task-policy.js';
 export { createMemoryTaskStore } from './memory-task-store.js';
 export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 export { SqliteReplayStore, type SqliteReplayOutcome } from './sqlite-replay-store.js';
+export type { IdempotencyStore, IdempotencyClaim, IdempotencyClaimOptions } from './idempotency-store.js';
+export { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
+export { createSqliteIdempotencyStore } from './sqlite-idempotency-store.js';

@@ -24,6 +24,8 @@ import {
 export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): TaskStore {
   const policy = resolveTaskPolicy(policyOptions);
   const rows = new Map<string, StoredTask>();
+  // One process: every task is this store's own; the lease still lapses when nobody renews it.
+  const leases = new Map<string, number>();
   const copy = (task: StoredTask): StoredTask => structuredClone(task);
   const live = (owner: string, taskId: string, now: number): StoredTask | undefined => {
     const row = rows.get(taskId);
@@ -33,6 +35,7 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
   };
 
   return {
+    leaseMs: policy.leaseMs,
     async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
       const now = input.now ?? Date.now();
       const since = now - policy.rateLimit.windowMs;
@@ -65,6 +68,7 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
       if (input.statusMessage !== undefined) task.statusMessage = input.statusMessage;
       if (input.request !== undefined) task.request = structuredClone(input.request);
       rows.set(taskId, task);
+      leases.set(taskId, now + policy.leaseMs);
       return { ok: true, task: copy(task) };
     },
 
@@ -119,10 +123,21 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
       for (const [id, row] of rows) {
         if (row.expiresAt !== null && row.expiresAt <= now) {
           rows.delete(id);
+          leases.delete(id);
           removed += 1;
         }
       }
       return removed;
+    },
+
+    async renewLeases(now = Date.now()) {
+      let count = 0;
+      for (const row of rows.values()) {
+        if (isTerminalTaskStatus(row.status) || (row.expiresAt !== null && row.expiresAt <= now)) continue;
+        leases.set(row.taskId, now + policy.leaseMs);
+        count += 1;
+      }
+      return count;
     },
 
     async abandonUnfinished(kind, options) {
@@ -131,6 +146,7 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
       for (const row of rows.values()) {
         if (row.kind !== kind || isTerminalTaskStatus(row.status) || (row.expiresAt !== null && row.expiresAt <= now))
           continue;
+        if ((leases.get(row.taskId) ?? 0) > now) continue;
         row.status = 'failed';
         row.statusMessage = options.statusMessage;
         if (options.result !== undefined) row.result = structuredClone(options.result);
@@ -142,6 +158,7 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
 
     async close() {
       rows.clear();
+      leases.clear();
     },
   };
 }

@@ -69,6 +69,28 @@ export const PG_MIGRATIONS: readonly { name: string; sql: string }[] = [
     CREATE INDEX adcp_webhook_replay_live ON adcp_webhook_replay (keyid, expires_at);
     CREATE INDEX adcp_webhook_replay_expiry ON adcp_webhook_replay (expires_at);`,
   },
+  {
+    name: 'seller idempotency',
+    sql: `CREATE TABLE adcp_idempotency (
+      scope text NOT NULL,
+      key bytea NOT NULL,
+      payload_hash text NOT NULL,
+      token text NOT NULL,
+      response text,
+      lease_expires_at bigint NOT NULL,
+      expires_at bigint NOT NULL,
+      PRIMARY KEY (scope, key)
+    );
+    CREATE INDEX adcp_idempotency_expiry ON adcp_idempotency (expires_at);`,
+  },
+  {
+    name: 'server task leases',
+    sql: `ALTER TABLE adcp_server_tasks ADD COLUMN runner text, ADD COLUMN lease_expires_at bigint;
+    CREATE INDEX adcp_server_tasks_runner ON adcp_server_tasks (runner)
+      WHERE status NOT IN ('completed', 'failed', 'cancelled', 'canceled', 'rejected');
+    CREATE INDEX adcp_server_tasks_lease ON adcp_server_tasks (lease_expires_at)
+      WHERE status NOT IN ('completed', 'failed', 'cancelled', 'canceled', 'rejected');`,
+  },
 ];
 
 /** Arbitrary constant naming our advisory lock: "adcp" in ASCII. */

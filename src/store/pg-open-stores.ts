@@ -1,4 +1,5 @@
 import type { DedupStore, OperationStore } from './types.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 import type { TaskStore } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
 import type { PgConnectOptions } from './pg-database.js';
@@ -12,6 +13,8 @@ export interface OpenedStores {
   dedup: DedupStore;
   operations: OperationStore;
   tasks: TaskStore;
+  /** A seller's idempotency replay store (`createAdcpServer({ idempotency: { store } })`). */
+  idempotency: IdempotencyStore;
   /**
    * The RFC 9421 replay cache the processes on this state share (pass it as the handler's
    * `signature.replay`): PostgreSQL, or the SQLite file; undefined for SQLite `:memory:`, where
@@ -86,14 +89,21 @@ async function openPg(
   options: OpenStoresOptions,
   sweepIntervalMs: number,
 ): Promise<OpenedStores & { sweepReplay: () => Promise<number> }> {
-  const [{ PgDatabase }, { PgDedupStore }, { PgOperationStore }, { createPgTaskStore }, { PgReplayStore }] =
-    await Promise.all([
-      import('./pg-database.js'),
-      import('./pg-dedup-store.js'),
-      import('./pg-operation-store.js'),
-      import('./pg-task-store.js'),
-      import('./pg-replay-store.js'),
-    ]);
+  const [
+    { PgDatabase },
+    { PgDedupStore },
+    { PgOperationStore },
+    { createPgTaskStore },
+    { PgReplayStore },
+    { createPgIdempotencyStore },
+  ] = await Promise.all([
+    import('./pg-database.js'),
+    import('./pg-dedup-store.js'),
+    import('./pg-operation-store.js'),
+    import('./pg-task-store.js'),
+    import('./pg-replay-store.js'),
+    import('./pg-idempotency-store.js'),
+  ]);
   const database = new PgDatabase({ ...options.pg, url });
   try {
     await database.connect();
@@ -113,6 +123,7 @@ async function openPg(
     dedup: new PgDedupStore({ database }),
     operations: new PgOperationStore({ database }),
     tasks,
+    idempotency: createPgIdempotencyStore({ database }),
     replay,
     sweepReplay: () => replay.sweep(),
     async close() {
@@ -129,13 +140,19 @@ async function openSqlite(
 ): Promise<OpenedStores> {
   const path = url === undefined ? ':memory:' : url.replace(/^sqlite:(\/\/)?/i, '');
   if (path === '') throw new TypeError('store URL: give postgres://..., a SQLite file path, or :memory:');
-  const [{ SqliteDedupStore }, { SqliteOperationStore }, { createSqliteTaskStore }, { SqliteReplayStore }] =
-    await Promise.all([
-      import('./sqlite-dedup-store.js'),
-      import('./sqlite-operation-store.js'),
-      import('./sqlite-task-store.js'),
-      import('./sqlite-replay-store.js'),
-    ]);
+  const [
+    { SqliteDedupStore },
+    { SqliteOperationStore },
+    { createSqliteTaskStore },
+    { SqliteReplayStore },
+    { createSqliteIdempotencyStore },
+  ] = await Promise.all([
+    import('./sqlite-dedup-store.js'),
+    import('./sqlite-operation-store.js'),
+    import('./sqlite-task-store.js'),
+    import('./sqlite-replay-store.js'),
+    import('./sqlite-idempotency-store.js'),
+  ]);
   const dedup = new SqliteDedupStore({ path });
   const operations = new SqliteOperationStore({ path });
   const tasks = createSqliteTaskStore({
@@ -144,15 +161,17 @@ async function openSqlite(
     ...(options.taskPolicy ? { policy: options.taskPolicy } : {}),
   });
   const replay = path === ':memory:' ? undefined : new SqliteReplayStore({ path });
+  const idempotency = createSqliteIdempotencyStore({ path });
   return {
     kind: 'sqlite',
     where: path,
     dedup,
     operations,
     tasks,
+    idempotency,
     replay,
     async close() {
-      await Promise.all([dedup.close(), operations.close(), tasks.close(), replay?.close()]);
+      await Promise.all([dedup.close(), operations.close(), tasks.close(), idempotency.close(), replay?.close()]);
     },
   };
 }

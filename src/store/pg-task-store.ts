@@ -63,6 +63,9 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
     'database' in options ? { database: options.database } : stripStoreOptions(options),
   );
 
+  // This handle's identity as the runner of the tasks it creates (see TaskStore.renewLeases).
+  const runner = randomUUID();
+
   const select = async (owner: string, taskId: string, now: number): Promise<Row | undefined> =>
     (await db.query<Row>('task get', `SELECT * FROM adcp_server_tasks WHERE ${LIVE}`, [taskId, owner, now])).rows[0];
 
@@ -111,6 +114,7 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
   timer?.unref();
 
   return {
+    leaseMs: policy.leaseMs,
     async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
       const now = input.now ?? Date.now();
       const outcome = await db.transaction('task create', async (client) => {
@@ -131,8 +135,9 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
         const ttlMs = clampTtl(policy, input.requestedTtlMs);
         const inserted = await client.query<Row>(
           `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
-             poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, NULL)
+             poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json, runner,
+             lease_expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, NULL, $12, $13)
            ON CONFLICT (task_id) DO NOTHING RETURNING *`,
           [
             input.taskId ?? randomUUID(),
@@ -146,6 +151,8 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
             now,
             now + ttlMs,
             input.request === undefined ? null : JSON.stringify(input.request),
+            runner,
+            now + policy.leaseMs,
           ],
         );
         const row = inserted.rows[0];
@@ -191,6 +198,35 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
         : { tasks: page };
     },
     sweep: (now = Date.now()) => sweep(now),
+    async renewLeases(now = Date.now()) {
+      const result = await db.query(
+        'task lease renewal',
+        `UPDATE adcp_server_tasks SET lease_expires_at = $2
+         WHERE runner = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $3)`,
+        [runner, now + policy.leaseMs, now],
+      );
+      return result.rowCount ?? 0;
+    },
+    async abandonUnfinished(kind, options) {
+      const now = options.now ?? Date.now();
+      // One conditional UPDATE: two instances reaping at once fail each task once; a task whose
+      // runner renewed its lease in between is left alone.
+      const result = await db.query(
+        'task abandon',
+        `UPDATE adcp_server_tasks SET status = 'failed', status_message = $2,
+           result_json = CASE WHEN $3::boolean THEN $4 ELSE result_json END, last_updated_at = $5
+         WHERE kind = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $5)
+           AND (lease_expires_at IS NULL OR lease_expires_at <= $5)`,
+        [
+          kind,
+          options.statusMessage,
+          options.result !== undefined,
+          options.result === undefined ? null : JSON.stringify(options.result),
+          now,
+        ],
+      );
+      return result.rowCount ?? 0;
+    },
     async close() {
       if (timer !== undefined) clearInterval(timer);
       if (owned) await db.close();

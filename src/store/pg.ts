@@ -4,3 +4,4 @@ export { PgDedupStore } from './pg-dedup-store.js';
 export { PgOperationStore } from './pg-operation-store.js';
 export { createPgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
 export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
+export { createPgIdempotencyStore } from './pg-idempotency-store.js';

@@ -11,7 +11,7 @@ import type {
   UpdateTaskOutcome,
 } from './task-store.js';
 import { TERMINAL_TASK_STATUSES } from './task-store.js';
-import { openSqliteFile } from './sqlite-database.js';
+import { openSqliteFile, type SqliteDatabase } from './sqlite-database.js';
 import type { TaskPolicy } from './task-policy.js';
 import {
   cancelledStatus,
@@ -44,6 +44,8 @@ interface Row {
   expires_at: number | null;
   request_json: string | null;
   result_json: string | null;
+  runner?: string | null;
+  lease_expires_at?: number | null;
 }
 
 const SCHEMA = `
@@ -60,7 +62,9 @@ CREATE TABLE IF NOT EXISTS adcp_server_tasks (
   last_updated_at INTEGER NOT NULL,
   expires_at INTEGER,
   request_json TEXT,
-  result_json TEXT
+  result_json TEXT,
+  runner TEXT,
+  lease_expires_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS adcp_server_tasks_owner ON adcp_server_tasks (owner, created_at DESC, task_id DESC);
 CREATE INDEX IF NOT EXISTS adcp_server_tasks_expiry ON adcp_server_tasks (expires_at);
@@ -87,6 +91,21 @@ function toTask(row: Row): StoredTask {
   return task;
 }
 
+/** Files made before task leases get the two columns (a row without a lease counts as lapsed). */
+function addLeaseColumns(db: SqliteDatabase): void {
+  const columns = new Set(
+    db
+      .prepare<[], { name: string }>('PRAGMA table_info(adcp_server_tasks)')
+      .all()
+      .map((c) => c.name),
+  );
+  if (!columns.has('runner')) db.exec('ALTER TABLE adcp_server_tasks ADD COLUMN runner TEXT');
+  if (!columns.has('lease_expires_at')) db.exec('ALTER TABLE adcp_server_tasks ADD COLUMN lease_expires_at INTEGER');
+  db.exec(
+    `CREATE INDEX IF NOT EXISTS adcp_server_tasks_runner ON adcp_server_tasks (runner) WHERE status NOT IN (${TERMINAL_SQL})`,
+  );
+}
+
 /** The embedded default task store: one SQLite file (WAL), safe for several processes on one host. */
 export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
   const policy = resolveTaskPolicy(options.policy);
@@ -95,6 +114,9 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  addLeaseColumns(db);
+  // This handle's identity as the runner of the tasks it creates (see TaskStore.renewLeases).
+  const runner = randomUUID();
 
   const liveWhere = 'task_id = ? AND owner = ? AND (expires_at IS NULL OR expires_at > ?)';
   const countRecent = db.prepare<[string, number], { n: number; oldest: number | null }>(
@@ -102,9 +124,10 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
   );
   const insert = db.prepare(
     `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
-       poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json)
+       poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json, runner, lease_expires_at)
      VALUES (@task_id, @owner, @kind, @task_type, @status, @status_message, @ttl_ms,
-       @poll_interval_ms, @created_at, @last_updated_at, @expires_at, @request_json, @result_json)`,
+       @poll_interval_ms, @created_at, @last_updated_at, @expires_at, @request_json, @result_json,
+       @runner, @lease_expires_at)`,
   );
   const selectLive = db.prepare<[string, string, number], Row>(`SELECT * FROM adcp_server_tasks WHERE ${liveWhere}`);
   const updateLive = db.prepare(
@@ -119,7 +142,12 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
   const abandon = db.prepare(
     `UPDATE adcp_server_tasks SET status = 'failed', status_message = @message,
        result_json = CASE WHEN @set_result THEN @result_json ELSE result_json END, last_updated_at = @now
-     WHERE kind = @kind AND (expires_at IS NULL OR expires_at > @now) AND status NOT IN (${TERMINAL_SQL})`,
+     WHERE kind = @kind AND (expires_at IS NULL OR expires_at > @now) AND status NOT IN (${TERMINAL_SQL})
+       AND (lease_expires_at IS NULL OR lease_expires_at <= @now)`,
+  );
+  const renew = db.prepare(
+    `UPDATE adcp_server_tasks SET lease_expires_at = @lease
+     WHERE runner = @runner AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > @now)`,
   );
   const deleteExpired = db.prepare('DELETE FROM adcp_server_tasks WHERE expires_at IS NOT NULL AND expires_at <= ?');
 
@@ -146,7 +174,7 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
       result_json: null,
     };
     try {
-      insert.run(row);
+      insert.run({ ...row, runner, lease_expires_at: now + policy.leaseMs });
     } catch (error) {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
         throw new RangeError(`task id already exists: ${row.task_id}`);
@@ -177,6 +205,7 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
   timer?.unref();
 
   return {
+    leaseMs: policy.leaseMs,
     async create(input) {
       return createTx.immediate(input, input.now ?? Date.now());
     },
@@ -225,6 +254,9 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
     },
     async sweep(now = Date.now()) {
       return deleteExpired.run(now).changes;
+    },
+    async renewLeases(now = Date.now()) {
+      return renew.run({ runner, now, lease: now + policy.leaseMs }).changes;
     },
     async abandonUnfinished(kind, options) {
       return abandon.run({

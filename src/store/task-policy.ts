@@ -17,6 +17,12 @@ export interface TaskPolicy {
   rateLimit: { max: number; windowMs: number };
   /** Largest list page. */
   listLimit: number;
+  /**
+   * How long an unfinished task stays owned by the process that runs it without a renewal (ms).
+   * The server renews its own tasks' leases several times per lease; a task whose lease lapsed
+   * belongs to a process that is gone, and is failed by whichever server sees it first.
+   */
+  leaseMs: number;
 }
 
 export const DEFAULT_TASK_POLICY: Readonly<TaskPolicy> = {
@@ -26,6 +32,7 @@ export const DEFAULT_TASK_POLICY: Readonly<TaskPolicy> = {
   pollIntervalMs: 1000,
   rateLimit: { max: 120, windowMs: 60 * 1000 },
   listLimit: 100,
+  leaseMs: 10_000,
 };
 
 /** Merges partial options over the defaults; throws RangeError on nonsense values. */
@@ -43,6 +50,7 @@ export function resolveTaskPolicy(options: Partial<TaskPolicy> = {}): TaskPolicy
     policy.rateLimit.max,
     policy.rateLimit.windowMs,
     policy.listLimit,
+    policy.leaseMs,
   ];
   if (!positive.every((n) => Number.isFinite(n) && n > 0)) {
     throw new RangeError('task policy: every limit must be a positive finite number of ms / items');

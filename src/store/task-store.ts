@@ -100,6 +100,8 @@ export interface TaskPage {
  * (two racing finishers cannot both win; a cancel after completion is refused).
  */
 export interface TaskStore {
+  /** The policy's `leaseMs`: a server renews its leases several times within it. */
+  readonly leaseMs: number;
   create(input: CreateTaskInput): Promise<CreateTaskOutcome>;
   /** The live (unexpired) task, or undefined when absent, expired, or owned by someone else. */
   get(owner: string, taskId: string, now?: number): Promise<StoredTask | undefined>;
@@ -111,11 +113,17 @@ export interface TaskStore {
   /** Deletes expired rows. Returns how many were removed. */
   sweep(now?: number): Promise<number>;
   /**
-   * Optional. Marks every live, non-terminal task of `kind` (all owners) `failed` with the given
-   * message and result: for a single process that restarted and lost the work behind them. Never
-   * call it on a store shared by a fleet (other processes may be running those tasks).
+   * Renews the lease of every unfinished task this store handle created (this process runs
+   * them). A server calls it several times per `leaseMs`. Returns how many leases were renewed.
    */
-  abandonUnfinished?(
+  renewLeases(now?: number): Promise<number>;
+  /**
+   * Marks `failed`, with the given message and result, every live unfinished task of `kind` (all
+   * owners) whose lease lapsed: the process running it stopped renewing it (it died). Tasks of a
+   * live process, this one or another of a fleet on the same database, are never touched.
+   * Returns how many tasks were failed.
+   */
+  abandonUnfinished(
     kind: TaskKind,
     options: { statusMessage: string; result?: unknown; now?: number },
   ): Promise<number>;

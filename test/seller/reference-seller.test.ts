@@ -184,13 +184,15 @@ describe('startReferenceSeller', () => {
   });
 
   it('fails, after a crash and restart, a media buy whose approval the previous process never finished', async () => {
-    // A crash leaves the task `submitted` in the file with no process to finish it.
+    // A crash leaves the task `submitted` in the file with no process to finish it; its lease
+    // (10 s by default) lapsed while the seller was down.
     const orphaned = createSqliteTaskStore({ path: dbPath, sweepIntervalMs: 0 });
     const created = await orphaned.create({
       owner: 'principal:anonymous@127.0.0.1',
       kind: 'adcp',
       taskType: 'create_media_buy',
       status: 'submitted',
+      now: Date.now() - 11_000,
     });
     await orphaned.close();
     assert.equal(created.ok, true);

@@ -9,7 +9,9 @@ import { PG_MIGRATIONS } from '../../src/store/pg-migrations.js';
 import { PgReplayStore } from '../../src/store/pg-replay-store.js';
 import type { ReplayStore } from '../../src/signing/replay-store.js';
 import { isAdcpWireError } from '../../src/core/wire-error.js';
+import { createPgIdempotencyStore } from '../../src/store/pg-idempotency-store.js';
 import { dedupStoreContract } from './dedup-contract.js';
+import { idempotencyStoreContract } from './idempotency-contract.js';
 import { operationStoreContract } from './operation-contract.js';
 import { taskStoreContract } from './task-store-contract.js';
 import { adminQuery, dropTestSchemas, pgSkip, pgUrl, testSchema } from '../pg/pg-test-env.js';
@@ -33,8 +35,19 @@ if (pgUrl === undefined) {
       makeSibling: () => new PgOperationStore({ url, schema: opsSchema }),
     },
   );
-  taskStoreContract('postgres', (policy) =>
-    createPgTaskStore({ url, schema: testSchema('tasks'), policy, sweepIntervalMs: 0 }),
+  let idemSchema = '';
+  idempotencyStoreContract(
+    'postgres',
+    () => createPgIdempotencyStore({ url, schema: (idemSchema = testSchema('idem')) }),
+    {
+      makeSibling: () => createPgIdempotencyStore({ url, schema: idemSchema }),
+    },
+  );
+  let taskSchema = '';
+  taskStoreContract(
+    'postgres',
+    (policy) => createPgTaskStore({ url, schema: (taskSchema = testSchema('tasks')), policy, sweepIntervalMs: 0 }),
+    { makeSibling: (policy) => createPgTaskStore({ url, schema: taskSchema, policy, sweepIntervalMs: 0 }) },
   );
 
   describe('PostgreSQL store plumbing', () => {
@@ -48,7 +61,7 @@ if (pgUrl === undefined) {
         rows,
         PG_MIGRATIONS.map((m, i) => ({ version: i + 1, name: m.name })),
       );
-      assert.equal(rows.length, 4);
+      assert.equal(rows.length, 6);
     });
 
     it('refuses a database migrated by a newer library', async () => {

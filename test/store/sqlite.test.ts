@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteDedupStore } from '../../src/store/sqlite-dedup-store.js';
 import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
+import { createSqliteIdempotencyStore } from '../../src/store/sqlite-idempotency-store.js';
 import { dedupStoreContract } from './dedup-contract.js';
+import { idempotencyStoreContract } from './idempotency-contract.js';
 import { operationStoreContract } from './operation-contract.js';
 import type { ReplayStore } from '../../src/signing/replay-store.js';
 
@@ -20,6 +22,11 @@ dedupStoreContract('SqliteDedupStore (file)', () => new SqliteDedupStore({ path:
 operationStoreContract('SqliteOperationStore (:memory:)', () => new SqliteOperationStore({ path: ':memory:' }));
 operationStoreContract('SqliteOperationStore (file)', () => new SqliteOperationStore({ path: join(dir, 'ops.db') }), {
   makeSibling: () => new SqliteOperationStore({ path: join(dir, 'ops.db') }),
+});
+
+idempotencyStoreContract('sqlite (:memory:)', () => createSqliteIdempotencyStore({ path: ':memory:' }));
+idempotencyStoreContract('sqlite (file)', () => createSqliteIdempotencyStore({ path: join(dir, 'idem.db') }), {
+  makeSibling: () => createSqliteIdempotencyStore({ path: join(dir, 'idem.db') }),
 });
 
 describe('SQLite store files', () => {

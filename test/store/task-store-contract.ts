@@ -12,7 +12,14 @@ const T0 = 1_700_000_000_000;
  * The behaviour every TaskStore implementation must show. Registers describe/it blocks; call it
  * from a *.test.ts file once per implementation: `taskStoreContract('sqlite', (p) => make(p))`.
  */
-export function taskStoreContract(name: string, makeStore: MakeTaskStore): void {
+export function taskStoreContract(
+  name: string,
+  makeStore: MakeTaskStore,
+  options: {
+    /** A second handle on the database of the store made last (another process of a fleet). */
+    makeSibling?: MakeTaskStore;
+  } = {},
+): void {
   describe(`TaskStore contract: ${name}`, () => {
     const opened: TaskStore[] = [];
     const make = async (policy: Partial<TaskPolicy> = {}): Promise<TaskStore> => {
@@ -220,24 +227,54 @@ export function taskStoreContract(name: string, makeStore: MakeTaskStore): void 
       await assert.rejects(store.list('o', { cursor: 'not-a-cursor' }), RangeError);
     });
 
-    it('abandons unfinished tasks of one kind, for every owner, when the store supports it', async (t) => {
-      const store = await make();
-      if (store.abandonUnfinished === undefined) {
-        t.skip('abandonUnfinished is optional');
-        return;
-      }
+    it('abandons unfinished tasks of one kind, for every owner, once their lease lapsed', async () => {
+      const store = await make({ leaseMs: 1000 });
       const a = await created(store, 'o1', { kind: 'adcp', status: 'submitted' });
       const b = await created(store, 'o2', { kind: 'adcp', status: 'working' });
       const done = await created(store, 'o1', { kind: 'adcp' });
       await store.update('o1', done.taskId, { status: 'completed', now: T0 + 1 });
       const mcp = await created(store, 'o1', { kind: 'mcp' });
-      const n = await store.abandonUnfinished('adcp', { statusMessage: 'restarted', result: { r: 1 }, now: T0 + 2 });
-      assert.equal(n, 2);
-      assert.equal((await store.get('o1', a.taskId, T0 + 3))?.status, 'failed');
-      assert.deepEqual((await store.get('o2', b.taskId, T0 + 3))?.result, { r: 1 });
-      assert.equal((await store.get('o1', done.taskId, T0 + 3))?.status, 'completed');
-      assert.equal((await store.get('o1', mcp.taskId, T0 + 3))?.status, 'working');
+      const restarted = { statusMessage: 'restarted', result: { r: 1 } };
+      assert.equal(await store.abandonUnfinished('adcp', { ...restarted, now: T0 + 999 }), 0, 'leases still live');
+      assert.equal(await store.abandonUnfinished('adcp', { ...restarted, now: T0 + 1000 }), 2);
+      assert.equal((await store.get('o1', a.taskId, T0 + 1001))?.status, 'failed');
+      assert.equal((await store.get('o1', a.taskId, T0 + 1001))?.statusMessage, 'restarted');
+      assert.deepEqual((await store.get('o2', b.taskId, T0 + 1001))?.result, { r: 1 });
+      assert.equal((await store.get('o1', done.taskId, T0 + 1001))?.status, 'completed');
+      assert.equal((await store.get('o1', mcp.taskId, T0 + 1001))?.status, 'working');
+      assert.equal(await store.abandonUnfinished('adcp', { ...restarted, now: T0 + 1002 }), 0, 'once');
     });
+
+    it('never abandons a task whose runner keeps renewing its lease', async () => {
+      const store = await make({ leaseMs: 1000 });
+      const task = await created(store, 'o', { kind: 'a2a' });
+      assert.equal(await store.renewLeases(T0 + 900), 1);
+      assert.equal(await store.abandonUnfinished('a2a', { statusMessage: 'x', now: T0 + 1500 }), 0);
+      assert.equal(await store.renewLeases(T0 + 1800), 1);
+      assert.equal(await store.abandonUnfinished('a2a', { statusMessage: 'x', now: T0 + 2700 }), 0);
+      assert.equal(await store.abandonUnfinished('a2a', { statusMessage: 'x', now: T0 + 2800 }), 1);
+      assert.equal((await store.get('o', task.taskId, T0 + 2801))?.status, 'failed');
+      await store.update('o', task.taskId, { status: 'completed', now: T0 + 2802 });
+      assert.equal(await store.renewLeases(T0 + 2803), 0, 'a finished task has no lease to renew');
+    });
+
+    if (options.makeSibling !== undefined) {
+      const makeSibling = options.makeSibling;
+      it('lets another process on the same database fail the tasks of a dead one, never of a live one', async () => {
+        const dead = await make({ leaseMs: 1000 });
+        const live = await makeSibling({ leaseMs: 1000 });
+        opened.push(live);
+        const orphan = await created(dead, 'o', { kind: 'adcp', status: 'submitted' });
+        const running = await created(live, 'o', { kind: 'adcp', status: 'submitted' });
+        // The live process renews only its own tasks.
+        assert.equal(await live.renewLeases(T0 + 900), 1);
+        assert.equal(await live.abandonUnfinished('adcp', { statusMessage: 'gone', now: T0 + 1000 }), 1);
+        assert.equal((await live.get('o', orphan.taskId, T0 + 1001))?.status, 'failed');
+        assert.equal((await live.get('o', running.taskId, T0 + 1001))?.status, 'submitted');
+        // Nor can the other process fail a task this one keeps renewing.
+        assert.equal(await dead.abandonUnfinished('adcp', { statusMessage: 'gone', now: T0 + 1500 }), 0);
+      });
+    }
 
     it('keeps a caller-chosen task id and refuses a duplicate', async () => {
       const store = await make();

@@ -11,7 +11,11 @@ let n = 0;
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 taskStoreContract('memory', (policy) => createMemoryTaskStore(policy));
-taskStoreContract('sqlite', (policy) => {
-  n += 1;
-  return createSqliteTaskStore({ path: join(dir, `tasks-${n}.db`), policy, sweepIntervalMs: 0 });
-});
+taskStoreContract(
+  'sqlite',
+  (policy) => {
+    n += 1;
+    return createSqliteTaskStore({ path: join(dir, `tasks-${n}.db`), policy, sweepIntervalMs: 0 });
+  },
+  { makeSibling: (policy) => createSqliteTaskStore({ path: join(dir, `tasks-${n}.db`), policy, sweepIntervalMs: 0 }) },
+);

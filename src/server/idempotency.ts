@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../core/types.js';
+import type { IdempotencyStore } from '../store/idempotency-store.js';
+import type { TaskStore } from '../store/task-store.js';
+import { canonicalJson } from '../webhooks/canonical-json.js';
+import { principalOwner } from './adcp-tasks.js';
+import { isJsonObject } from './json-object.js';
+import { AdcpToolError } from './tool-error.js';
+import type { AdcpToolDefinition } from './types.js';
+
+/** security.md, "Keys MUST be unguessable": the schema's pattern for `idempotency_key`. */
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
+
+/** security.md, "Payload equivalence": the closed list of fields left out of the hash. */
+const EXCLUDED_FROM_HASH = ['idempotency_key', 'context', 'governance_context'] as const;
+
+/**
+ * SHA-256 (hex) of the RFC 8785 form of the request without the excluded fields (and without
+ * `push_notification_config.authentication.credentials`), bound to the tool name: the same key on
+ * another tool is another payload (security.md, "Idempotency").
+ */
+export function idempotencyPayloadHash(tool: string, args: JsonObject): string {
+  const payload: JsonObject = { ...args };
+  for (const field of EXCLUDED_FROM_HASH) delete payload[field];
+  const push = payload.push_notification_config;
+  if (isJsonObject(push) && isJsonObject(push.authentication)) {
+    const { credentials: _credentials, ...authentication } = push.authentication;
+    payload.push_notification_config = { ...push, authentication };
+  }
+  return createHash('sha256').update(canonicalJson({ tool, payload })).digest('hex');
+}
+
+export interface IdempotencyLayerOptions {
+  store: IdempotencyStore;
+  /** Where `submitted` answers' tasks live (a replayed task that failed transiently is run again). */
+  tasks: TaskStore;
+  /** How long a successful answer is replayed (ms). */
+  replayTtlMs: number;
+  /** How long a request holds its key in flight; a holder that died is taken over after it (ms). */
+  inFlightMs: number;
+  /** How long a concurrent request with the same key waits for the first one's answer (ms). */
+  waitMs: number;
+}
+
+export interface IdempotentCall {
+  principal: string;
+  tool: string;
+  args: JsonObject;
+}
+
+export interface IdempotencyLayer {
+  /**
+   * Runs `execute` (a tool handler) at most once per (principal, `idempotency_key`, payload)
+   * within the replay window, or answers without running it: the stored answer with
+   * `replayed: true`, or throws `AdcpToolError` `IDEMPOTENCY_CONFLICT` for another payload,
+   * `INVALID_REQUEST` for a malformed key, `IDEMPOTENCY_IN_FLIGHT` when the first request is still
+   * running after `waitMs`. A call without a key runs as is.
+   */
+  run(call: IdempotentCall, execute: () => Promise<JsonObject>): Promise<JsonObject>;
+  /** The tool with its handler behind `run`. */
+  wrap(tool: AdcpToolDefinition): AdcpToolDefinition;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The seller side of security.md, "Idempotency": rules 1-5 and 9 over an `IdempotencyStore`,
+ * around each tool handler. Concurrent requests with one key wait for the first one's answer and
+ * replay it (wait-and-replay); past `waitMs` they get `IDEMPOTENCY_IN_FLIGHT` with `retry_after`.
+ */
+export function createIdempotencyLayer(options: IdempotencyLayerOptions): IdempotencyLayer {
+  const { store, tasks, replayTtlMs, inFlightMs, waitMs } = options;
+
+  // An async answer whose task later failed with a transient error (the seller died or broke
+  // while working on it) is not the key's answer: the work never finished (docs/spec-notes.md).
+  const isTransientlyFailed = async (principal: string, response: unknown): Promise<boolean> => {
+    if (!isJsonObject(response) || response.status !== 'submitted' || typeof response.task_id !== 'string') {
+      return false;
+    }
+    const task = await tasks.get(principalOwner(principal), response.task_id);
+    if (task === undefined || task.status !== 'failed' || !isJsonObject(task.result)) return false;
+    const error = task.result.adcp_error;
+    return isJsonObject(error) && error.recovery === 'transient';
+  };
+
+  const runClaimed = async (
+    call: IdempotentCall,
+    key: string,
+    token: string,
+    execute: () => Promise<JsonObject>,
+  ): Promise<JsonObject> => {
+    let body: JsonObject;
+    try {
+      body = await execute();
+    } catch (error) {
+      await store.release(call.principal, key, token).catch(() => undefined);
+      throw error;
+    }
+    const status = typeof body.status === 'string' ? body.status : 'completed';
+    // Rules 2 and 3: only a success (`completed`, or `submitted` for async work) is the key's
+    // answer. If the store fails here the caller still gets the answer; the key stays in flight
+    // until its lease lapses.
+    if (isJsonObject(body) && !isJsonObject(body.adcp_error) && (status === 'completed' || status === 'submitted')) {
+      const { context: _context, replayed: _replayed, ...response } = body;
+      await store.complete(call.principal, key, token, { response, ttlMs: replayTtlMs }).catch(() => undefined);
+    } else {
+      await store.release(call.principal, key, token).catch(() => undefined);
+    }
+    return body;
+  };
+
+  const run = async (call: IdempotentCall, execute: () => Promise<JsonObject>): Promise<JsonObject> => {
+    const key = call.args.idempotency_key;
+    if (key === undefined) return execute();
+    // Rule 1: a malformed key is refused before the store is consulted.
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw new AdcpToolError(
+        'INVALID_REQUEST',
+        'idempotency_key must be 16 to 255 characters of A-Z a-z 0-9 _ . : - (use a UUID v4).',
+        { field: 'idempotency_key' },
+      );
+    }
+    const payloadHash = idempotencyPayloadHash(call.tool, call.args);
+    const deadline = Date.now() + waitMs;
+    let delay = 10;
+    for (let round = 0; round < 1000; round += 1) {
+      const claim = await store.claim(call.principal, key, { payloadHash, leaseMs: inFlightMs });
+      if (claim.kind === 'claimed') return runClaimed(call, key, claim.token, execute);
+      if (claim.kind === 'conflict') {
+        // security.md, "IDEMPOTENCY_CONFLICT response shape": the code and a message, nothing else.
+        throw new AdcpToolError(
+          'IDEMPOTENCY_CONFLICT',
+          'idempotency_key was used with a different payload within the replay window. Either resend the exact original payload (to return the cached response) or generate a fresh UUID v4 to submit this new payload.',
+        );
+      }
+      if (claim.kind === 'replay') {
+        if (await isTransientlyFailed(call.principal, claim.response)) {
+          const again = await store.reclaim(call.principal, key, claim.token, { leaseMs: inFlightMs });
+          if (again !== undefined) return runClaimed(call, key, again.token, execute);
+          continue; // another retry took it over first: wait for its answer
+        }
+        // Rule 4: the stored inner response, marked as a replay at answer time.
+        return { ...(claim.response as JsonObject), replayed: true };
+      }
+      const now = Date.now();
+      if (now >= deadline) {
+        throw new AdcpToolError(
+          'IDEMPOTENCY_IN_FLIGHT',
+          'A request with this idempotency_key is still being processed; retry with the same key.',
+          { recovery: 'transient', retryAfter: Math.max(1, Math.ceil((claim.leaseExpiresAt - now) / 1000)) },
+        );
+      }
+      await sleep(Math.min(delay, deadline - now));
+      delay = Math.min(delay * 2, 200);
+    }
+    throw new Error('idempotency: the key never settled');
+  };
+
+  return {
+    run,
+    wrap(tool) {
+      return {
+        ...tool,
+        handler: (args, context) =>
+          run({ principal: context.principal, tool: tool.name, args }, async () => tool.handler(args, context)),
+      };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { JsonObject } from '../core/types.js';
+import type { IdempotencyStore } from '../store/idempotency-store.js';
+import type { TaskStore } from '../store/task-store.js';
+
+/** Said of a task whose process died before it finished (a transient failure: retry it). */
+export const ABANDONED_MESSAGE = 'The agent restarted before the task finished.';
+
+const abandonedError: JsonObject = { code: 'SERVICE_UNAVAILABLE', message: ABANDONED_MESSAGE, recovery: 'transient' };
+
+/** The stored final result of an abandoned task, per kind, as its wire reads it. */
+const ABANDONED = {
+  adcp: { status: 'failed', adcp_error: abandonedError },
+  mcp: {
+    content: [{ type: 'text', text: ABANDONED_MESSAGE }],
+    structuredContent: { status: 'failed', adcp_error: abandonedError },
+    isError: true,
+  },
+} as const;
+
+export interface TaskUpkeep {
+  /** Resolves after the first round (orphans of a dead process that are already due are failed). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * What a server does for its tasks in the background, several times per lease (docs/server.md,
+ * "Tasks across restarts and fleets"): renew the leases of the tasks this process runs, then fail
+ * every unfinished task whose lease lapsed (its process is gone), so pollers get an answer they
+ * can act on instead of waiting out the TTL; and now and then sweep the idempotency store.
+ * A round that fails (database down) is skipped; the next one tries again.
+ */
+export function startTaskUpkeep(options: { store: TaskStore; idempotency?: IdempotencyStore }): TaskUpkeep {
+  const { store, idempotency } = options;
+  const everyMs = Math.max(50, Math.floor(store.leaseMs / 4));
+  const sweepEvery = Math.max(1, Math.round(60_000 / everyMs));
+  let rounds = 0;
+  let current: Promise<void> = Promise.resolve();
+  const round = async () => {
+    await store.renewLeases();
+    await store.abandonUnfinished('adcp', { statusMessage: ABANDONED_MESSAGE, result: ABANDONED.adcp });
+    await store.abandonUnfinished('a2a', { statusMessage: ABANDONED_MESSAGE });
+    await store.abandonUnfinished('mcp', { statusMessage: ABANDONED_MESSAGE, result: ABANDONED.mcp });
+    if (idempotency !== undefined && rounds % sweepEvery === 0) await idempotency.sweep();
+    rounds += 1;
+  };
+  const tick = () => {
+    current = current.then(round).catch(() => undefined);
+    return current;
+  };
+  const ready = tick();
+  const timer = setInterval(() => void tick(), everyMs);
+  timer.unref();
+  return {
+    ready,
+    async stop() {
+      clearInterval(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * A seller's idempotency replay store (security.md, "Idempotency", rules 2-9): one row per
+ * (scope, key), where the scope is the authenticated principal. The first request to insert the
+ * row owns execution; the row keeps the hash of the canonical payload from that moment, so a
+ * racing request with another payload is a conflict at once and one with the same payload waits
+ * for (or replays) the stored response.
+ *
+ * Implementations: ./memory-idempotency-store.ts, ./sqlite-idempotency-store.ts,
+ * ./pg-idempotency-store.ts; all pass test/store/idempotency-contract.ts. `claim` is one atomic
+ * statement in each (insert, never check-then-insert).
+ */
+
+export type IdempotencyClaim =
+  /** This request inserted (or took over) the row: run the handler, then `complete` or `release`. */
+  | { kind: 'claimed'; token: string }
+  /** A finished request stored this response; `token` names that entry for `reclaim`. */
+  | { kind: 'replay'; response: unknown; token: string }
+  /** The first request with this payload is still running (its lease is live). */
+  | { kind: 'in_flight'; leaseExpiresAt: number }
+  /** The key is bound to a different payload hash. Nothing of the stored entry is returned. */
+  | { kind: 'conflict' };
+
+export interface IdempotencyClaimOptions {
+  /** SHA-256 (hex) of the canonical payload; compared on every claim. */
+  payloadHash: string;
+  /**
+   * How long the in-flight row is held for this request (its handler's time budget). A row whose
+   * holder died is taken over after it, by a request with the same payload.
+   */
+  leaseMs: number;
+  now?: number;
+}
+
+export interface IdempotencyStore {
+  claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim>;
+  /**
+   * Stores the response of a successful request under the claim's token, kept `ttlMs`. False when
+   * the claim was lost (its lease lapsed and another request took the key).
+   */
+  complete(
+    scope: string,
+    key: string,
+    token: string,
+    options: { response: unknown; ttlMs: number; now?: number },
+  ): Promise<boolean>;
+  /** Gives an in-flight claim up (the request failed): the key is unseen again. */
+  release(scope: string, key: string, token: string): Promise<void>;
+  /**
+   * Takes a finished entry back for a new execution, only if it is still the entry `token` names
+   * (one of several racing callers wins): used when the stored answer turned out to be a
+   * transient failure that must not be replayed. Undefined when another caller got there first.
+   */
+  reclaim(
+    scope: string,
+    key: string,
+    token: string,
+    options: { leaseMs: number; now?: number },
+  ): Promise<{ kind: 'claimed'; token: string } | undefined>;
+  /** Deletes entries past their TTL. Returns how many. */
+  sweep(now?: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { IdempotencyClaim, IdempotencyClaimOptions, IdempotencyStore } from './idempotency-store.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+
+const MIGRATIONS = [
+  `CREATE TABLE seller_idempotency (
+     scope TEXT NOT NULL,
+     key TEXT NOT NULL,
+     payload_hash TEXT NOT NULL,
+     token TEXT NOT NULL,
+     response TEXT,
+     lease_expires_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     PRIMARY KEY (scope, key)
+   ) WITHOUT ROWID;
+   CREATE INDEX seller_idempotency_expiry ON seller_idempotency (expires_at);`,
+] as const;
+
+// One statement: the insert wins for a new key; the conditional update takes over only a row that
+// no longer answers for its key (done past its TTL, or in flight past its lease: the holder died).
+const CLAIM = `INSERT INTO seller_idempotency (scope, key, payload_hash, token, response, lease_expires_at, expires_at)
+  VALUES (@scope, @key, @hash, @token, NULL, @lease, 0)
+  ON CONFLICT (scope, key) DO UPDATE SET payload_hash = excluded.payload_hash, token = excluded.token,
+    response = NULL, lease_expires_at = excluded.lease_expires_at, expires_at = 0
+  WHERE (response IS NULL AND lease_expires_at <= @now) OR (response IS NOT NULL AND expires_at <= @now)
+  RETURNING token`;
+
+interface Row {
+  payload_hash: string;
+  token: string;
+  response: string | null;
+  lease_expires_at: number;
+}
+
+/** The embedded `IdempotencyStore`: table `seller_idempotency` in a SQLite file, durable across restarts. */
+export function createSqliteIdempotencyStore(options: SqliteStoreOptions): IdempotencyStore {
+  const { db, owned } = openSqliteDatabase(options);
+  migrateSqlite(db, 'seller_idempotency', MIGRATIONS);
+  const insert = db.prepare<{ scope: string; key: string; hash: string; token: string; lease: number; now: number }>(
+    CLAIM,
+  );
+  const read = db.prepare<[string, string], Row>(
+    'SELECT payload_hash, token, response, lease_expires_at FROM seller_idempotency WHERE scope = ? AND key = ?',
+  );
+  const complete = db.prepare(
+    `UPDATE seller_idempotency SET response = ?, expires_at = ?
+     WHERE scope = ? AND key = ? AND token = ? AND response IS NULL`,
+  );
+  const release = db.prepare(
+    'DELETE FROM seller_idempotency WHERE scope = ? AND key = ? AND token = ? AND response IS NULL',
+  );
+  const reclaim = db.prepare(
+    `UPDATE seller_idempotency SET token = ?, response = NULL, lease_expires_at = ?, expires_at = 0
+     WHERE scope = ? AND key = ? AND token = ? AND response IS NOT NULL`,
+  );
+  const sweep = db.prepare(
+    `DELETE FROM seller_idempotency
+     WHERE (response IS NOT NULL AND expires_at <= ?) OR (response IS NULL AND lease_expires_at <= ?)`,
+  );
+
+  // The claim and the read that explains a refusal share one IMMEDIATE transaction.
+  const claim = db.transaction((scope: string, key: string, options: IdempotencyClaimOptions): IdempotencyClaim => {
+    const now = options.now ?? Date.now();
+    const token = randomUUID();
+    const inserted = insert.get({ scope, key, hash: options.payloadHash, token, lease: now + options.leaseMs, now });
+    if (inserted !== undefined) return { kind: 'claimed', token };
+    const row = read.get(scope, key) as Row;
+    if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
+    if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: row.lease_expires_at };
+    return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
+  });
+
+  return {
+    async claim(scope, key, options) {
+      return claim.immediate(scope, key, options);
+    },
+    async complete(scope, key, token, options) {
+      const text = JSON.stringify(options.response);
+      if (text === undefined) throw new TypeError('idempotency store: a response is required');
+      return complete.run(text, (options.now ?? Date.now()) + options.ttlMs, scope, key, token).changes === 1;
+    },
+    async release(scope, key, token) {
+      release.run(scope, key, token);
+    },
+    async reclaim(scope, key, token, options) {
+      const next = randomUUID();
+      const changed = reclaim.run(next, (options.now ?? Date.now()) + options.leaseMs, scope, key, token).changes;
+      return changed === 1 ? { kind: 'claimed', token: next } : undefined;
+    },
+    async sweep(now = Date.now()) {
+      return sweep.run(now, now).changes;
+    },
+    async close() {
+      if (owned && db.open) db.close();
+    },
+  };
+}

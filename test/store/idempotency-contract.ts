@@ -1,0 +1,152 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { IdempotencyStore } from '../../src/store/idempotency-store.js';
+
+const T0 = 1_700_000_000_000;
+const LEASE = 30_000;
+const TTL = 86_400_000;
+
+/**
+ * The behaviour every IdempotencyStore must show (security.md, Idempotency, rules 2-9). Call it once
+ * per implementation; `makeSibling` opens a second handle on the same database (another process of
+ * a fleet), used by the concurrency case when given. Scopes are fresh per test, so a shared file or
+ * schema is fine.
+ */
+export function idempotencyStoreContract(
+  name: string,
+  make: () => IdempotencyStore | Promise<IdempotencyStore>,
+  options: { makeSibling?: () => IdempotencyStore | Promise<IdempotencyStore> } = {},
+): void {
+  describe(`IdempotencyStore contract: ${name}`, () => {
+    const opened: IdempotencyStore[] = [];
+    const open = async (factory: () => IdempotencyStore | Promise<IdempotencyStore>) => {
+      const store = await factory();
+      opened.push(store);
+      return store;
+    };
+    after(async () => {
+      for (const store of opened.reverse()) await store.close();
+    });
+    const claim = (store: IdempotencyStore, scope: string, hash: string, now = T0, key = 'key-0123456789abcdef') =>
+      store.claim(scope, key, { payloadHash: hash, leaseMs: LEASE, now });
+    const claimed = async (store: IdempotencyStore, scope: string, hash: string, now = T0) => {
+      const outcome = await claim(store, scope, hash, now);
+      assert.equal(outcome.kind, 'claimed');
+      return (outcome as { token: string }).token;
+    };
+
+    it('gives the first claim the key and tells a second one with the same payload that it is in flight', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      await claimed(store, scope, 'h1');
+      assert.deepEqual(await claim(store, scope, 'h1', T0 + 1), { kind: 'in_flight', leaseExpiresAt: T0 + LEASE });
+    });
+
+    it('answers conflict for another payload, in flight and after completion, revealing nothing', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const token = await claimed(store, scope, 'h1');
+      assert.deepEqual(await claim(store, scope, 'h2', T0 + 1), { kind: 'conflict' });
+      assert.equal(
+        await store.complete(scope, 'key-0123456789abcdef', token, { response: { a: 1 }, ttlMs: TTL, now: T0 + 2 }),
+        true,
+      );
+      assert.deepEqual(await claim(store, scope, 'h2', T0 + 3), { kind: 'conflict' });
+    });
+
+    it('replays the stored response, byte for byte, with the entry token', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const token = await claimed(store, scope, 'h1');
+      const response = { status: 'submitted', task_id: 't-1', nested: { list: [1, 'two', null] }, text: 'é\u2028' };
+      await store.complete(scope, 'key-0123456789abcdef', token, { response, ttlMs: TTL, now: T0 + 1 });
+      assert.deepEqual(await claim(store, scope, 'h1', T0 + 2), { kind: 'replay', response, token });
+      assert.deepEqual(await claim(store, scope, 'h1', T0 + 3), { kind: 'replay', response, token });
+    });
+
+    it('keeps keys apart per scope', async () => {
+      const store = await open(make);
+      await claimed(store, randomUUID(), 'h1');
+      await claimed(store, randomUUID(), 'h2');
+    });
+
+    it('forgets a released claim, so a retry runs again (rule 3: errors are not cached)', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const token = await claimed(store, scope, 'h1');
+      await store.release(scope, 'key-0123456789abcdef', token);
+      await claimed(store, scope, 'h2', T0 + 1);
+    });
+
+    it('lets a claim whose holder died be taken over once its lease lapsed, and refuses the dead holder', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const dead = await claimed(store, scope, 'h1');
+      assert.equal((await claim(store, scope, 'h1', T0 + LEASE - 1)).kind, 'in_flight');
+      await claimed(store, scope, 'h1', T0 + LEASE);
+      assert.equal(
+        await store.complete(scope, 'key-0123456789abcdef', dead, { response: {}, ttlMs: TTL, now: T0 + LEASE }),
+        false,
+      );
+    });
+
+    it('treats a key past its TTL as unseen, and sweeps it', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const token = await claimed(store, scope, 'h1');
+      await store.complete(scope, 'key-0123456789abcdef', token, { response: { a: 1 }, ttlMs: 1000, now: T0 });
+      assert.equal((await claim(store, scope, 'h2', T0 + 999)).kind, 'conflict');
+      assert.ok((await store.sweep(T0 + 1000)) >= 1);
+      await claimed(store, scope, 'h2', T0 + 1000);
+    });
+
+    it('reclaims a finished entry once, for the caller that names its token', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const token = await claimed(store, scope, 'h1');
+      await store.complete(scope, 'key-0123456789abcdef', token, { response: { a: 1 }, ttlMs: TTL, now: T0 });
+      const [a, b] = await Promise.all([
+        store.reclaim(scope, 'key-0123456789abcdef', token, { leaseMs: LEASE, now: T0 + 1 }),
+        store.reclaim(scope, 'key-0123456789abcdef', token, { leaseMs: LEASE, now: T0 + 1 }),
+      ]);
+      assert.equal([a, b].filter((r) => r?.kind === 'claimed').length, 1);
+      assert.equal((await claim(store, scope, 'h1', T0 + 2)).kind, 'in_flight');
+      const winner = (a ?? b) as { token: string };
+      assert.equal(
+        await store.complete(scope, 'key-0123456789abcdef', winner.token, {
+          response: { a: 2 },
+          ttlMs: TTL,
+          now: T0 + 3,
+        }),
+        true,
+      );
+      assert.deepEqual(await claim(store, scope, 'h1', T0 + 4), {
+        kind: 'replay',
+        response: { a: 2 },
+        token: winner.token,
+      });
+    });
+
+    it('gives exactly one of 40 concurrent claims of one key the key (first insert wins)', async () => {
+      const stores = [await open(make)];
+      if (options.makeSibling !== undefined)
+        stores.push(await open(options.makeSibling), await open(options.makeSibling));
+      const scope = randomUUID();
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => claim(stores[i % stores.length] as IdempotencyStore, scope, 'h1', T0 + i)),
+      );
+      assert.equal(outcomes.filter((o) => o.kind === 'claimed').length, 1);
+      assert.equal(outcomes.filter((o) => o.kind === 'in_flight').length, 39);
+      // And with a different payload racing in: one winner, the others in flight or in conflict.
+      const scope2 = randomUUID();
+      const mixed = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          claim(stores[i % stores.length] as IdempotencyStore, scope2, i % 2 === 0 ? 'h1' : 'h2', T0 + i),
+        ),
+      );
+      assert.equal(mixed.filter((o) => o.kind === 'claimed').length, 1);
+      assert.equal(mixed.filter((o) => o.kind === 'conflict').length, 20);
+    });
+  });
+}
