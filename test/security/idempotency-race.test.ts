@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { AdcpClient } from '../../src/client/index.js';
+import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import type { TaskResult } from '../../src/core/task-result.js';
 import { adminQuery, pgSkip, pgUrl } from '../pg/pg-test-env.js';
@@ -93,7 +94,7 @@ for (const backend of backends) {
           const buysBefore = await mediaBuys();
           const tasksBefore = await started.countTasks();
           const key = randomUUID();
-          const args = { packages: [{ product_id: 'display_news', budget: 10 }], buyer_ref: `race-${protocol}` };
+          const args = mediaBuyRequest([packageRequest('display_news', 10)], { buyer_ref: `race-${protocol}` });
           const results: TaskResult[] = await Promise.all(
             Array.from({ length: CONCURRENT }, () =>
               open(protocol).call('create_media_buy', args, { idempotencyKey: key }),
