@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 // Issue 10 items 3 and 4, and its "Done when": `adcp serve` is SIGKILLed while a media buy is in
 // flight and started again on the same state (a SQLite file; PostgreSQL). The buyer's waitFor,
 // which was following the task, ends in seconds with a failure it can act on (transient), not at
@@ -17,8 +18,11 @@ import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-request
 import { adminQuery, pgSkip, pgUrl } from '../pg/pg-test-env.js';
 
 const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
-/** The buyer's own limit is an hour by default; the answer must come long before this. */
-const ANSWER_WITHIN_MS = 25_000;
+/**
+ * The buyer's own limit is an hour by default. Once the seller is back, the answer must come
+ * within about one task lease (10 s) plus a poll; the bound leaves room for a loaded machine.
+ */
+const ANSWER_WITHIN_MS = 20_000;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -33,7 +37,7 @@ interface Seller {
   mcp: string;
 }
 
-/** Starts `adcp serve --json` and resolves once it printed its endpoints (at most 30 s). */
+/** Starts `adcp serve --json` and resolves once it printed its endpoints (at most 90 s). */
 function serve(args: string[]): Promise<Seller> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.ADCP_STORE_URL;
@@ -47,7 +51,7 @@ function serve(args: string[]): Promise<Seller> {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`adcp serve did not start: ${err}`));
-    }, 30_000);
+    }, 90_000);
     child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -132,14 +136,17 @@ for (const backend of backends) {
       await kill(first.child, 'SIGKILL');
       const second = await serve(['--port', port, ...prepared.args]);
       running.push(second.child);
+      const back = performance.now();
       const final = await waiting;
-      const elapsed = performance.now() - started;
+      const elapsed = performance.now() - back;
 
       assert.equal(final.status, 'failed', JSON.stringify(final));
       assert.equal(final.error?.code, 'SERVICE_UNAVAILABLE');
       assert.equal(final.error?.recovery, 'transient', 'the buyer may retry');
-      t.diagnostic(`waitFor answered ${Math.round(elapsed)} ms after the SIGKILL`);
-      assert.ok(elapsed < ANSWER_WITHIN_MS, `answered after ${Math.round(elapsed)} ms`);
+      t.diagnostic(
+        `waitFor answered ${Math.round(performance.now() - started)} ms after the SIGKILL, ${Math.round(elapsed)} ms after the restart`,
+      );
+      assert.ok(elapsed < ANSWER_WITHIN_MS, `answered ${Math.round(elapsed)} ms after the restart`);
 
       // Item 4: the retry runs again (a new task), it is not the dead task replayed.
       const retried = await client.call('create_media_buy', args, { idempotencyKey: key });
