@@ -54,6 +54,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     dedupTtlMs: options.dedupTtlMs ?? DAY_MS,
     now: options.now ?? Date.now,
     notify: (record) => signals.notify(record),
+    validateRelease: options.validate === true ? (options.adcpVersion ?? '3.1') : undefined,
   };
 
   const onReject = options.onReject;

@@ -1,3 +1,4 @@
+import type { ResponseCheck } from '../core/task-result.js';
 import type { DedupStore, OperationFilter, OperationRecord, OperationStore } from '../store/types.js';
 import type { JsonObject, TaskStatus } from '../core/types.js';
 import type { HmacSecret } from './hmac.js';
@@ -30,6 +31,13 @@ export type WebhookSignatureConfig =
 
 export interface WebhookHandlerOptions {
   signature: WebhookSignatureConfig;
+  /**
+   * Check each delivery's `result` against the official schema for its task and status and put
+   * the outcome on `event.validation` (the schemas must be on disk, see adcp-wire/schemas). Default false.
+   */
+  validate?: boolean;
+  /** The release to validate against when the payload names none. Default `3.1`. */
+  adcpVersion?: string;
   /** Durable dedup keys (SQLite by default in production; memory for tests). */
   dedup: DedupStore;
   /** Operations advanced by verified events; optional. */
@@ -86,6 +94,11 @@ export interface WebhookEvent {
   operation: OperationRecord | undefined;
   /** True when the event is older than the operation's state and did not move it. */
   stale: boolean;
+  /**
+   * With `validate: true`: how `data` fared against its task's status-specific schema (reported,
+   * never refused: the delivery is still accepted).
+   */
+  validation?: ResponseCheck;
   /** The dedup claim this delivery holds (for `SqliteDedupStore.completeSync` inside your own transaction). */
   claim: { scope: string; key: string; token: string; ttlMs: number };
 }

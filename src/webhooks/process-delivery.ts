@@ -1,4 +1,5 @@
 import type { ClaimAndAdvanceRequest, DedupStore, OperationRecord, OperationStore } from '../store/types.js';
+import { checkWebhookResult } from './check-webhook-result.js';
 import { readHeader, type HeaderSource } from '../signing/signature-base.js';
 import { authenticateWebhook, type ResolvedSignature } from './authenticate-webhook.js';
 import { readWebhookEvent, type ParsedDelivery } from './read-webhook-event.js';
@@ -32,6 +33,8 @@ export interface DeliveryContext {
   dedupTtlMs: number;
   now: () => number;
   notify: (record: OperationRecord) => void;
+  /** The release results are validated against, when the handler validates. */
+  validateRelease?: string | undefined;
 }
 
 /**
@@ -192,6 +195,16 @@ async function buildEvent(
     stale,
     claim,
   };
+  if (ctx.validateRelease !== undefined) {
+    const validation = checkWebhookResult(
+      delivery.payload,
+      delivery.taskType,
+      delivery.status,
+      delivery.data,
+      ctx.validateRelease,
+    );
+    if (validation !== undefined) event.validation = validation;
+  }
   return { kind: 'event', event };
 }
 
