@@ -30,6 +30,7 @@ export type {
   CanceledResult,
   ResultError,
   ResultFile,
+  ResultOperation,
 } from './core/task-result.js';
 
 // Errors and recovery (transport-errors, error-handling)

@@ -10,7 +10,15 @@ import { createTransport } from './create-transport.js';
 import { createSigningFetch } from '../signing/signing-fetch.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
 import { prepareArgs } from './idempotency.js';
-import { advanceOperation, operationIdFor, recordOperation, type OperationRef } from './record-operation.js';
+import {
+  advanceOperation,
+  OPEN_STATUSES,
+  operationIdFor,
+  recordOperation,
+  resultFromOperation,
+  type OperationRef,
+} from './record-operation.js';
+import type { OperationRecord, OperationStore } from '../store/types.js';
 import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
 import { getValidator } from '../schemas/adcp-validator.js';
@@ -35,7 +43,6 @@ export class AdcpClient {
   readonly #options: AdcpClientOptions;
   readonly #transportOptions: TransportOptions;
   readonly #clock: Clock;
-  readonly #operations = new WeakMap<TaskResult, OperationRef>();
   #transport: Promise<AdcpTransport> | undefined;
   #tools: Promise<ToolInfo[]> | undefined;
   #release: Promise<string> | undefined;
@@ -190,10 +197,17 @@ export class AdcpClient {
   /**
    * Follows a `submitted`/`working` result to a final state, or to `input-required`/
    * `auth-required`, which return to the caller (see `waitForResult`). A result that is already
-   * settled comes back as is.
+   * settled comes back as is. `target` is a result, or (with an `operations` store) an operation
+   * record or its id: after a restart, resume with `resumeOpenOperations()` then `waitFor(record)`.
+   * A result recorded as an operation keeps it (`result.operation`): polls that name another task
+   * type are refused, and the store follows every poll.
    */
-  async waitFor(result: TaskResult, options: WaitOptions = {}): Promise<TaskResult> {
-    const ref = this.#operations.get(result);
+  async waitFor(target: TaskResult | OperationRecord | string, options: WaitOptions = {}): Promise<TaskResult> {
+    const result = await this.#resolveTarget(target);
+    const ref = result.operation;
+    if (ref !== undefined && ref.agent !== this.url) {
+      throw new TypeError(`AdcpClient.waitFor: operation ${ref.operationId} belongs to ${ref.agent}, not ${this.url}`);
+    }
     const store = this.#options.operations;
     const context: WaitContext = {
       callOnce: async (tool, args, signal) => {
@@ -211,7 +225,7 @@ export class AdcpClient {
       context.onPolled = (polled) => advanceOperation(store, ref, polled, this.#clock.now());
     }
     const final = await waitForResult(context, result, options);
-    if (ref !== undefined) this.#operations.set(final, ref);
+    if (ref !== undefined) final.operation = ref;
     return final;
   }
 
@@ -241,9 +255,46 @@ export class AdcpClient {
     }
   }
 
-  /** The operation id a pending result was recorded under (with an `operations` store). */
+  /** The operation id a pending result was recorded under (`result.operation.operationId`). */
   operationIdOf(result: TaskResult): string | undefined {
-    return this.#operations.get(result)?.operationId;
+    return result.operation?.operationId;
+  }
+
+  /**
+   * The operations of this agent still in flight in the `operations` store (`submitted`,
+   * `working`, `input-required`, `auth-required`), oldest first: after a restart, pass each to
+   * `waitFor`. Throws a TypeError when the client has no `operations` store.
+   */
+  async resumeOpenOperations(options: { limit?: number } = {}): Promise<OperationRecord[]> {
+    const store = this.#operationStore('resumeOpenOperations');
+    return store.list({
+      agent: this.url,
+      statuses: [...OPEN_STATUSES],
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    });
+  }
+
+  #operationStore(method: string): OperationStore {
+    const store = this.#options.operations;
+    if (store === undefined) throw new TypeError(`AdcpClient.${method}: pass an \`operations\` store to the client`);
+    return store;
+  }
+
+  async #resolveTarget(target: TaskResult | OperationRecord | string): Promise<TaskResult> {
+    if (typeof target === 'string') {
+      const record = await this.#operationStore('waitFor').get(target);
+      if (record === undefined)
+        throw new RangeError(`AdcpClient.waitFor: no operation ${target} in the operations store`);
+      target = record;
+    }
+    if (target === null || typeof target !== 'object') {
+      throw new TypeError('AdcpClient.waitFor: pass a TaskResult, an operation record or an operation id');
+    }
+    if ('operationId' in target && 'statusAt' in target) {
+      const protocol = (await this.#transportFor()).protocol;
+      return resultFromOperation(target, protocol);
+    }
+    return target;
   }
 
   /**
@@ -370,7 +421,7 @@ export class AdcpClient {
   async #record(tool: string, args: JsonObject, result: TaskResult): Promise<void> {
     if (result.status !== 'submitted' && result.status !== 'working') return;
     const ref: OperationRef = { operationId: operationIdFor(args, result), agent: this.url, taskType: tool };
-    this.#operations.set(result, ref);
+    result.operation = ref;
     const store = this.#options.operations;
     if (store === undefined) return;
     try {

@@ -23,6 +23,7 @@ export type {
   CanceledResult,
   ResultError,
   ResultFile,
+  ResultOperation,
 } from '../core/task-result.js';
 export { isFinalResult } from '../core/task-result.js';
 export { AdcpWireError, isAdcpWireError } from '../core/wire-error.js';

@@ -1,13 +1,61 @@
 import { randomUUID } from 'node:crypto';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
-import type { OperationStore } from '../store/types.js';
+import type { OperationRecord, OperationStore } from '../store/types.js';
+import type { ResultOperation } from '../core/task-result.js';
 
 /** Where a pending result lives in the operations store. */
-export interface OperationRef {
-  operationId: string;
-  agent: string;
-  taskType: string;
+export type OperationRef = ResultOperation;
+
+/** Statuses of work still in flight (not final): what `resumeOpenOperations` lists. */
+export const OPEN_STATUSES = ['submitted', 'working', 'input-required', 'auth-required'] as const;
+
+/**
+ * The result an operation record stands for, to resume waiting on it after a restart: its status,
+ * AdCP task id, last result body, and the operation itself (so the task-type check holds).
+ */
+export function resultFromOperation(record: OperationRecord, protocol: 'mcp' | 'a2a'): TaskResult {
+  const data =
+    record.result !== null && typeof record.result === 'object' && !Array.isArray(record.result)
+      ? (record.result as JsonObject)
+      : undefined;
+  const operation = { operationId: record.operationId, agent: record.agent, taskType: record.taskType };
+  const base = {
+    data,
+    protocol,
+    raw: record,
+    operation,
+    ...(record.taskId !== undefined ? { taskId: record.taskId } : {}),
+  };
+  switch (record.status) {
+    case 'completed':
+      return { ...base, status: 'completed' };
+    case 'submitted':
+    case 'working':
+    case 'input-required':
+    case 'auth-required':
+      return { ...base, status: record.status };
+    case 'canceled':
+      return { ...base, status: 'canceled' };
+    default: {
+      const failed = record.status === 'rejected' ? 'rejected' : 'failed';
+      const adcpError = {
+        code: 'OPERATION_' + failed.toUpperCase(),
+        message: `operation ${record.operationId} is ${record.status}`,
+      };
+      return {
+        ...base,
+        status: failed,
+        error: {
+          adcpError,
+          code: adcpError.code,
+          recovery: 'terminal',
+          action: 'surface_to_caller',
+          retryDelaySeconds: null,
+        },
+      };
+    }
+  }
 }
 
 /**

@@ -36,6 +36,18 @@ interface ResultBase {
   files?: ResultFile[];
   /** The response check, when the client validates responses (`validate: 'response' | 'both'`). */
   validation?: ResponseCheck;
+  /**
+   * The buyer-side operation a pending result was recorded under (set by the client). Plain data,
+   * so a result that was stored and read back still resumes waiting, with its task-type check.
+   */
+  operation?: ResultOperation;
+}
+
+/** Where a pending result is tracked: its operation id, the agent (URL) and the tool that started it. */
+export interface ResultOperation {
+  operationId: string;
+  agent: string;
+  taskType: string;
 }
 
 /** A FilePart after the checks: a usable `url`, accepted inline bytes, or why it was refused. */
