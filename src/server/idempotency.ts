@@ -4,7 +4,7 @@ import type { IdempotencyStore } from '../store/idempotency-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
 import { principalOwner } from './adcp-tasks.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from './tool-error.js';
 import type { AdcpToolDefinition } from './types.js';
 
