@@ -36,7 +36,7 @@ Exit codes:
   4  --wait ran out of time before the task finished
 
 Examples:
-  adcp call http://127.0.0.1:3000/mcp get_products '{"brief":"coffee lovers"}'
+  adcp call http://127.0.0.1:3000/mcp get_products '{"buying_mode":"brief","brief":"coffee lovers"}'
   adcp call http://127.0.0.1:3000/mcp create_media_buy @buy.json --wait
 `;
 

@@ -37,7 +37,7 @@ Exit codes: 0 stopped cleanly, 1 the seller failed, 2 usage error.
 
 Then, from another terminal:
   adcp discover http://127.0.0.1:3000/mcp
-  adcp call http://127.0.0.1:3000/mcp get_products '{"brief":"coffee"}'
+  adcp call http://127.0.0.1:3000/mcp get_products '{"buying_mode":"brief","brief":"coffee"}'
 `;
 
 const SPEC = {
