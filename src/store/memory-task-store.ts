@@ -50,6 +50,17 @@ export function createMemoryTaskStore(policyOptions: Partial<TaskPolicy> = {}): 
           retryAfterMs: Math.max(1, (recent[0] ?? now) + policy.rateLimit.windowMs - now),
         };
       }
+      const held = [...rows.values()]
+        .filter((r) => r.owner === input.owner && (r.expiresAt === null || r.expiresAt > now))
+        .map((r) => r.expiresAt ?? Number.POSITIVE_INFINITY);
+      if (held.length >= policy.maxTasksPerOwner) {
+        const soonest = Math.min(...held);
+        return {
+          ok: false,
+          reason: 'too_many_tasks',
+          retryAfterMs: Math.max(1, Number.isFinite(soonest) ? soonest - now : policy.maxTtlMs),
+        };
+      }
       const taskId = input.taskId ?? randomUUID();
       if (rows.has(taskId)) throw new RangeError(`task id already exists: ${taskId}`);
       const ttlMs = clampTtl(policy, input.requestedTtlMs);

@@ -54,8 +54,9 @@ const UPDATE = `UPDATE adcp_server_tasks SET
 
 /**
  * The shared task store (`adcp_server_tasks`): any instance of a seller fleet reads, updates
- * and cancels any task, still scoped to its owner. The per-owner creation rate limit counts and
- * inserts under a transaction-scoped advisory lock on the owner, so it holds across processes.
+ * and cancels any task, still scoped to its owner. The per-owner creation rate limit and task cap
+ * count and insert under a transaction-scoped advisory lock on the owner, so they hold across
+ * processes.
  */
 export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
   const policy = resolveTaskPolicy(options.policy);
@@ -131,6 +132,16 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
             reason: 'rate_limited',
             retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now),
           } as const;
+        }
+        const held = await client.query<{ n: string; soonest: string | null }>(
+          `SELECT count(*) AS n, min(expires_at) AS soonest FROM adcp_server_tasks
+           WHERE owner = $1 AND (expires_at IS NULL OR expires_at > $2)`,
+          [input.owner, now],
+        );
+        const holding = held.rows[0];
+        if (holding !== undefined && Number(holding.n) >= policy.maxTasksPerOwner) {
+          const wait = holding.soonest === null ? policy.maxTtlMs : toMs(holding.soonest) - now;
+          return { ok: false, reason: 'too_many_tasks', retryAfterMs: Math.max(1, wait) } as const;
         }
         const ttlMs = clampTtl(policy, input.requestedTtlMs);
         const inserted = await client.query<Row>(

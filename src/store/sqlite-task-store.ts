@@ -122,6 +122,10 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
   const countRecent = db.prepare<[string, number], { n: number; oldest: number | null }>(
     'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = ? AND created_at > ?',
   );
+  const countHeld = db.prepare<[string, number], { n: number; soonest: number | null }>(
+    `SELECT count(*) AS n, min(expires_at) AS soonest FROM adcp_server_tasks
+     WHERE owner = ? AND (expires_at IS NULL OR expires_at > ?)`,
+  );
   const insert = db.prepare(
     `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
        poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json, runner, lease_expires_at)
@@ -156,6 +160,11 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
     if (recent !== undefined && recent.n >= policy.rateLimit.max) {
       const oldest = recent.oldest ?? now;
       return { ok: false, reason: 'rate_limited', retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now) };
+    }
+    const held = countHeld.get(input.owner, now);
+    if (held !== undefined && held.n >= policy.maxTasksPerOwner) {
+      const wait = held.soonest === null ? policy.maxTtlMs : held.soonest - now;
+      return { ok: false, reason: 'too_many_tasks', retryAfterMs: Math.max(1, wait) };
     }
     const ttlMs = clampTtl(policy, input.requestedTtlMs);
     const row: Row = {

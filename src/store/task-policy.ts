@@ -2,7 +2,8 @@ import type { TaskKind } from './task-store.js';
 
 /**
  * The limits every task store applies the same way: TTL clamping, the poll interval it
- * suggests, the per-owner creation rate limit and the list page size.
+ * suggests, the per-owner creation rate limit, the per-owner cap on stored tasks and the list
+ * page size.
  */
 export interface TaskPolicy {
   /** TTL given when the client asks for none (ms). */
@@ -15,6 +16,11 @@ export interface TaskPolicy {
   pollIntervalMs: number;
   /** At most `max` tasks created per owner per `windowMs`. */
   rateLimit: { max: number; windowMs: number };
+  /**
+   * At most this many unexpired tasks (any kind, any status) stored per owner at once; `create`
+   * refuses past it until one expires. Bounds a store at owners x this, whatever rate x TTL allows.
+   */
+  maxTasksPerOwner: number;
   /** Largest list page. */
   listLimit: number;
   /**
@@ -31,6 +37,7 @@ export const DEFAULT_TASK_POLICY: Readonly<TaskPolicy> = {
   maxTtlMs: 24 * 60 * 60 * 1000,
   pollIntervalMs: 1000,
   rateLimit: { max: 120, windowMs: 60 * 1000 },
+  maxTasksPerOwner: 10_000,
   listLimit: 100,
   leaseMs: 10_000,
 };
@@ -49,6 +56,7 @@ export function resolveTaskPolicy(options: Partial<TaskPolicy> = {}): TaskPolicy
     policy.pollIntervalMs,
     policy.rateLimit.max,
     policy.rateLimit.windowMs,
+    policy.maxTasksPerOwner,
     policy.listLimit,
     policy.leaseMs,
   ];

@@ -7,7 +7,7 @@ import { FINAL_STATUSES } from '../core/types.js';
  *
  * Implementations: ./memory-task-store.ts (tests), ./sqlite-task-store.ts (embedded default),
  * ./pg-task-store.ts (fleets). All of them share ./task-policy.ts for TTL clamping, poll interval
- * and the creation rate limit, and pass test/store/task-store-contract.ts.
+ * the creation rate limit and the per-owner task cap, and pass test/store/task-store-contract.ts.
  */
 
 /** Which lifecycle a task follows. Statuses are stored as the wire of that kind spells them. */
@@ -64,7 +64,9 @@ export interface CreateTaskInput {
 export type CreateTaskOutcome =
   | { ok: true; task: StoredTask }
   /** The owner created too many tasks in the current window. */
-  | { ok: false; reason: 'rate_limited'; retryAfterMs: number };
+  | { ok: false; reason: 'rate_limited'; retryAfterMs: number }
+  /** The owner already holds `maxTasksPerOwner` unexpired tasks; retry once the soonest expires. */
+  | { ok: false; reason: 'too_many_tasks'; retryAfterMs: number };
 
 export interface TaskUpdate {
   status?: string;

@@ -195,6 +195,27 @@ export function taskStoreContract(
       assert.equal(later.ok, true);
     });
 
+    it('caps the unexpired tasks one owner holds and reports when the soonest expires', async () => {
+      const store = await make({ maxTasksPerOwner: 2, minTtlMs: 1_000 });
+      const first = await created(store, 'o', { requestedTtlMs: 5_000 });
+      await created(store, 'o', { now: T0 + 100, requestedTtlMs: 50_000 });
+      assert.equal((await store.update('o', first.taskId, { status: 'completed', now: T0 + 150 })).ok, true);
+      const third = await store.create({ owner: 'o', kind: 'adcp', now: T0 + 200 });
+      assert.deepEqual(third, { ok: false, reason: 'too_many_tasks', retryAfterMs: 4_800 });
+      assert.equal((await store.create({ owner: 'o2', kind: 'mcp', now: T0 + 200 })).ok, true);
+      const afterExpiry = await store.create({ owner: 'o', kind: 'mcp', now: T0 + 5_000 });
+      assert.equal(afterExpiry.ok, true, 'an expired task no longer counts, swept or not');
+    });
+
+    it('never lets racing creates of one owner pass the task cap', async () => {
+      const store = await make({ maxTasksPerOwner: 3 });
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store.create({ owner: 'o', kind: 'mcp', now: T0 + i })),
+      );
+      assert.equal(outcomes.filter((o) => o.ok).length, 3);
+      assert.equal((await store.list('o', { now: T0 + 10 })).tasks.length, 3);
+    });
+
     it('pages through list newest first with a cursor', async () => {
       const store = await make({ listLimit: 2 });
       const ids: string[] = [];
