@@ -6,10 +6,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Imports `file` in a fresh process and lists the driver packages that got loaded. */
-function driversLoadedBy(file: string): string[] {
+/**
+ * Imports `file` in a fresh process as `mod`, runs `then` (code using `mod`), and lists the driver
+ * packages that got loaded.
+ */
+function driversLoadedBy(file: string, then = ''): string[] {
   const script = [
-    `await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, file)).href)});`,
+    `const mod = await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, file)).href)});`,
+    then,
     "const { createRequire } = await import('node:module');",
     'const cache = Object.keys(createRequire(import.meta.url).cache);',
     "console.log(JSON.stringify(['pg', 'better-sqlite3'].filter((d) => cache.some((k) => k.includes(`/node_modules/${d}/`)))));",
@@ -22,12 +26,15 @@ function driversLoadedBy(file: string): string[] {
   return JSON.parse(run.stdout.trim().split('\n').pop() ?? '[]') as string[];
 }
 
+// The drivers are optional peer dependencies, loaded when the first store that needs one is made.
 describe('adcp-wire/store entry points', () => {
-  it('adcp-wire/store does not load the PostgreSQL driver', () => {
-    assert.deepEqual(driversLoadedBy('src/store/index.ts'), ['better-sqlite3']);
+  it('importing adcp-wire/store or adcp-wire/store/pg loads no database driver', () => {
+    assert.deepEqual(driversLoadedBy('src/store/index.ts'), []);
+    assert.deepEqual(driversLoadedBy('src/store/pg.ts'), []);
   });
 
-  it('adcp-wire/store/pg loads it', () => {
-    assert.ok(driversLoadedBy('src/store/pg.ts').includes('pg'));
+  it('making a SQLite store loads better-sqlite3, and only that', () => {
+    const then = "new mod.SqliteDedupStore({ path: ':memory:' }).close();";
+    assert.deepEqual(driversLoadedBy('src/store/index.ts', then), ['better-sqlite3']);
   });
 });
