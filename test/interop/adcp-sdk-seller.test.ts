@@ -1,0 +1,141 @@
+/**
+ * The buyer (AdcpClient and the adcp CLI) against a seller built by others: `@adcp/sdk`'s seller
+ * framework (`createAdcpServerFromPlatform`), over MCP and over A2A (its `createA2AAdapter`).
+ * The framework validates every request against its schemas, so these requests are valid AdCP 3.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AdcpClient, type TaskResult } from '../../src/client/index.js';
+import { main } from '../../src/cli/main.js';
+import type { JsonObject } from '../../src/core/types.js';
+import { mediaBuyRequest, packageRequest, productsRequest } from '../../src/seller/sample-requests.js';
+import { recordingIo } from '../cli/fake-io.js';
+import { startFrameworkSeller, type FrameworkSeller } from '../peers/adcp-sdk/seller.js';
+
+const APPROVAL_MS = 300;
+const buy = (): JsonObject => mediaBuyRequest([packageRequest('olv_pets', 5000)]);
+const BUY = JSON.stringify(buy());
+
+function dataOf(result: TaskResult): Record<string, unknown> {
+  assert.ok('data' in result && result.data !== undefined, `no data on a ${result.status} result`);
+  return result.data;
+}
+
+describe('buyer against the @adcp/sdk framework seller', () => {
+  let seller: FrameworkSeller;
+  before(async () => {
+    seller = await startFrameworkSeller({ approvalMs: APPROVAL_MS });
+  });
+  after(async () => seller.close());
+
+  for (const protocol of ['mcp', 'a2a'] as const) {
+    const url = (): string => (protocol === 'mcp' ? seller.mcpUrl : seller.a2aUrl);
+
+    describe(`over ${protocol}`, () => {
+      let client: AdcpClient;
+      before(() => {
+        client = new AdcpClient({ url: url(), protocol, timeoutMs: 10_000 });
+      });
+      after(async () => client.close());
+
+      it('discovers the seller and its task-status tool', async () => {
+        const found = await client.discover();
+        assert.equal(found.protocol, protocol);
+        assert.ok(found.tools, 'no tools listed');
+        const names = found.tools.map((t) => t.name);
+        for (const tool of ['get_products', 'create_media_buy', 'tasks_get']) assert.ok(names.includes(tool), tool);
+        if (protocol === 'a2a') assert.equal(found.card.card?.['name'], 'framework-seller');
+      });
+
+      it('gets products', async () => {
+        const result = await client.call('get_products', productsRequest('pets'));
+        assert.equal(result.status, 'completed');
+        assert.equal(result.protocol, protocol);
+        const products = dataOf(result)['products'] as { product_id: string }[];
+        assert.deepEqual(products.map((p) => p.product_id).sort(), ['ctv_sports', 'olv_pets']);
+      });
+
+      it('creates a media buy (submitted) and follows it with waitFor to completed, once', async () => {
+        const before = seller.mediaBuyIds().length;
+        const submitted = await client.call('create_media_buy', buy());
+        assert.equal(submitted.status, 'submitted');
+        assert.match(submitted.taskId ?? '', /^task_/);
+        const done = await client.waitFor(submitted, { pollIntervalMs: 100, timeoutMs: 10_000 });
+        assert.equal(done.status, 'completed');
+        assert.equal(done.taskId, submitted.taskId);
+        const id = dataOf(done)['media_buy_id'];
+        assert.equal(typeof id, 'string');
+        assert.deepEqual(seller.mediaBuyIds().slice(before), [id]);
+        const status = await client.getTaskStatus(submitted.taskId ?? '');
+        assert.equal(status.status, 'completed');
+        assert.equal(dataOf(status)['media_buy_id'], id);
+      });
+
+      if (protocol === 'a2a') {
+        it('follows a buy sent with returnImmediately to completed', async () => {
+          const before = seller.mediaBuyIds().length;
+          const first = await client.call('create_media_buy', buy(), {
+            returnImmediately: true,
+          });
+          assert.ok(['submitted', 'working'].includes(first.status), first.status);
+          const done = await client.waitFor(first, { pollIntervalMs: 100, timeoutMs: 10_000 });
+          assert.equal(done.status, 'completed');
+          assert.equal(seller.mediaBuyIds().length, before + 1);
+          assert.equal(dataOf(done)['media_buy_id'], seller.mediaBuyIds().at(-1));
+        });
+      }
+
+      it('adcp discover lists the tools', async () => {
+        const io = recordingIo();
+        assert.equal(await main(['discover', url(), '--protocol', protocol, '--json'], io), 0, io.err());
+        const out = JSON.parse(io.out()) as { protocol: string; tools: { name: string }[] };
+        assert.equal(out.protocol, protocol);
+        assert.ok(out.tools.some((t) => t.name === 'create_media_buy'));
+      });
+
+      it('adcp call get_products', async () => {
+        const io = recordingIo();
+        const argv = ['call', url(), 'get_products', JSON.stringify(productsRequest('pets')), '--protocol', protocol];
+        assert.equal(await main([...argv, '--json'], io), 0, io.err());
+        const out = JSON.parse(io.out()) as { status: string; data: { products: unknown[] } };
+        assert.equal(out.status, 'completed');
+        assert.equal(out.data.products.length, 2);
+      });
+
+      it('adcp call create_media_buy --wait prints the completed buy', async () => {
+        const before = seller.mediaBuyIds().length;
+        const io = recordingIo();
+        const argv = ['call', url(), 'create_media_buy', BUY, '--protocol', protocol, '--wait', '--timeout', '30'];
+        assert.equal(await main([...argv, '--json'], io), 0, io.err());
+        const out = JSON.parse(io.out()) as { status: string; task_id?: string; data: { media_buy_id?: string } };
+        assert.equal(out.status, 'completed');
+        assert.match(out.task_id ?? '', /^task_/);
+        assert.deepEqual(seller.mediaBuyIds().slice(before), [out.data.media_buy_id]);
+      });
+
+      it('adcp tasks get follows the AdCP task id of a submitted buy', async () => {
+        const io = recordingIo();
+        const argv = ['call', url(), 'create_media_buy', BUY, '--protocol', protocol, '--json'];
+        assert.equal(await main(argv, io), 0, io.err());
+        const submitted = JSON.parse(io.out()) as { status: string; task_id?: string };
+        assert.equal(submitted.status, 'submitted');
+        const taskId = submitted.task_id ?? '';
+        assert.match(taskId, /^task_/);
+        let out: { status: string; task_id?: string; data?: { media_buy_id?: string } } = { status: 'submitted' };
+        for (let i = 0; i < 40 && out.status !== 'completed'; i++) {
+          if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+          const get = recordingIo();
+          assert.equal(
+            await main(['tasks', 'get', url(), taskId, '--protocol', protocol, '--json'], get),
+            0,
+            get.err(),
+          );
+          out = JSON.parse(get.out()) as typeof out;
+          assert.ok(['submitted', 'working', 'completed'].includes(out.status), out.status);
+        }
+        assert.equal(out.status, 'completed');
+        assert.equal(out.data?.media_buy_id, seller.mediaBuyIds().at(-1));
+      });
+    });
+  }
+});

@@ -1,0 +1,177 @@
+/**
+ * A small media-buy seller built with `@adcp/sdk`'s seller framework (`createAdcpServerFromPlatform`),
+ * served over MCP (`/mcp`, stateless Streamable HTTP, as the SDK's own `serve()` does) and A2A
+ * (`createA2AAdapter`, JSON-RPC at `/a2a`), on 127.0.0.1 only. `create_media_buy` hands off to a
+ * background task (`submitted` + `task_id`) that completes after `approvalMs`; the framework offers
+ * `tasks_get` to follow it.
+ */
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  createA2AAdapter,
+  createAdcpServerFromPlatform,
+  createInMemoryTaskRegistry,
+  InMemoryStateStore,
+  createIdempotencyStore,
+  memoryBackend,
+  DEFAULT_REPORTING_CAPABILITIES,
+  type AccountStore,
+  type DecisioningPlatform,
+  type SalesCorePlatform,
+} from '@adcp/sdk/server';
+import type { CreateMediaBuySuccess, GetProductsResponse } from '@adcp/sdk/types';
+
+export interface FrameworkSeller {
+  /** The MCP endpoint. */
+  mcpUrl: string;
+  /** The A2A JSON-RPC endpoint; its card is at `/a2a/.well-known/agent-card.json` and at the origin root. */
+  a2aUrl: string;
+  /** Media buys created so far (ids), to check a buy happened once. */
+  mediaBuyIds(): string[];
+  close(): Promise<void>;
+}
+
+type Product = GetProductsResponse['products'][number];
+
+function product(id: string, name: string, cpm: number): Product {
+  return {
+    product_id: id,
+    name,
+    description: `${name}, non-guaranteed`,
+    delivery_type: 'non_guaranteed',
+    format_ids: [{ id: 'video_30s', agent_url: 'https://creative.adcontextprotocol.org' }],
+    publisher_properties: [{ publisher_domain: 'publisher.example', selection_type: 'all' }],
+    pricing_options: [{ pricing_option_id: `${id}-cpm`, pricing_model: 'cpm', fixed_price: cpm, currency: 'USD' }],
+    reporting_capabilities: { ...DEFAULT_REPORTING_CAPABILITIES },
+  };
+}
+
+const PRODUCTS: Product[] = [
+  product('olv_pets', 'Online video: pets', 12),
+  product('ctv_sports', 'CTV: live sports', 30),
+];
+
+class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<string, unknown>> {
+  readonly buys: string[] = [];
+  constructor(private readonly approvalMs: number) {}
+
+  capabilities = {
+    specialisms: ['sales-non-guaranteed'] as const,
+    creative_agents: [{ agent_url: 'https://creative.adcontextprotocol.org' }],
+    channels: ['olv', 'ctv'] as const,
+    pricingModels: ['cpm'] as const,
+    config: {},
+  };
+  statusMappers = {};
+  accounts: AccountStore<Record<string, unknown>> = {
+    resolution: 'explicit',
+    resolve: async (ref) => {
+      const id = ref !== undefined && 'account_id' in ref ? ref.account_id : 'acc_acmeoutdoor';
+      return {
+        id,
+        name: 'Acme Outdoor',
+        status: 'active',
+        operator: 'pinnacle-agency.example',
+        ctx_metadata: {},
+        authInfo: { kind: 'api_key' },
+      };
+    },
+  };
+  sales: SalesCorePlatform<Record<string, unknown>> = {
+    getProducts: async () => ({ products: PRODUCTS }),
+    createMediaBuy: (_req, ctx) =>
+      Promise.resolve(
+        ctx.handoffToTask(async () => {
+          await new Promise((resolve) => setTimeout(resolve, this.approvalMs));
+          const id = `mb_${this.buys.length + 1}`;
+          this.buys.push(id);
+          const buy: CreateMediaBuySuccess = {
+            media_buy_id: id,
+            status: 'active',
+            confirmed_at: new Date().toISOString(),
+            packages: [],
+          };
+          return buy;
+        }),
+      ),
+    updateMediaBuy: async (id) => ({ media_buy_id: id, status: 'active' }),
+    getMediaBuyDelivery: async (req) => ({
+      currency: 'USD',
+      reporting_period: { start: req.start_date ?? '2026-01-01', end: req.end_date ?? '2026-01-31' },
+      media_buy_deliveries: [],
+    }),
+    getMediaBuys: async () => ({ media_buys: [] }),
+  };
+}
+
+/** Starts the seller on 127.0.0.1, port 0. */
+export async function startFrameworkSeller(options: { approvalMs?: number } = {}): Promise<FrameworkSeller> {
+  const platform = new SmallSeller(options.approvalMs ?? 300);
+  const adcp = createAdcpServerFromPlatform(platform, {
+    name: 'framework-seller',
+    version: '0.0.1',
+    validation: { requests: 'strict', responses: 'strict' },
+    taskRegistry: createInMemoryTaskRegistry(),
+    stateStore: new InMemoryStateStore(),
+    idempotency: createIdempotencyStore({ backend: memoryBackend() }),
+    // One anonymous test buyer: its idempotency keys share one namespace.
+    resolveIdempotencyPrincipal: () => 'test-buyer',
+  });
+  const app = express();
+  // Stateless MCP over one AdcpServer (building one per request, as `serve()` does by default,
+  // costs seconds per call here): connect, handle, close, one POST at a time, as
+  // `serve({ reuseAgent: true })` does. No standalone SSE stream: GET and DELETE get 405, as in
+  // the MCP SDK's stateless example (a held GET would block the queue).
+  let queue: Promise<void> = Promise.resolve();
+  app.all('/mcp', (req, res) => {
+    if (req.method !== 'POST') {
+      res
+        .status(405)
+        .set('allow', 'POST')
+        .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+      return;
+    }
+    const cycle = async (): Promise<void> => {
+      const transport = new StreamableHTTPServerTransport({}); // no session id generator: stateless;
+      try {
+        // Structurally the transport the framework expects; its optional handlers trip exactOptionalPropertyTypes.
+        await adcp.connect(transport as Parameters<typeof adcp.connect>[0]);
+        await transport.handleRequest(req, res);
+      } catch {
+        if (!res.headersSent) res.status(500).json({ error: 'Internal server error' });
+      } finally {
+        await adcp.close();
+      }
+    };
+    queue = queue.then(cycle, cycle);
+  });
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const a2a = createA2AAdapter({
+    server: adcp,
+    agentCard: {
+      name: 'framework-seller',
+      description: 'A small non-guaranteed seller built with the @adcp/sdk framework',
+      url: `${origin}/a2a`,
+      version: '0.0.1',
+      provider: { organization: 'adcp-wire tests', url: 'https://example.com' },
+    },
+  });
+  const a2aRoutes = express.Router();
+  a2aRoutes.use(express.json());
+  a2a.mount(a2aRoutes);
+  app.use(a2aRoutes);
+  return {
+    mcpUrl: `${origin}/mcp`,
+    a2aUrl: `${origin}/a2a`,
+    mediaBuyIds: () => [...platform.buys],
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue;
+    },
+  };
+}
