@@ -7,9 +7,12 @@ import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { createAdcpExecutor } from './a2a-sdk-executor.js';
 import { A2A_STATE, createSdkTaskStore } from './a2a-sdk-task-store.js';
-import { a2aMethodRoute, parseInvocation } from '../core/a2a-wire.js';
+import { a2aMethodRoute } from '../core/a2a-wire.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
+import { ADCP_A2A_PROFILE_URI } from '../core/a2a-profile.js';
+import { activationRefusal, profileRpcError, readInvocation, requestActivatesProfile } from './a2a-profile-gate.js';
+import type { ProfileMode } from './a2a-profile-gate.js';
 import type { AdcpToolDefinition } from './types.js';
 
 export interface A2AEndpointOptions {
@@ -19,6 +22,10 @@ export interface A2AEndpointOptions {
   adcpVersion: string;
   serving?: AdcpServing;
   requestTimeoutMs: number;
+  /** The profile rules this interface enforces (default `profile`). */
+  mode?: ProfileMode;
+  /** The legacy interface's URL for a request, named when the profiled one refuses `parameters`. */
+  legacyUrl?: (req: IncomingMessage) => string;
 }
 
 export interface A2AEndpoint {
@@ -99,6 +106,14 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
         return;
       }
       const { wire, operation: op } = route;
+      const mode = options.mode ?? 'profile';
+      // The response confirms activation (a2a-profile-extension.md, "Advertisement and activation").
+      if (requestActivatesProfile(req)) res.setHeader('A2A-Extensions', ADCP_A2A_PROFILE_URI);
+      const notActivated = activationRefusal(req, wire, mode);
+      if (notActivated !== undefined) {
+        writeJson(res, { jsonrpc: '2.0', id, error: notActivated });
+        return;
+      }
       let request: JsonObject = body;
       const state = new Map<string, unknown>([
         ['headers', req.headers],
@@ -106,12 +121,12 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
       ]);
       if (op === 'send' || op === 'stream') {
         const params = isJsonObject(body.params) ? body.params : {};
-        const parsed = parseInvocation(params.message);
+        const parsed = readInvocation(req, wire, mode, params.message, options.legacyUrl?.(req));
         if (!parsed.ok) {
-          const adcpError = { code: 'INVALID_REQUEST', message: parsed.message, recovery: 'correctable' };
-          writeJson(res, rpcError(id, -32602, `Invalid AdCP invocation: ${parsed.message}`, { adcp_error: adcpError }));
+          writeJson(res, { jsonrpc: '2.0', id, error: profileRpcError(parsed.code, parsed.message) });
           return;
         }
+        state.set(A2A_STATE.input, parsed.input);
         if (!options.tools.has(parsed.skill)) {
           const adcpError = {
             code: 'INVALID_REQUEST',

@@ -117,7 +117,7 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
         started = true;
         const answer = await invokeTool({
           tool,
-          args: data.input ?? {},
+          args: context.state.get(A2A_STATE.input),
           protocol: 'a2a',
           principal,
           headers: (context.state.get('headers') ?? {}) as IncomingMessage['headers'],
@@ -135,7 +135,9 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
           message: 'The agent could not run the task.',
           recovery: 'transient',
         } as const;
-        await finish(errorAnswer(unavailable, data.input, options.adcpVersion)).catch(() => undefined);
+        await finish(errorAnswer(unavailable, context.state.get(A2A_STATE.input), options.adcpVersion)).catch(
+          () => undefined,
+        );
       } finally {
         clearTimeout(timer);
         running.delete(taskId);

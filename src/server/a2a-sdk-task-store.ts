@@ -9,6 +9,8 @@ export const A2A_STATE = {
   principal: 'adcp.principal',
   durable: 'adcp.durable',
   rateLimitedMs: 'adcp.rateLimitedMs',
+  /** The invocation's input as the profile gate read it (the handler gets exactly this). */
+  input: 'adcp.input',
 } as const;
 
 const RECENT_LIMIT = 1000;

@@ -9,6 +9,7 @@ import { anonymousPrincipal } from './anonymous-principal.js';
 import { createMemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
+import { defaultCapabilitiesTool } from './default-capabilities-tool.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
 import {
   checkHostAndOrigin,
@@ -32,6 +33,10 @@ import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 export const ADCP_SERVER_PATHS = {
   mcp: '/mcp',
   a2a: '/a2a',
+  /** The A2A interface for callers that do not activate the AdCP profile (`{ skill, parameters }`). */
+  a2aLegacy: '/a2a/legacy',
+  a2aLegacyCard: '/a2a/legacy/.well-known/agent-card.json',
+  a2aLegacyCardAlt: '/a2a/legacy/.well-known/agent.json',
   agentCard: '/.well-known/agent-card.json',
   agentCardLegacy: '/.well-known/agent.json',
   serverCard: '/.well-known/mcp.json',
@@ -125,7 +130,16 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     waitMs: Math.max(1_000, requestTimeoutMs - 5_000),
   });
   const tools = new Map<string, AdcpToolDefinition>();
-  for (const tool of [...taskStatusTools(runner), ...options.tools]) {
+  const adcpVersion = serving.defaultRelease;
+  const protocols = options.cardMeta?.protocols_supported;
+  const builtIns = [
+    defaultCapabilitiesTool(
+      adcpVersion,
+      Array.isArray(protocols) ? protocols.filter((p): p is string => typeof p === 'string') : ['media_buy'],
+    ),
+    ...taskStatusTools(runner),
+  ];
+  for (const tool of [...builtIns, ...options.tools]) {
     if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
       throw new TypeError('createAdcpServer: every tool needs a name and a handler');
     }
@@ -145,7 +159,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore });
   const name = options.name ?? 'adcp-wire-agent';
   const version = options.version ?? ADCP_WIRE_PACKAGE.version;
-  const adcpVersion = serving.defaultRelease;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH;
   if (!Number.isInteger(maxJsonDepth) || maxJsonDepth < 1) {
@@ -171,7 +184,18 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     maxSessionsPerPrincipal: options.maxSessionsPerPrincipal ?? 100,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
   });
-  const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs });
+  const legacyUrl = (req: IncomingMessage) => cardInput(req).a2aLegacyUrl;
+  const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs, legacyUrl });
+  // Same tools, store and runner: only the invocation rules differ (a2a-profile-gate.ts).
+  const a2aLegacy = createA2AEndpoint({
+    tools: a2aTools,
+    store,
+    runner,
+    adcpVersion,
+    serving,
+    requestTimeoutMs,
+    mode: 'legacy',
+  });
 
   // Card URLs come from configuration or from where we listen, never from the Host header a
   // caller sent (a forged Host would otherwise be served back as the agent's own address).
@@ -194,6 +218,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       a2aTools: [...a2aTools.values()],
       mcpUrl: `${base}${ADCP_SERVER_PATHS.mcp}`,
       a2aUrl: `${base}${ADCP_SERVER_PATHS.a2a}`,
+      a2aLegacyUrl: `${base}${ADCP_SERVER_PATHS.a2aLegacy}`,
     };
   };
 
@@ -221,12 +246,20 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       sendJson(res, 200, buildAgentCard(cardInput(req)));
       return;
     }
+    if (
+      req.method === 'GET' &&
+      (path === ADCP_SERVER_PATHS.a2aLegacyCard || path === ADCP_SERVER_PATHS.a2aLegacyCardAlt)
+    ) {
+      sendJson(res, 200, buildAgentCard(cardInput(req), 'legacy'));
+      return;
+    }
     if (req.method === 'GET' && path === ADCP_SERVER_PATHS.jwks && options.publicJwks !== undefined) {
       sendJson(res, 200, options.publicJwks);
       return;
     }
     const isMcp = path === ADCP_SERVER_PATHS.mcp;
-    const isA2A = path === ADCP_SERVER_PATHS.a2a;
+    const isLegacy = path === ADCP_SERVER_PATHS.a2aLegacy;
+    const isA2A = path === ADCP_SERVER_PATHS.a2a || isLegacy;
     if (!isMcp && !isA2A) {
       refuseUnread(req, res, 404, { error: 'Not found' });
       return;
@@ -314,7 +347,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
     try {
       if (isMcp) await mcp.handle(req, res, body, principal);
-      else await a2a.handle(req, res, body, principal);
+      else await (isLegacy ? a2aLegacy : a2a).handle(req, res, body, principal);
     } catch {
       rpcError(res, 500, -32603, 'Internal error');
     }
@@ -326,6 +359,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const shutdown = async (): Promise<ShutdownReport> => {
     await mcp.close();
     await a2a.close();
+    await a2aLegacy.close();
     const report = await runner.close();
     await upkeep.stop();
     if (listener !== undefined) {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { testTools } from '../server/fixtures.js';
+import { ACTIVATED_HEADERS } from '../server/profile-activation.js';
 import { rawPost, rpcMessage } from './raw-http.js';
 import type { Json } from './raw-http.js';
 
@@ -115,7 +116,10 @@ describe('A2A request content type', () => {
 
   it('serves application/json, with or without charset=utf-8', async () => {
     for (const type of ['application/json', 'Application/JSON; charset=UTF-8']) {
-      const answer = await rawPost(listening.a2aUrl, { body: send, headers: { 'content-type': type } });
+      const answer = await rawPost(listening.a2aUrl, {
+        body: send,
+        headers: { ...ACTIVATED_HEADERS, 'content-type': type },
+      });
       assert.equal(answer.status, 200);
       assert.equal(rpcMessage(answer).error, undefined);
     }

@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH } from '../../src/core/json-depth.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { testTools } from '../server/fixtures.js';
+import { ACTIVATED_HEADERS } from '../server/profile-activation.js';
 import { mcpPost, openMcpSession, rawPost, rpcMessage } from './raw-http.js';
 import type { Json, RawAnswer } from './raw-http.js';
 
@@ -50,7 +51,9 @@ describe('createAdcpServer request nesting depth', () => {
     assertTooDeep(await rawPost(listening.a2aUrl, { body: a2aSend(nested(MAX_JSON_DEPTH)) }));
     const mcp = rpcMessage(await mcpPost(listening.mcpUrl, session, mcpCall('{"context":{"a":{"b":[1]}}}')));
     assert.deepEqual(((mcp.result as Json).structuredContent as Json).context, { a: { b: [1] } });
-    const a2a = rpcMessage(await rawPost(listening.a2aUrl, { body: a2aSend('{"context":{"a":{"b":[1]}}}') }));
+    const a2a = rpcMessage(
+      await rawPost(listening.a2aUrl, { body: a2aSend('{"context":{"a":{"b":[1]}}}'), headers: ACTIVATED_HEADERS }),
+    );
     assert.equal(a2a.error, undefined, JSON.stringify(a2a.error));
   });
 });

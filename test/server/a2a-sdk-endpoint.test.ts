@@ -4,6 +4,7 @@ import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
+import { ACTIVATED_HEADERS } from './profile-activation.js';
 
 type Json = { [key: string]: unknown };
 
@@ -31,7 +32,7 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
   const post = (method: string, params: Json, headers: Record<string, string> = {}) =>
     fetch(listening.a2aUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...ACTIVATED_HEADERS, ...headers },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
     });
   const rpc = async (method: string, params: Json) => (await (await post(method, params)).json()) as Json;

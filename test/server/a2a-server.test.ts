@@ -7,6 +7,7 @@ import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
+import { ACTIVATED_CALL, ACTIVATED_HEADERS } from './profile-activation.js';
 
 type Json = { [key: string]: unknown };
 
@@ -50,7 +51,7 @@ describe('createAdcpServer over A2A', () => {
   const rpc = async (method: string, params: Json, headers: Record<string, string> = {}) => {
     const response = await fetch(listening.a2aUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...ACTIVATED_HEADERS, ...headers },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
     return (await response.json()) as Json;
@@ -69,6 +70,7 @@ describe('createAdcpServer over A2A', () => {
     assert.deepEqual(card.supportedInterfaces, [
       { url: listening.a2aUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: listening.a2aUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: `${listening.url}/a2a/legacy`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ]);
     assert.equal(card.url, listening.a2aUrl);
     assert.equal(card.preferredTransport, 'JSONRPC');
@@ -85,7 +87,10 @@ describe('createAdcpServer over A2A', () => {
       assert.deepEqual(await res.json(), atOrigin);
     }
     const v1 = await new ClientFactoryV1().createFromUrl(listening.a2aUrl);
-    const reply = (await v1.sendMessage(v1Request('get_products', { brief: 'ctv' }))) as unknown as Json;
+    const reply = (await v1.sendMessage(
+      v1Request('get_products', { brief: 'ctv' }),
+      ACTIVATED_CALL,
+    )) as unknown as Json;
     assert.equal((reply.status as Json).state, 3); // TASK_STATE_COMPLETED
     const v03 = await new ClientFactoryV03().createFromUrl(listening.a2aUrl);
     const old = (await v03.sendMessage(v03Message('get_products', { brief: 'ctv' }))) as unknown as Json;
@@ -114,7 +119,10 @@ describe('createAdcpServer over A2A', () => {
 
   it('answers the 1.x client on the 1.0 wire with a completed task and the data part', async () => {
     const client = await new ClientFactoryV1().createFromUrl(listening.url);
-    const result = (await client.sendMessage(v1Request('get_products', { brief: 'ctv' }))) as unknown as Json;
+    const result = (await client.sendMessage(
+      v1Request('get_products', { brief: 'ctv' }),
+      ACTIVATED_CALL,
+    )) as unknown as Json;
     assert.equal((result.status as Json).state, 3); // TASK_STATE_COMPLETED
     const parts = (result.artifacts as Json[])[0]?.parts as { content: { $case: string; value: Json } }[];
     assert.deepEqual(
@@ -226,7 +234,7 @@ describe('createAdcpServer over A2A', () => {
   it('streams a { task } envelope then updates to the 1.x client on the 1.0 wire', async () => {
     const client = await new ClientFactoryV1().createFromUrl(listening.url);
     const events: Json[] = [];
-    for await (const event of client.sendMessageStream(v1Request('get_products', {}))) {
+    for await (const event of client.sendMessageStream(v1Request('get_products', {}), ACTIVATED_CALL)) {
       events.push(event as unknown as Json);
       if (events.length > 10) break;
     }

@@ -15,6 +15,7 @@ import type { AdcpToolDefinition } from '../../src/server/types.js';
 import { progressUpdate } from '../../src/server/a2a-sdk-events.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { gate } from './fixtures.js';
+import { ACTIVATED_CALL, ACTIVATED_HEADERS } from './profile-activation.js';
 
 type Json = { [key: string]: unknown };
 
@@ -76,7 +77,7 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
   const rpc = async (method: string, params: Json): Promise<Response> =>
     fetch(listening.a2aUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...ACTIVATED_HEADERS },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
   const getTask = async (method: 'GetTask' | 'tasks/get', id: string): Promise<Json> => {
@@ -165,7 +166,7 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
       },
     };
     const payloads: { $case: string; value: Json }[] = [];
-    for await (const event of client.sendMessageStream(request as never)) {
+    for await (const event of client.sendMessageStream(request as never, ACTIVATED_CALL)) {
       payloads.push((event as unknown as { payload: { $case: string; value: Json } }).payload);
       if (payloads.length > 20) break;
     }
@@ -181,7 +182,7 @@ describe('A2A streams from createAdcpServer carry interim progress', () => {
     assert.deepEqual(progress[1]?.content, { $case: 'data', value: { percentage: 50, current_step: 'ranking' } });
 
     const id = payloads[0]!.value.id as string;
-    const task = (await client.getTask({ tenant: '', id })) as unknown as Json;
+    const task = (await client.getTask({ tenant: '', id }, ACTIVATED_CALL)) as unknown as Json;
     assert.deepEqual(task.status, payloads[4]?.value.status);
     assert.deepEqual(task.artifacts, [payloads[3]?.value.artifact]);
   });
