@@ -13,6 +13,7 @@ import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/sta
 import { signRequest } from '../../src/signing/sign-request.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import type { Jwk } from '../../src/signing/jwks.js';
+import { ACTIVATED_CALL } from '../server/profile-activation.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const keyid = 'buyer-test-2026';
@@ -174,28 +175,34 @@ describe('signed requests against the reference seller (requiredFor: create_medi
   });
   it('the official @a2a-js/sdk clients (1.x and 0.3, unsigned) still call get_products', async () => {
     const v1 = await new ClientFactoryV1().createFromUrl(seller.a2aUrl);
-    const reply = (await v1.sendMessage({
-      tenant: '',
-      message: {
-        messageId: randomUUID(),
-        contextId: '',
-        taskId: '',
-        role: 1,
-        parts: [
-          {
-            content: { $case: 'data', value: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'ctv' } } },
-            metadata: undefined,
-            filename: '',
-            mediaType: '',
-          },
-        ],
+    const reply = (await v1.sendMessage(
+      {
+        tenant: '',
+        message: {
+          messageId: randomUUID(),
+          contextId: '',
+          taskId: '',
+          role: 1,
+          parts: [
+            {
+              content: {
+                $case: 'data',
+                value: { skill: 'get_products', input: { buying_mode: 'brief', brief: 'ctv' } },
+              },
+              metadata: undefined,
+              filename: '',
+              mediaType: '',
+            },
+          ],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
+        configuration: undefined,
         metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      },
-      configuration: undefined,
-      metadata: undefined,
-    } as never)) as unknown as { status: { state: number } };
+      } as never,
+      ACTIVATED_CALL,
+    )) as unknown as { status: { state: number } };
     assert.equal(reply.status.state, 3); // TASK_STATE_COMPLETED
     const v03 = await new ClientFactoryV03().createFromUrl(seller.a2aUrl);
     const old = (await v03.sendMessage({
