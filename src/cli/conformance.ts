@@ -10,7 +10,8 @@ import { EXIT, type CliIo, type Command } from './io.js';
 const HELP = `Usage: adcp conformance --vectors DIR [--json]
 
 Runs every AdCP conformance vector file found under DIR (recursively, *.json). Each file is
-recognised by its format, not its name: transport-error mapping, MCP and A2A response
+recognised by its format, not its name: the A2A profile extension v3 (card, invocation and
+response vectors, an invalid one must fail with its expected_error), transport-error mapping, MCP and A2A response
 extraction, webhook payload extraction, webhook receiver envelopes, RFC 9421 request signatures
 (a request-signing/ folder: positive, negative, profile-3.2, with keys.json beside them) and,
 when the webhooks module is present, RFC 9421 webhook signatures, legacy HMAC-SHA256 webhooks

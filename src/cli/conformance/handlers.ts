@@ -1,3 +1,4 @@
+import { a2aProfileHandler } from './a2a-profile.js';
 import { jwkSetHandler } from './jwk-set.js';
 import { receiverEnvelopesHandler } from './receiver-envelopes.js';
 import { requestSigningHandler } from './request-signing.js';
@@ -11,6 +12,7 @@ import { webhookSigningHandler } from './webhook-signing.js';
 
 /** Every format the runner knows, most specific first: the first handler that matches runs the file. */
 export const FORMAT_HANDLERS: readonly FormatHandler[] = [
+  a2aProfileHandler,
   transportErrorsHandler,
   webhookPayloadsHandler,
   responseExtractionHandler,
