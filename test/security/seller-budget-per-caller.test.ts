@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import type { ReferenceSeller } from '../../src/seller/start-reference-seller.js';
+import { ACTIVATED_HEADERS } from '../server/profile-activation.js';
 import { rawPost, rpcMessage } from './raw-http.js';
 import type { Json } from './raw-http.js';
 
@@ -41,7 +42,7 @@ describe('reference seller async budget', () => {
         },
       },
     });
-    const message = rpcMessage(await rawPost(seller.a2aUrl, { body, localAddress }));
+    const message = rpcMessage(await rawPost(seller.a2aUrl, { body, localAddress, headers: ACTIVATED_HEADERS }));
     const task = (message.result as Json).task as Json;
     const parts = ((task.artifacts as Json[])[0]!.parts as Json[]).filter((p) => p.data !== undefined);
     return parts.at(-1)!.data as Json;
