@@ -2,7 +2,10 @@ import type { A2AProfileViolation } from '../../core/a2a-profile.js';
 import { checkProfileCard } from '../../core/a2a-profile-card.js';
 import { buildInvocationMessage, checkProfileRequest } from '../../core/a2a-profile-invocation.js';
 import { checkProfileSendResponse } from '../../core/a2a-profile-response.js';
-import { expectEqual, guard, isRecord, show, vectorId, type JsonRecord } from './check.js';
+import { isPlainObject } from '../../core/plain-object.js';
+import { expectEqual, guard, show, vectorId, type JsonRecord } from './check.js';
+
+const isRecord = (value: unknown): value is JsonRecord => isPlainObject(value);
 import type { FormatHandler, VectorResult } from './types.js';
 
 /**
