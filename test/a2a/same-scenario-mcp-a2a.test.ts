@@ -97,6 +97,9 @@ function comparable(result: TaskResult): Record<string, unknown> {
   void protocol;
   void transportTaskId;
   void contextId;
+  // The operation names the agent's URL, which differs by transport; its id and task type do not.
+  const operation = rest['operation'] as Record<string, unknown> | undefined;
+  if (operation !== undefined) rest['operation'] = { ...operation, agent: '(agent url)' };
   return rest;
 }
 
