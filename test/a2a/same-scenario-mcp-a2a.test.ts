@@ -98,9 +98,9 @@ function comparable(result: TaskResult): Record<string, unknown> {
   void transportTaskId;
   void contextId;
   // The operation names the agent's URL, which differs by transport; its id and task type do not.
-  const operation = rest['operation'] as Record<string, unknown> | undefined;
-  if (operation !== undefined) rest['operation'] = { ...operation, agent: '(agent url)' };
-  return rest;
+  const out: Record<string, unknown> = rest;
+  if (result.operation !== undefined) out['operation'] = { ...result.operation, agent: '(agent url)' };
+  return out;
 }
 
 describe('the same buyer scenario over MCP and over A2A', () => {
