@@ -1,6 +1,7 @@
 import { profileViolation, isProfileActivated, type A2AProfileViolation, ADCP_A2A_PROFILE_URI } from './a2a-profile.js';
 import { isPlainObject } from './plain-object.js';
 import type { JsonObject } from './types.js';
+import { invocationParams } from './a2a-wire.js';
 
 /** A profile invocation read from a Message: the skill, its input, and the Message's A2A ids. */
 export interface ProfileInvocation {
@@ -184,17 +185,8 @@ export function buildInvocationMessage(
   input: JsonObject,
   options: InvocationMessageOptions,
 ): JsonObject {
-  const v1 = options.wire === '1.0';
-  const parts: JsonObject[] = [];
-  if (options.advisoryText !== undefined)
-    parts.push(v1 ? { text: options.advisoryText } : { kind: 'text', text: options.advisoryText });
-  parts.push(v1 ? { data: { skill, input } } : { kind: 'data', data: { skill, input } });
-  const message: JsonObject = v1
-    ? { messageId: options.messageId, role: 'ROLE_USER', parts }
-    : { kind: 'message', messageId: options.messageId, role: 'user', parts };
-  if (options.contextId !== undefined) message['contextId'] = options.contextId;
-  if (options.taskId !== undefined) message['taskId'] = options.taskId;
-  return message;
+  // One builder for the wire shape: the message of a send's params (a2a-wire.ts).
+  return invocationParams(options.wire, skill, input, options)['message'] as JsonObject;
 }
 
 /** The request headers of an activated 1.0 request (a2a-guide.md, "A2A Client Setup"). */
