@@ -1,4 +1,3 @@
-import { isJsonObject } from './json-object.js';
 import type { JsonObject } from './types.js';
 
 /**
@@ -58,6 +57,7 @@ export interface InvocationOptions {
 /**
  * The `params` of a send for one AdCP skill: a Message with exactly one authoritative DataPart
  * `{ skill, input }` (a2a-guide.md, "Profile Invocation Messages"), in the shape of `wire`.
+ * `parseProfileInvocation` (a2a-profile-invocation.ts) is its inverse.
  */
 export function invocationParams(
   wire: A2AWire,
@@ -84,38 +84,4 @@ export function invocationParams(
 /** The `params` of a get or cancel of A2A task `id` (same shape on both wires). */
 export function taskIdParams(id: string): JsonObject {
   return { id };
-}
-
-export type InvocationParse =
-  { ok: true; skill: string; input: JsonObject; contextId?: string } | { ok: false; message: string };
-
-/**
- * Reads the AdCP profile invocation from a `message` (a2a-guide, "Profile Invocation Messages"),
- * the inverse of `invocationParams(...).message`:
- * exactly one DataPart `{ skill, input }`; TextParts are advisory; `parameters` is not an alias.
- * Accepts v0.3 (`kind: "data"`) and 1.0 (kind-less `{ data }`) parts.
- */
-export function parseInvocation(message: unknown): InvocationParse {
-  if (!isJsonObject(message) || !Array.isArray(message.parts)) {
-    return { ok: false, message: 'params.message with parts is required' };
-  }
-  const dataParts = message.parts.filter(
-    (part): part is JsonObject =>
-      isJsonObject(part) && (part.kind === 'data' || (part.kind === undefined && 'data' in part)),
-  );
-  if (dataParts.length !== 1) {
-    return { ok: false, message: 'the message must hold exactly one DataPart { skill, input }' };
-  }
-  const data = dataParts[0]?.data;
-  if (!isJsonObject(data) || typeof data.skill !== 'string' || data.skill === '') {
-    return { ok: false, message: 'the DataPart must carry a string skill' };
-  }
-  if (data.input !== undefined && !isJsonObject(data.input)) {
-    return { ok: false, message: 'input must be a JSON object' };
-  }
-  const out: InvocationParse = { ok: true, skill: data.skill, input: data.input ?? {} };
-  if (typeof message.contextId === 'string' && message.contextId !== '' && message.contextId.length <= 256) {
-    out.contextId = message.contextId;
-  }
-  return out;
 }
