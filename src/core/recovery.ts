@@ -1,12 +1,7 @@
 import type { AdcpError, Recovery, RecoveryAction } from './types.js';
 import type { ResultError } from './task-result.js';
 
-/**
- * Recovery of the standard codes, for errors that carry no `recovery` (transport-errors.md,
- * "When `recovery` is absent"; error-handling.md, "Standard Error Codes"). A `Map`, so seller
- * codes such as `constructor` or `__proto__` never read `Object.prototype`.
- */
-export const STANDARD_CODE_RECOVERY: ReadonlyMap<string, Recovery> = new Map<string, Recovery>([
+const STANDARD_CODES = [
   ['RATE_LIMITED', 'transient'],
   ['SERVICE_UNAVAILABLE', 'transient'],
   ['CONFLICT', 'transient'],
@@ -58,7 +53,27 @@ export const STANDARD_CODE_RECOVERY: ReadonlyMap<string, Recovery> = new Map<str
   ['AGENT_SUSPENDED', 'terminal'],
   ['AGENT_BLOCKED', 'terminal'],
   ['CONFIGURATION_ERROR', 'terminal'],
-]);
+  ['IDEMPOTENCY_CONFLICT', 'correctable'],
+  ['IDEMPOTENCY_EXPIRED', 'correctable'],
+  ['IDEMPOTENCY_IN_FLIGHT', 'transient'],
+  ['VERSION_UNSUPPORTED', 'correctable'],
+  ['INVALID_STATE', 'correctable'],
+  ['NOT_CANCELLABLE', 'correctable'],
+  ['BUDGET_EXCEEDED', 'correctable'],
+  ['TERMS_REJECTED', 'correctable'],
+  ['GOVERNANCE_UNAVAILABLE', 'transient'],
+  ['CAMPAIGN_SUSPENDED', 'transient'],
+] as const satisfies readonly (readonly [string, Recovery])[];
+
+/** The standard error codes the library knows the registered recovery of (error-code.json `enumMetadata`). */
+export type StandardErrorCode = (typeof STANDARD_CODES)[number][0];
+
+/**
+ * Recovery of the standard codes, for errors that carry no `recovery` (transport-errors.md,
+ * "When `recovery` is absent"; error-handling.md, "Standard Error Codes"). A `Map`, so seller
+ * codes such as `constructor` or `__proto__` never read `Object.prototype`.
+ */
+export const STANDARD_CODE_RECOVERY: ReadonlyMap<string, Recovery> = new Map<string, Recovery>(STANDARD_CODES);
 
 const RECOVERIES: ReadonlySet<unknown> = new Set(['transient', 'correctable', 'terminal']);
 

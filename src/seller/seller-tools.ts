@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
+import { adcpError } from '../server/adcp-error.js';
 import { AdcpToolError } from '../server/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import { findProduct, productToWire, searchCatalog } from './catalog.js';
@@ -50,6 +51,18 @@ function shortString(value: unknown, field: string, max = 128): string {
   if (typeof value !== 'string' || value === '' || value.length > max)
     throw invalid(`${field} must be a string of 1 to ${max} characters.`, field);
   return value;
+}
+
+/**
+ * The flight's business rule the schema cannot state (error-compliance storyboard, reversed dates):
+ * `end_time` after `start_time` (`asap` is now). Checked before anything is looked up.
+ */
+function checkFlight(start: unknown, end: unknown, now: number): void {
+  const startMs = start === 'asap' ? now : typeof start === 'string' ? Date.parse(start) : Number.NaN;
+  const endMs = typeof end === 'string' ? Date.parse(end) : Number.NaN;
+  if (Number.isFinite(startMs) && Number.isFinite(endMs) && endMs <= startMs) {
+    throw adcpError('VALIDATION_ERROR', { message: 'end_time must be after start_time.', field: 'end_time' });
+  }
 }
 
 /** A stable number in [0, 1) from a string: deterministic delivery figures. */
@@ -118,6 +131,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         fault('create_media_buy', args, ctx.headers);
         // Replays and concurrent retries are the server's idempotency layer's (createAdcpServer).
         const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : undefined;
+        checkFlight(args.start_time, args.end_time, now());
         if (!Array.isArray(args.packages) || args.packages.length === 0 || args.packages.length > MAX_ITEMS) {
           throw invalid(`packages must be an array of 1 to ${MAX_ITEMS} packages.`, 'packages');
         }
@@ -125,7 +139,8 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           if (!isJsonObject(pkg)) throw invalid('each package must be an object.', `packages[${i}]`);
           const item = findProduct(pkg.product_id);
           if (item === undefined)
-            throw new AdcpToolError('PRODUCT_NOT_FOUND', 'Referenced product IDs are unknown.', {
+            throw adcpError('PRODUCT_NOT_FOUND', {
+              message: 'Referenced product IDs are unknown.',
               field: `packages[${i}].product_id`,
             });
           const budget = pkg.budget;

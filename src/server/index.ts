@@ -12,6 +12,8 @@ export type {
   WebhookSend,
 } from './types.js';
 export { AdcpToolError } from './tool-error.js';
+export { adcpError } from './adcp-error.js';
+export type { AdcpErrorOptions, StandardErrorCode } from './adcp-error.js';
 export { ADCP_TOOLS, taskSupportFor } from '../core/tool-table.js';
 export { ADCP_PROFILE_URI } from '../core/a2a-wire.js';
 export type { TaskStore, StoredTask, TaskKind } from '../store/task-store.js';

@@ -1,3 +1,4 @@
+import { STANDARD_CODE_RECOVERY } from '../core/recovery.js';
 import type { AdcpError, JsonObject, Recovery } from '../core/types.js';
 
 /**
@@ -11,18 +12,26 @@ export class AdcpToolError extends Error {
   readonly recovery: Recovery;
   readonly retryAfter: number | undefined;
   readonly field: string | undefined;
+  readonly suggestion: string | undefined;
   readonly details: JsonObject | undefined;
 
   constructor(
     code: string,
     message: string,
-    options: { recovery?: Recovery; retryAfter?: number; field?: string; details?: JsonObject } = {},
+    options: {
+      recovery?: Recovery;
+      retryAfter?: number;
+      field?: string;
+      suggestion?: string;
+      details?: JsonObject;
+    } = {},
   ) {
     super(message);
     this.code = code;
-    this.recovery = options.recovery ?? 'correctable';
+    this.recovery = options.recovery ?? STANDARD_CODE_RECOVERY.get(code) ?? 'correctable';
     this.retryAfter = options.retryAfter;
     this.field = options.field;
+    this.suggestion = options.suggestion;
     this.details = options.details;
   }
 
@@ -31,6 +40,7 @@ export class AdcpToolError extends Error {
     const error: AdcpError = { code: this.code, message: this.message, recovery: this.recovery };
     if (this.retryAfter !== undefined) error.retry_after = this.retryAfter;
     if (this.field !== undefined) error.field = this.field;
+    if (this.suggestion !== undefined) error.suggestion = this.suggestion;
     if (this.details !== undefined) error.details = this.details;
     return error;
   }
