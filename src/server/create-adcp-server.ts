@@ -333,6 +333,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
       const authenticated = options.authenticate === undefined ? null : principal;
       const admitted = await signing.admit(req, rawBody, body, authenticated !== null);
+      if (!admitted.ok && admitted.unauthenticated === true) {
+        // warn_for: a failed signature establishes no identity; with no other credential the caller is unauthenticated.
+        res.setHeader('www-authenticate', 'Bearer');
+        sendJson(res, 401, { error: 'Unauthorized' });
+        return;
+      }
       if (!admitted.ok) {
         res.setHeader('www-authenticate', `Signature error="${admitted.code}"`);
         sendJson(res, 401, { error: admitted.code });

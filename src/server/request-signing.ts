@@ -25,10 +25,23 @@ export interface RequestSigningServerOptions {
   resolveKeys?: JwksSource;
   /** AdCP operations whose unsigned calls without another credential are refused (`request_signature_required`). */
   requiredFor?: string[];
-  /** AdCP operations for which signatures are verified when present (advertised; `requiredFor` is added). */
+  /**
+   * AdCP operations in shadow mode (the step between `supportedFor` and `requiredFor`): a missing or
+   * failed (but well-formed) signature is reported to `onWarning` and the call continues only under
+   * another credential, with no signer identity; without one a failed signature is refused as
+   * unauthenticated. A malformed signature header pair is always refused.
+   */
+  warnFor?: string[];
+  /** AdCP operations for which signatures are verified when present (advertised; `requiredFor` and `warnFor` are added). */
   supportedFor?: string[];
   /** JSON-RPC methods (`tasks/cancel`, ...) whose unsigned calls without another credential are refused. */
   protocolMethodsRequiredFor?: string[];
+  /** JSON-RPC methods in shadow mode (as `warnFor`). */
+  protocolMethodsWarnFor?: string[];
+  /** JSON-RPC methods whose signatures are verified when present (advertised; the other method lists are added). */
+  protocolMethodsSupportedFor?: string[];
+  /** Called for each call let through under `warnFor` with a missing or failed signature (the code says which). */
+  onWarning?: (warning: { code: RequestSignatureError; method?: string; operation?: string }) => void;
   /** `content-digest` coverage: `required`, `optional` (the wire's `either`, default) or `forbidden`. */
   coverContentDigest?: ContentDigestPolicy;
   /** Wire profile: `3.1` (default, legacy Base64URL binary values) or `3.2` (RFC 8941 sf-binary; digest required). */
@@ -49,7 +62,10 @@ export interface RequestSigningServerOptions {
 }
 
 export type AdmitResult =
-  { ok: true; signed: false } | { ok: true; signed: true; keyid: string } | { ok: false; code: RequestSignatureError };
+  | { ok: true; signed: false }
+  | { ok: true; signed: true; keyid: string }
+  /** `unauthenticated`: a `warnFor` failure with no other credential, answered as any unauthenticated call. */
+  | { ok: false; code: RequestSignatureError; unauthenticated?: true };
 
 export interface RequestSigningVerifier {
   /** Runs the pre-check and the checklist over one received request with its raw body and parsed JSON. */
@@ -64,16 +80,18 @@ export function createRequestSigningVerifier(options: RequestSigningServerOption
   const sources = [options.jwks, options.jwksUrl, options.resolveKeys].filter((s) => s !== undefined);
   if (sources.length !== 1) throw new TypeError('requestSigning: pass exactly one of jwks, jwksUrl or resolveKeys');
   const requiredFor = options.requiredFor ?? [];
+  const warnFor = options.warnFor ?? [];
   const protocolMethods = options.protocolMethodsRequiredFor ?? [];
+  const protocolWarn = options.protocolMethodsWarnFor ?? [];
   // security.md "Protocol-method coverage": the namespaces are disjoint, checked at configuration time.
-  for (const name of [...requiredFor, ...(options.supportedFor ?? [])]) {
+  for (const name of [...requiredFor, ...warnFor, ...(options.supportedFor ?? [])]) {
     if (typeof name !== 'string' || name.includes('/') || name === '') {
       throw new TypeError(
         `requestSigning: '${String(name)}' is not an AdCP operation name (methods go in protocolMethodsRequiredFor)`,
       );
     }
   }
-  for (const name of protocolMethods) {
+  for (const name of [...protocolMethods, ...protocolWarn, ...(options.protocolMethodsSupportedFor ?? [])]) {
     if (typeof name !== 'string' || !name.includes('/')) {
       throw new TypeError(
         `requestSigning: '${String(name)}' is not a JSON-RPC method name (operations go in requiredFor)`,
@@ -87,19 +105,26 @@ export function createRequestSigningVerifier(options: RequestSigningServerOption
       ? remoteJwks(options.jwksUrl, options.jwksFetch)
       : toJwksSource((options.jwks ?? options.resolveKeys) as JwksInput);
   const replay = options.replay ?? new MemoryReplayStore({ perKeyidCap: 1_000_000 });
-  const supportedFor = [...new Set([...(options.supportedFor ?? []), ...requiredFor])];
+  const supportedFor = [...new Set([...(options.supportedFor ?? []), ...requiredFor, ...warnFor])];
   const capability: JsonObject = {
     supported: true,
     covers_content_digest: policy === 'optional' ? 'either' : policy,
     required_for: [...requiredFor],
     supported_for: supportedFor,
   };
+  if (warnFor.length > 0) capability.warn_for = [...warnFor];
+  const protocolSupported = [
+    ...new Set([...(options.protocolMethodsSupportedFor ?? []), ...protocolMethods, ...protocolWarn]),
+  ];
+  if (protocolSupported.length > 0) capability.protocol_methods_supported_for = protocolSupported;
+  if (protocolWarn.length > 0) capability.protocol_methods_warn_for = [...protocolWarn];
   if (protocolMethods.length > 0) capability.protocol_methods_required_for = [...protocolMethods];
 
   return {
     capability,
     options,
     async admit(req, body, parsed, otherCredential) {
+      const call = describeRequestCall(parsed);
       const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
       const scheme = options.publicScheme ?? (encrypted ? 'https' : 'http');
       const result = await verifyRequestSignature(
@@ -117,13 +142,30 @@ export function createRequestSigningVerifier(options: RequestSigningServerOption
           coverContentDigest: policy,
           ...(options.profile === undefined ? {} : { profile: options.profile }),
           requiredFor,
+          warnFor,
           protocolMethodsRequiredFor: protocolMethods,
-          call: describeRequestCall(parsed),
+          protocolMethodsWarnFor: protocolWarn,
+          call,
           otherCredential,
         },
       );
-      if (!result.ok) return { ok: false, code: result.code };
-      return result.signed ? { ok: true, signed: true, keyid: result.keyid } : { ok: true, signed: false };
+      if (!result.ok) {
+        return result.unauthenticated === true
+          ? { ok: false, code: result.code, unauthenticated: true }
+          : { ok: false, code: result.code };
+      }
+      if (result.signed) return { ok: true, signed: true, keyid: result.keyid };
+      if (result.warning !== undefined) {
+        const warning: { code: RequestSignatureError; method?: string; operation?: string } = { code: result.warning };
+        if (call.method !== undefined) warning.method = call.method;
+        if (call.operation !== undefined) warning.operation = call.operation;
+        try {
+          options.onWarning?.(warning);
+        } catch {
+          // A reporting hook must not decide the call.
+        }
+      }
+      return { ok: true, signed: false };
     },
   };
 }

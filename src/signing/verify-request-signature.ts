@@ -9,6 +9,7 @@ import {
   type VerifySignedMessageOptions,
 } from './verify-signed-message.js';
 import { requestsWebhookAuthentication, type RequestCall } from './request-call.js';
+import { decideAdmission, signingModeOf, type SignatureOutcome } from './signature-admission.js';
 
 /** `covers_content_digest` as the library spells it (`optional` is the wire's `either`). */
 export type ContentDigestPolicy = 'required' | 'optional' | 'forbidden';
@@ -18,8 +19,12 @@ export type RequestSigningProfileVersion = '3.1' | '3.2';
 export interface RequestSigningPolicy {
   /** AdCP operations whose unsigned, otherwise unauthenticated calls are refused. */
   requiredFor?: readonly string[];
+  /** AdCP operations in shadow mode: a missing or failed signature is recorded, the call continues only under another credential. */
+  warnFor?: readonly string[];
   /** JSON-RPC methods (`tasks/cancel`, ...) whose unsigned, otherwise unauthenticated calls are refused. */
   protocolMethodsRequiredFor?: readonly string[];
+  /** JSON-RPC methods in shadow mode (as `warnFor`). */
+  protocolMethodsWarnFor?: readonly string[];
   /** Default `optional` on the 3.1 profile; 3.2 allows only `required`. */
   coverContentDigest?: ContentDigestPolicy;
   /** Default `3.1`. */
@@ -34,9 +39,11 @@ export interface VerifyRequestSignatureOptions extends VerifySignedMessageOption
 }
 
 export type RequestSignatureResult =
-  | { ok: true; signed: false }
+  /** Unsigned and allowed; under `warn_for`, `warning` names the missing or failed signature (no signer identity). */
+  | { ok: true; signed: false; warning?: RequestSignatureError }
   | { ok: true; signed: true; keyid: string; jwk: Jwk; created: number; expires: number; nonce: string }
-  | { ok: false; code: RequestSignatureError; detail?: string };
+  /** Refused with `code`; `unauthenticated` when a `warn_for` failure had no other credential to continue under. */
+  | { ok: false; code: RequestSignatureError; detail?: string; unauthenticated?: true };
 
 const profiles = new Map<string, SignatureProfile>();
 
@@ -64,8 +71,8 @@ export function requestSignatureProfile(
   return profile;
 }
 
-// Step 6 of the request checklist.
-function checkRequestComponents(
+/** Step 6 of the request checklist: the covered components the profile and `policy` demand. */
+export function checkRequestComponents(
   covered: readonly string[],
   hasBody: boolean,
   policy: ContentDigestPolicy,
@@ -79,31 +86,9 @@ function checkRequestComponents(
 }
 
 /**
- * Whether an unsigned call must be refused (security.md, "Verifier checklist (requests)",
- * pre-check): its operation is in `requiredFor` (only for an AdCP invocation), its JSON-RPC
- * method in `protocolMethodsRequiredFor` (never for `tools/call`), and the caller has no other
- * credential; or it registers a webhook with legacy `authentication` (refused even with one).
- */
-export function isSignatureRequired(
-  call: RequestCall,
-  policy: RequestSigningPolicy,
-  otherCredential: boolean,
-): boolean {
-  if (call.operation !== undefined && requestsWebhookAuthentication(call.args)) return true;
-  if (otherCredential) return false;
-  if (call.operation !== undefined && policy.requiredFor?.includes(call.operation) === true) return true;
-  return (
-    call.method !== undefined &&
-    call.method !== 'tools/call' &&
-    call.operation === undefined &&
-    policy.protocolMethodsRequiredFor?.includes(call.method) === true
-  );
-}
-
-/**
  * Verifies an AdCP RFC 9421 request signature (security.md, "Verifier checklist (requests)"):
- * the pre-check, then steps 1-13 in order. `{ ok: true, signed: false }` for an unsigned call
- * that may pass; otherwise the verified keyid, or the exact taxonomy code to answer in
+ * the pre-check, then steps 1-13 in order, composed with the call's mode and other credential
+ * (`decideAdmission`). `{ ok: true, signed: false }` for an unsigned call that may pass; otherwise the verified keyid, or the exact taxonomy code to answer in
  * `WWW-Authenticate: Signature error="<code>"`. Never throws on hostile input.
  */
 export async function verifyRequestSignature(
@@ -111,18 +96,46 @@ export async function verifyRequestSignature(
   options: VerifyRequestSignatureOptions,
 ): Promise<RequestSignatureResult> {
   const profile = requestSignatureProfile(options.coverContentDigest, options.profile);
+  const call = options.call ?? {};
+  const mode = signingModeOf(call, options);
+  const fallback = options.otherCredential === true;
   const hasInput = readHeader(request.headers, 'signature-input') !== undefined;
   const hasSignature = readHeader(request.headers, 'signature') !== undefined;
   if (!hasInput && !hasSignature) {
-    return isSignatureRequired(options.call ?? {}, options, options.otherCredential === true)
-      ? { ok: false, code: 'request_signature_required' }
-      : { ok: true, signed: false };
+    // Transport error taxonomy, first row: a legacy-authenticated webhook registration must be signed.
+    if (call.operation !== undefined && requestsWebhookAuthentication(call.args)) {
+      return { ok: false, code: 'request_signature_required' };
+    }
+    return fromOutcome(mode, { kind: 'absent' }, fallback);
   }
   const result = await verifySignedMessage(request, profile, options);
   if (result.ok) return { ...result, signed: true };
-  const code: RequestSignatureError =
-    result.failure === 'target_uri_malformed'
-      ? 'request_target_uri_malformed'
-      : (`request_signature_${result.failure}` as RequestSignatureError);
-  return result.detail === undefined ? { ok: false, code } : { ok: false, code, detail: result.detail };
+  const code = requestSignatureCode(result.failure);
+  const decided = fromOutcome(mode, { kind: 'failed', code }, fallback);
+  return !decided.ok && result.detail !== undefined ? { ...decided, detail: result.detail } : decided;
+}
+
+/** The request taxonomy's code for one checklist failure. */
+export function requestSignatureCode(failure: SignatureFailure): RequestSignatureError {
+  return failure === 'target_uri_malformed'
+    ? 'request_target_uri_malformed'
+    : (`request_signature_${failure}` as RequestSignatureError);
+}
+
+function fromOutcome(
+  mode: ReturnType<typeof signingModeOf>,
+  outcome: SignatureOutcome,
+  fallback: boolean,
+): RequestSignatureResult {
+  const admission = decideAdmission(mode, outcome, fallback);
+  switch (admission.action) {
+    case 'accept':
+      return { ok: true, signed: false };
+    case 'accept_with_warning':
+      return { ok: true, signed: false, warning: admission.code };
+    case 'reject':
+      return { ok: false, code: admission.code };
+    case 'reject_unauthenticated':
+      return { ok: false, code: admission.code, unauthenticated: true };
+  }
 }

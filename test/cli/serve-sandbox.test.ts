@@ -69,6 +69,7 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
       covers_content_digest: 'either',
       required_for: ['create_media_buy'],
       supported_for: ['create_media_buy'],
+      protocol_methods_supported_for: ['tasks/cancel'],
       protocol_methods_required_for: ['tasks/cancel'],
     });
   });

@@ -1,6 +1,7 @@
 // Every official request-signing vector (../shared/request-signing-vectors, read in place) as a
 // named test, run through `adcp conformance --vectors` pointed at that folder: the same
-// verifyRequestSignature the server's verifier uses.
+// verifyRequestSignature the server's verifier uses; the 3.2 body-integrity cases through
+// evaluateBodyIntegrity, whose decision step (decideAdmission) the server's verifier shares.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { conformanceCommand } from '../../src/cli/conformance.js';
 import { recordingIo } from '../cli/fake-io.js';
+import { describeAdmission, evaluateBodyIntegrity, parseBodyIntegrityCase } from '../../src/signing/body-integrity.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectorsDir = path.resolve(repoRoot, '../shared/request-signing-vectors');
@@ -56,6 +58,26 @@ describe('adcp conformance --vectors ../shared/request-signing-vectors', () => {
       });
     }
   }
+
+  const policy = JSON.parse(readFileSync(path.join(vectorsDir, 'body-integrity-policy.json'), 'utf8')) as {
+    cases: { id: string; mode: string; expected: { action: string; error_code?: string } }[];
+  };
+  for (const entry of policy.cases) {
+    const code = entry.expected.error_code === undefined ? '' : ` ${entry.expected.error_code}`;
+    it(`body-integrity-policy.json ${entry.id}: ${entry.mode} -> ${entry.expected.action}${code}`, () => {
+      const facts = parseBodyIntegrityCase(entry);
+      if (typeof facts === 'string') assert.fail(facts);
+      assert.deepEqual(describeAdmission(evaluateBodyIntegrity(facts)), entry.expected);
+    });
+  }
+
+  it('runs every body-integrity case and passes them all', () => {
+    const file = report.files.find((f) => f.file === 'body-integrity-policy.json');
+    assert.deepEqual(
+      { status: file?.status, passed: file?.passed, failed: file?.failed },
+      { status: 'passed', passed: policy.cases.length, failed: 0 },
+    );
+  });
 
   it('runs canonicalization.json through the @target-uri canonicaliser', () => {
     const entry = report.files.find((f) => f.file === 'canonicalization.json');

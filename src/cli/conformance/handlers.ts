@@ -1,4 +1,5 @@
 import { a2aProfileHandler } from './a2a-profile.js';
+import { bodyIntegrityHandler } from './body-integrity.js';
 import { jwkSetHandler } from './jwk-set.js';
 import { receiverEnvelopesHandler } from './receiver-envelopes.js';
 import { requestSigningHandler } from './request-signing.js';
@@ -19,6 +20,7 @@ export const FORMAT_HANDLERS: readonly FormatHandler[] = [
   receiverEnvelopesHandler,
   webhookHmacHandler,
   requestSigningHandler,
+  bodyIntegrityHandler,
   webhookSigningHandler,
   urlCanonicalizationHandler,
   jwkSetHandler,
