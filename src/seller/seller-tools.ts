@@ -20,12 +20,7 @@ export interface SellerToolDeps {
   /** Throws an AdcpToolError when the request asks for a failure. */
   fault: (tool: string, args: JsonObject, headers: import('node:http').IncomingMessage['headers']) => void;
   now: () => number;
-  /** Releases advertised in `adcp.supported_versions` (the server's). Default `['3.0', '3.1']`. */
-  supportedVersions?: string[];
 }
-
-/** How long a create_media_buy reply is replayed for its idempotency_key (capabilities). */
-export const REPLAY_TTL_SECONDS = 86_400;
 
 const MAX_ITEMS = 100;
 const open = (properties: JsonObject, required: string[] = []): JsonObject => ({
@@ -73,31 +68,7 @@ function unit(seed: string): number {
 /** The reference seller's tools, built only on the public createAdcpServer tool contract. */
 export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
   const { db, timings, fault, now } = deps;
-  const supportedVersions = deps.supportedVersions ?? ['3.0', '3.1'];
   return [
-    {
-      name: 'get_adcp_capabilities',
-      description: 'Discover the AdCP versions, protocols and features this seller supports.',
-      inputSchema: open({}),
-      handler: (args, ctx) => {
-        fault('get_adcp_capabilities', args, ctx.headers);
-        return {
-          // 3.1 requires `adcp.idempotency` (replays are kept for REPLAY_TTL_SECONDS) and 3.0 requires
-          // `account.supported_billing` of a media_buy seller; supported_versions is the server's.
-          adcp: {
-            major_versions: [3],
-            supported_versions: supportedVersions,
-            idempotency: { supported: true, replay_ttl_seconds: REPLAY_TTL_SECONDS },
-          },
-          supported_protocols: ['media_buy'],
-          account: { supported_billing: ['operator', 'agent'] },
-          media_buy: {
-            features: { async_media_buy: true, webhooks: true, creative_sync: true },
-            channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
-          },
-        };
-      },
-    },
     {
       name: 'get_products',
       description: 'Discover advertising products matching a brief and filters.',

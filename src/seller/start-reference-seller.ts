@@ -117,12 +117,20 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   const server = createAdcpServer({
     name: options.name ?? 'adcp-wire reference seller',
     description: 'A deterministic AdCP media-buy seller for demos and tests.',
-    tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now, supportedVersions: adcpVersions }),
+    tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now }),
     adcpVersions,
     validateResponses: options.validateResponses ?? 'off',
     store,
     cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
     idempotency: { store: idempotency },
+    // What the tools and configuration cannot tell (adcp, protocols and signing are generated).
+    capabilities: {
+      account: { supported_billing: ['operator', 'agent'] },
+      media_buy: {
+        features: { async_media_buy: true, webhooks: true, creative_sync: true },
+        channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
+      },
+    },
     webhooks: {
       ...(signingKey === undefined ? {} : { signingKey }),
       allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),

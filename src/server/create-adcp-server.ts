@@ -9,6 +9,7 @@ import { anonymousPrincipal } from './anonymous-principal.js';
 import { createMemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
+import { buildCapabilities } from './capabilities.js';
 import { defaultCapabilitiesTool } from './default-capabilities-tool.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
 import {
@@ -131,20 +132,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   });
   const tools = new Map<string, AdcpToolDefinition>();
   const adcpVersion = serving.defaultRelease;
-  const protocols = options.cardMeta?.protocols_supported;
-  const builtIns = [
-    defaultCapabilitiesTool(
-      adcpVersion,
-      Array.isArray(protocols) ? protocols.filter((p): p is string => typeof p === 'string') : ['media_buy'],
-    ),
-    ...taskStatusTools(runner),
-  ];
-  for (const tool of [...builtIns, ...options.tools]) {
-    if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
-      throw new TypeError('createAdcpServer: every tool needs a name and a handler');
-    }
-    tools.set(tool.name, idempotency.wrap(tool)); // a tool of the caller's replaces a built-in of the same name
-  }
   // Signers sign the public URL: behind a TLS terminator its scheme is not the connection's.
   const publicScheme = options.publicUrl?.startsWith('https:') === true ? 'https' : undefined;
   const signing =
@@ -154,6 +141,25 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
           ...(publicScheme === undefined ? {} : { publicScheme }),
           ...options.requestSigning,
         });
+  const statusTools = taskStatusTools(runner);
+  const protocols = options.cardMeta?.protocols_supported;
+  const capabilities = buildCapabilities({
+    releases: serving.supported,
+    replayTtlSeconds,
+    inFlightMaxSeconds: Math.ceil((requestTimeoutMs + 5_000) / 1000),
+    tools: [...statusTools, ...options.tools].map((t) => t.name),
+    ...(Array.isArray(protocols) ? { protocols: protocols.filter((p): p is string => typeof p === 'string') } : {}),
+    ...(options.webhooks?.signingKey === undefined ? {} : { webhookSigningAlg: options.webhooks.signingKey.alg }),
+    ...(signing === undefined ? {} : { requestSigning: signing.capability }),
+    ...(options.capabilities === undefined ? {} : { override: options.capabilities }),
+  });
+  const builtIns = [defaultCapabilitiesTool(capabilities), ...statusTools];
+  for (const tool of [...builtIns, ...options.tools]) {
+    if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
+      throw new TypeError('createAdcpServer: every tool needs a name and a handler');
+    }
+    tools.set(tool.name, idempotency.wrap(tool)); // a tool of the caller's replaces a built-in of the same name
+  }
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
   const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore });

@@ -1,21 +1,20 @@
+import type { JsonObject } from '../core/types.js';
+import { answerCapabilities } from './capabilities.js';
 import type { AdcpToolDefinition } from './types.js';
 
 /**
- * The `get_adcp_capabilities` an A2A interface serves when the seller defines none: the profile
- * requires that skill id on every profiled interface (a2a-profile-extension.md, "Runtime
- * discovery"). It states only what the server knows: the AdCP release it speaks and the
- * protocols the card metadata names. A seller's own tool of the same name replaces it.
+ * The server's `get_adcp_capabilities` on MCP and A2A: the document `buildCapabilities` generated
+ * from the configuration (a2a-profile-extension.md requires the skill on every profiled
+ * interface), narrowed by the caller's `protocols`. A seller's own tool of the same name replaces
+ * it; `createAdcpServer({ capabilities })` changes fields without replacing it.
  */
-export function defaultCapabilitiesTool(adcpVersion: string, protocols: string[]): AdcpToolDefinition {
-  const major = Number.parseInt(adcpVersion, 10);
+export function defaultCapabilitiesTool(document: JsonObject): AdcpToolDefinition {
   return {
     name: 'get_adcp_capabilities',
-    description: 'Runtime AdCP capabilities: the AdCP versions and protocols this agent supports.',
+    description:
+      'Runtime AdCP capabilities: the AdCP versions, protocols, idempotency and signing this agent supports.',
+    inputSchema: { type: 'object', properties: { protocols: { type: 'array', items: { type: 'string' } } } },
     taskSupport: 'forbidden',
-    protocols: ['a2a'],
-    handler: () => ({
-      adcp: { major_versions: [Number.isInteger(major) && major > 0 ? major : 3], supported_versions: [adcpVersion] },
-      supported_protocols: protocols,
-    }),
+    handler: (args) => structuredClone(answerCapabilities(document, args)),
   };
 }

@@ -4,6 +4,7 @@ import type { IdempotencyStore } from '../store/idempotency-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskSupport } from '../core/tool-table.js';
 import type { AdcpServingOptions } from './adcp-serving.js';
+import type { CapabilitiesOverride } from './capabilities.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
 import type { RequestSigningServerOptions } from './request-signing.js';
 
@@ -158,4 +159,11 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * 86,400 (the spec allows 3,600 to 604,800).
    */
   idempotency?: { store?: IdempotencyStore; replayTtlSeconds?: number };
+  /**
+   * Fields of the generated `get_adcp_capabilities` answer to add or change (`account`,
+   * `media_buy`, `specialisms`, `compliance_testing`, ...): an object merged into it, or a function
+   * of it. The server fills in `adcp` (releases, idempotency), `supported_protocols` (from the
+   * tools), `webhook_signing` and `request_signing` from its configuration.
+   */
+  capabilities?: CapabilitiesOverride;
 }
