@@ -9,8 +9,8 @@ import type { ResponseValidation } from '../server/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
-import { createSqliteIdempotencyStore } from '../store/sqlite-idempotency-store.js';
-import { createSqliteTaskStore } from '../store/sqlite-task-store.js';
+import { SqliteIdempotencyStore } from '../store/sqlite-idempotency-store.js';
+import { SqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
 import { createFaultInjector } from './fault-injection.js';
@@ -99,8 +99,8 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     idempotency = opened.idempotency;
     closeStore = () => opened.close();
   } else {
-    const tasks = createSqliteTaskStore({ path, policy });
-    const keys = createSqliteIdempotencyStore({ path });
+    const tasks = new SqliteTaskStore({ path, policy });
+    const keys = new SqliteIdempotencyStore({ path });
     store = tasks;
     idempotency = keys;
     closeStore = async () => {

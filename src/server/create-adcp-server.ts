@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
 import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
-import { createMemoryTaskStore } from '../store/memory-task-store.js';
+import { MemoryTaskStore } from '../store/memory-task-store.js';
 import { anonymousPrincipal } from './anonymous-principal.js';
-import { createMemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
+import { MemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildCapabilities } from './capabilities.js';
@@ -108,7 +108,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (!Array.isArray(options.tools)) throw new TypeError('createAdcpServer: pass { tools: [...] }');
   const ownsStore = options.store === undefined;
-  const store = options.store ?? createMemoryTaskStore();
+  const store = options.store ?? new MemoryTaskStore();
   const webhooks = createServerWebhooks({
     ...options.webhooks,
     ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
@@ -121,7 +121,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     throw new RangeError('createAdcpServer: idempotency.replayTtlSeconds must be an integer from 3600 to 604800');
   }
   const ownsIdempotencyStore = options.idempotency?.store === undefined;
-  const idempotencyStore = options.idempotency?.store ?? createMemoryIdempotencyStore();
+  const idempotencyStore = options.idempotency?.store ?? new MemoryIdempotencyStore();
   const idempotency = createIdempotencyLayer({
     store: idempotencyStore,
     tasks: store,

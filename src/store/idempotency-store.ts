@@ -31,18 +31,27 @@ export interface IdempotencyClaimOptions {
   now?: number;
 }
 
+export interface IdempotencyCompleteOptions {
+  /** The response to replay for this key (stored as JSON). */
+  response: unknown;
+  /** How long the response answers for its key. */
+  ttlMs: number;
+  now?: number;
+}
+
+export interface IdempotencyReclaimOptions {
+  /** How long the new in-flight row is held (as in `IdempotencyClaimOptions.leaseMs`). */
+  leaseMs: number;
+  now?: number;
+}
+
 export interface IdempotencyStore {
   claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim>;
   /**
    * Stores the response of a successful request under the claim's token, kept `ttlMs`. False when
    * the claim was lost (its lease lapsed and another request took the key).
    */
-  complete(
-    scope: string,
-    key: string,
-    token: string,
-    options: { response: unknown; ttlMs: number; now?: number },
-  ): Promise<boolean>;
+  complete(scope: string, key: string, token: string, options: IdempotencyCompleteOptions): Promise<boolean>;
   /** Gives an in-flight claim up (the request failed): the key is unseen again. */
   release(scope: string, key: string, token: string): Promise<void>;
   /**
@@ -54,7 +63,7 @@ export interface IdempotencyStore {
     scope: string,
     key: string,
     token: string,
-    options: { leaseMs: number; now?: number },
+    options: IdempotencyReclaimOptions,
   ): Promise<{ kind: 'claimed'; token: string } | undefined>;
   /** Deletes entries past their TTL. Returns how many. */
   sweep(now?: number): Promise<number>;

@@ -30,12 +30,19 @@ export type {
   UpdateTaskOutcome,
   ListTasksOptions,
   TaskPage,
+  AbandonTasksOptions,
 } from './task-store.js';
 export { TERMINAL_TASK_STATUSES, isTerminalTaskStatus } from './task-store.js';
 export { DEFAULT_TASK_POLICY, type TaskPolicy } from './task-policy.js';
-export { createMemoryTaskStore } from './memory-task-store.js';
-export { createSqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './memory-task-store.js';
+export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 export { SqliteReplayStore, type SqliteReplayOutcome } from './sqlite-replay-store.js';
-export type { IdempotencyStore, IdempotencyClaim, IdempotencyClaimOptions } from './idempotency-store.js';
-export { createMemoryIdempotencyStore } from './memory-idempotency-store.js';
-export { createSqliteIdempotencyStore } from './sqlite-idempotency-store.js';
+export type {
+  IdempotencyStore,
+  IdempotencyClaim,
+  IdempotencyClaimOptions,
+  IdempotencyCompleteOptions,
+  IdempotencyReclaimOptions,
+} from './idempotency-store.js';
+export { MemoryIdempotencyStore } from './memory-idempotency-store.js';
+export { SqliteIdempotencyStore } from './sqlite-idempotency-store.js';

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyClaim, IdempotencyClaimOptions, IdempotencyStore } from './idempotency-store.js';
+import type {
+  IdempotencyClaim,
+  IdempotencyClaimOptions,
+  IdempotencyCompleteOptions,
+  IdempotencyReclaimOptions,
+  IdempotencyStore,
+} from './idempotency-store.js';
 
 interface Entry {
   payloadHash: string;
@@ -20,68 +26,80 @@ function isLive(entry: Entry, now: number): boolean {
  * must not outlive the process (security.md, rule 6), so a real seller uses SQLite or PostgreSQL.
  * `claim` reads and writes without awaiting in between, which is atomic in one event loop.
  */
-export function createMemoryIdempotencyStore(): IdempotencyStore {
-  const scopes = new Map<string, Map<string, Entry>>();
-  const entryOf = (scope: string, key: string) => scopes.get(scope)?.get(key);
+export class MemoryIdempotencyStore implements IdempotencyStore {
+  readonly #scopes = new Map<string, Map<string, Entry>>();
 
-  return {
-    async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
-      const now = options.now ?? Date.now();
-      const entry = entryOf(scope, key);
-      if (entry !== undefined && isLive(entry, now)) {
-        if (entry.payloadHash !== options.payloadHash) return { kind: 'conflict' };
-        if (entry.response === undefined) return { kind: 'in_flight', leaseExpiresAt: entry.leaseExpiresAt };
-        return { kind: 'replay', response: structuredClone(entry.response), token: entry.token };
-      }
-      const token = randomUUID();
-      let keys = scopes.get(scope);
-      if (keys === undefined) scopes.set(scope, (keys = new Map()));
-      keys.set(key, {
-        payloadHash: options.payloadHash,
-        token,
-        response: undefined,
-        leaseExpiresAt: now + options.leaseMs,
-        expiresAt: 0,
-      });
-      return { kind: 'claimed', token };
-    },
-    async complete(scope, key, token, options) {
-      const entry = entryOf(scope, key);
-      if (entry === undefined || entry.token !== token || entry.response !== undefined) return false;
-      if (options.response === undefined) throw new TypeError('idempotency store: a response is required');
-      entry.response = structuredClone(options.response);
-      entry.expiresAt = (options.now ?? Date.now()) + options.ttlMs;
-      return true;
-    },
-    async release(scope, key, token) {
-      const entry = entryOf(scope, key);
-      if (entry !== undefined && entry.token === token && entry.response === undefined) scopes.get(scope)?.delete(key);
-    },
-    async reclaim(scope, key, token, options) {
-      const entry = entryOf(scope, key);
-      if (entry === undefined || entry.token !== token || entry.response === undefined) return undefined;
-      const now = options.now ?? Date.now();
-      entry.token = randomUUID();
-      entry.response = undefined;
-      entry.leaseExpiresAt = now + options.leaseMs;
-      entry.expiresAt = 0;
-      return { kind: 'claimed', token: entry.token };
-    },
-    async sweep(now = Date.now()) {
-      let removed = 0;
-      for (const [scope, keys] of scopes) {
-        for (const [key, entry] of keys) {
-          if (!isLive(entry, now)) {
-            keys.delete(key);
-            removed += 1;
-          }
+  #entryOf(scope: string, key: string): Entry | undefined {
+    return this.#scopes.get(scope)?.get(key);
+  }
+
+  async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
+    const now = options.now ?? Date.now();
+    const entry = this.#entryOf(scope, key);
+    if (entry !== undefined && isLive(entry, now)) {
+      if (entry.payloadHash !== options.payloadHash) return { kind: 'conflict' };
+      if (entry.response === undefined) return { kind: 'in_flight', leaseExpiresAt: entry.leaseExpiresAt };
+      return { kind: 'replay', response: structuredClone(entry.response), token: entry.token };
+    }
+    const token = randomUUID();
+    let keys = this.#scopes.get(scope);
+    if (keys === undefined) this.#scopes.set(scope, (keys = new Map()));
+    keys.set(key, {
+      payloadHash: options.payloadHash,
+      token,
+      response: undefined,
+      leaseExpiresAt: now + options.leaseMs,
+      expiresAt: 0,
+    });
+    return { kind: 'claimed', token };
+  }
+
+  async complete(scope: string, key: string, token: string, options: IdempotencyCompleteOptions): Promise<boolean> {
+    const entry = this.#entryOf(scope, key);
+    if (entry === undefined || entry.token !== token || entry.response !== undefined) return false;
+    if (options.response === undefined) throw new TypeError('idempotency store: a response is required');
+    entry.response = structuredClone(options.response);
+    entry.expiresAt = (options.now ?? Date.now()) + options.ttlMs;
+    return true;
+  }
+
+  async release(scope: string, key: string, token: string): Promise<void> {
+    const entry = this.#entryOf(scope, key);
+    if (entry !== undefined && entry.token === token && entry.response === undefined)
+      this.#scopes.get(scope)?.delete(key);
+  }
+
+  async reclaim(
+    scope: string,
+    key: string,
+    token: string,
+    options: IdempotencyReclaimOptions,
+  ): Promise<{ kind: 'claimed'; token: string } | undefined> {
+    const entry = this.#entryOf(scope, key);
+    if (entry === undefined || entry.token !== token || entry.response === undefined) return undefined;
+    const now = options.now ?? Date.now();
+    entry.token = randomUUID();
+    entry.response = undefined;
+    entry.leaseExpiresAt = now + options.leaseMs;
+    entry.expiresAt = 0;
+    return { kind: 'claimed', token: entry.token };
+  }
+
+  async sweep(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (const [scope, keys] of this.#scopes) {
+      for (const [key, entry] of keys) {
+        if (!isLive(entry, now)) {
+          keys.delete(key);
+          removed += 1;
         }
-        if (keys.size === 0) scopes.delete(scope);
       }
-      return removed;
-    },
-    async close() {
-      scopes.clear();
-    },
-  };
+      if (keys.size === 0) this.#scopes.delete(scope);
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    this.#scopes.clear();
+  }
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyClaim, IdempotencyClaimOptions, IdempotencyStore } from './idempotency-store.js';
-import { openPgDatabase, toMs, type PgStoreOptions } from './pg-database.js';
+import type {
+  IdempotencyClaim,
+  IdempotencyClaimOptions,
+  IdempotencyCompleteOptions,
+  IdempotencyReclaimOptions,
+  IdempotencyStore,
+} from './idempotency-store.js';
+import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
 
 // One statement, atomic per key in PostgreSQL: the insert wins for a new key; the conditional
 // update takes over only a row that no longer answers for its key (done past its TTL, or in
@@ -19,91 +25,107 @@ const READ = `SELECT payload_hash, token, response, lease_expires_at, expires_at
 const SWEEP_BATCH = 500;
 
 /** The shared `IdempotencyStore` (`adcp_idempotency`): every instance of a seller fleet sees one replay window. */
-export function createPgIdempotencyStore(options: PgStoreOptions): IdempotencyStore {
-  const { database: db, owned } = openPgDatabase(options);
+export class PgIdempotencyStore implements IdempotencyStore {
+  readonly #db: PgDatabase;
+  readonly #owned: boolean;
 
-  return {
-    async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
-      const now = options.now ?? Date.now();
-      const keyBytes = encodeKey(key);
-      // Bounded: the row can be released or lapse between the two statements; then claim again.
-      for (let attempt = 0; attempt < 5; attempt += 1) {
-        const token = randomUUID();
-        const claimed = await db.query('idempotency claim', CLAIM, [
-          scope,
-          keyBytes,
-          options.payloadHash,
-          token,
-          now + options.leaseMs,
-          now,
-        ]);
-        if (claimed.rowCount === 1) return { kind: 'claimed', token };
-        const { rows } = await db.query<{
-          payload_hash: string;
-          token: string;
-          response: string | null;
-          lease_expires_at: string;
-          expires_at: string;
-        }>('idempotency claim', READ, [scope, keyBytes]);
-        const row = rows[0];
-        if (row === undefined) continue;
-        const lease = toMs(row.lease_expires_at);
-        const live = row.response === null ? lease > now : toMs(row.expires_at) > now;
-        if (!live) continue;
-        if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
-        if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: lease };
-        return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
-      }
-      return { kind: 'in_flight', leaseExpiresAt: now + options.leaseMs };
-    },
-    async complete(scope, key, token, options) {
-      const text = JSON.stringify(options.response);
-      if (text === undefined) throw new TypeError('idempotency store: a response is required');
-      const result = await db.query(
-        'idempotency complete',
-        `UPDATE adcp_idempotency SET response = $4, expires_at = $5
+  constructor(options: PgStoreOptions) {
+    const { database, owned } = openPgDatabase(options);
+    this.#db = database;
+    this.#owned = owned;
+  }
+
+  async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
+    const db = this.#db;
+    const now = options.now ?? Date.now();
+    const keyBytes = encodeKey(key);
+    // Bounded: the row can be released or lapse between the two statements; then claim again.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const token = randomUUID();
+      const claimed = await db.query('idempotency claim', CLAIM, [
+        scope,
+        keyBytes,
+        options.payloadHash,
+        token,
+        now + options.leaseMs,
+        now,
+      ]);
+      if (claimed.rowCount === 1) return { kind: 'claimed', token };
+      const { rows } = await db.query<{
+        payload_hash: string;
+        token: string;
+        response: string | null;
+        lease_expires_at: string;
+        expires_at: string;
+      }>('idempotency claim', READ, [scope, keyBytes]);
+      const row = rows[0];
+      if (row === undefined) continue;
+      const lease = toMs(row.lease_expires_at);
+      const live = row.response === null ? lease > now : toMs(row.expires_at) > now;
+      if (!live) continue;
+      if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
+      if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: lease };
+      return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
+    }
+    return { kind: 'in_flight', leaseExpiresAt: now + options.leaseMs };
+  }
+
+  async complete(scope: string, key: string, token: string, options: IdempotencyCompleteOptions): Promise<boolean> {
+    const text = JSON.stringify(options.response);
+    if (text === undefined) throw new TypeError('idempotency store: a response is required');
+    const result = await this.#db.query(
+      'idempotency complete',
+      `UPDATE adcp_idempotency SET response = $4, expires_at = $5
          WHERE scope = $1 AND key = $2 AND token = $3 AND response IS NULL`,
-        [scope, encodeKey(key), token, text, (options.now ?? Date.now()) + options.ttlMs],
-      );
-      return result.rowCount === 1;
-    },
-    async release(scope, key, token) {
-      await db.query(
-        'idempotency release',
-        'DELETE FROM adcp_idempotency WHERE scope = $1 AND key = $2 AND token = $3 AND response IS NULL',
-        [scope, encodeKey(key), token],
-      );
-    },
-    async reclaim(scope, key, token, options) {
-      const next = randomUUID();
-      const result = await db.query(
-        'idempotency reclaim',
-        `UPDATE adcp_idempotency SET token = $4, response = NULL, lease_expires_at = $5, expires_at = 0
+      [scope, encodeKey(key), token, text, (options.now ?? Date.now()) + options.ttlMs],
+    );
+    return result.rowCount === 1;
+  }
+
+  async release(scope: string, key: string, token: string): Promise<void> {
+    await this.#db.query(
+      'idempotency release',
+      'DELETE FROM adcp_idempotency WHERE scope = $1 AND key = $2 AND token = $3 AND response IS NULL',
+      [scope, encodeKey(key), token],
+    );
+  }
+
+  async reclaim(
+    scope: string,
+    key: string,
+    token: string,
+    options: IdempotencyReclaimOptions,
+  ): Promise<{ kind: 'claimed'; token: string } | undefined> {
+    const next = randomUUID();
+    const result = await this.#db.query(
+      'idempotency reclaim',
+      `UPDATE adcp_idempotency SET token = $4, response = NULL, lease_expires_at = $5, expires_at = 0
          WHERE scope = $1 AND key = $2 AND token = $3 AND response IS NOT NULL`,
-        [scope, encodeKey(key), token, next, (options.now ?? Date.now()) + options.leaseMs],
-      );
-      return result.rowCount === 1 ? { kind: 'claimed', token: next } : undefined;
-    },
-    async sweep(now = Date.now()) {
-      let removed = 0;
-      for (let batch = 0; batch < 10_000; batch += 1) {
-        const result = await db.query(
-          'idempotency sweep',
-          `DELETE FROM adcp_idempotency WHERE (scope, key) IN (
+      [scope, encodeKey(key), token, next, (options.now ?? Date.now()) + options.leaseMs],
+    );
+    return result.rowCount === 1 ? { kind: 'claimed', token: next } : undefined;
+  }
+
+  async sweep(now = Date.now()): Promise<number> {
+    let removed = 0;
+    for (let batch = 0; batch < 10_000; batch += 1) {
+      const result = await this.#db.query(
+        'idempotency sweep',
+        `DELETE FROM adcp_idempotency WHERE (scope, key) IN (
              SELECT scope, key FROM adcp_idempotency
              WHERE (response IS NOT NULL AND expires_at <= $1) OR (response IS NULL AND lease_expires_at <= $1)
              LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
-          [now],
-        );
-        removed += result.rowCount ?? 0;
-        if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
-      }
-      return removed;
-    },
-    async close() {
-      if (owned) await db.close();
-    },
-  };
+        [now],
+      );
+      removed += result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned) await this.#db.close();
+  }
 }
 
 /** Any JS string, losslessly (NUL and lone surrogates included): its UTF-16LE code units. */

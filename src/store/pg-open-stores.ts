@@ -93,9 +93,9 @@ async function openPg(
     { PgDatabase },
     { PgDedupStore },
     { PgOperationStore },
-    { createPgTaskStore },
+    { PgTaskStore },
     { PgReplayStore },
-    { createPgIdempotencyStore },
+    { PgIdempotencyStore },
   ] = await Promise.all([
     import('./pg-database.js'),
     import('./pg-dedup-store.js'),
@@ -111,7 +111,7 @@ async function openPg(
     await database.close();
     throw error;
   }
-  const tasks = createPgTaskStore({
+  const tasks = new PgTaskStore({
     database,
     sweepIntervalMs,
     ...(options.taskPolicy ? { policy: options.taskPolicy } : {}),
@@ -123,7 +123,7 @@ async function openPg(
     dedup: new PgDedupStore({ database }),
     operations: new PgOperationStore({ database }),
     tasks,
-    idempotency: createPgIdempotencyStore({ database }),
+    idempotency: new PgIdempotencyStore({ database }),
     replay,
     sweepReplay: () => replay.sweep(),
     async close() {
@@ -143,9 +143,9 @@ async function openSqlite(
   const [
     { SqliteDedupStore },
     { SqliteOperationStore },
-    { createSqliteTaskStore },
+    { SqliteTaskStore },
     { SqliteReplayStore },
-    { createSqliteIdempotencyStore },
+    { SqliteIdempotencyStore },
   ] = await Promise.all([
     import('./sqlite-dedup-store.js'),
     import('./sqlite-operation-store.js'),
@@ -155,13 +155,13 @@ async function openSqlite(
   ]);
   const dedup = new SqliteDedupStore({ path });
   const operations = new SqliteOperationStore({ path });
-  const tasks = createSqliteTaskStore({
+  const tasks = new SqliteTaskStore({
     path,
     sweepIntervalMs,
     ...(options.taskPolicy ? { policy: options.taskPolicy } : {}),
   });
   const replay = path === ':memory:' ? undefined : new SqliteReplayStore({ path });
-  const idempotency = createSqliteIdempotencyStore({ path });
+  const idempotency = new SqliteIdempotencyStore({ path });
   return {
     kind: 'sqlite',
     where: path,

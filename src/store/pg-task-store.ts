@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  AbandonTasksOptions,
   CreateTaskInput,
   CreateTaskOutcome,
   ListTasksOptions,
@@ -13,7 +14,7 @@ import type {
 import { TERMINAL_TASK_STATUSES } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
 import { clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
-import { openPgDatabase, toMs, type PgStoreOptions } from './pg-database.js';
+import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
 
 export type PgTaskStoreOptions = PgStoreOptions & {
   policy?: Partial<TaskPolicy>;
@@ -58,25 +59,37 @@ const UPDATE = `UPDATE adcp_server_tasks SET
  * count and insert under a transaction-scoped advisory lock on the owner, so they hold across
  * processes.
  */
-export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
-  const policy = resolveTaskPolicy(options.policy);
-  const { database: db, owned } = openPgDatabase(
-    'database' in options ? { database: options.database } : stripStoreOptions(options),
-  );
-
+export class PgTaskStore implements TaskStore {
+  readonly leaseMs: number;
+  readonly #policy: TaskPolicy;
+  readonly #db: PgDatabase;
+  readonly #owned: boolean;
   // This handle's identity as the runner of the tasks it creates (see TaskStore.renewLeases).
-  const runner = randomUUID();
+  readonly #runner = randomUUID();
+  readonly #timer: NodeJS.Timeout | undefined;
 
-  const select = async (owner: string, taskId: string, now: number): Promise<Row | undefined> =>
-    (await db.query<Row>('task get', `SELECT * FROM adcp_server_tasks WHERE ${LIVE}`, [taskId, owner, now])).rows[0];
+  constructor(options: PgTaskStoreOptions) {
+    this.#policy = resolveTaskPolicy(options.policy);
+    this.leaseMs = this.#policy.leaseMs;
+    const { database, owned } = openPgDatabase(
+      'database' in options ? { database: options.database } : stripStoreOptions(options),
+    );
+    this.#db = database;
+    this.#owned = owned;
+    const sweepEvery = options.sweepIntervalMs ?? 60_000;
+    this.#timer =
+      sweepEvery > 0 ? setInterval(() => void this.sweep(Date.now()).catch(() => undefined), sweepEvery) : undefined;
+    this.#timer?.unref();
+  }
 
-  const change = async (
-    owner: string,
-    taskId: string,
-    update: TaskUpdate & { cancel?: boolean },
-  ): Promise<UpdateTaskOutcome> => {
+  async #select(owner: string, taskId: string, now: number): Promise<Row | undefined> {
+    const sql = `SELECT * FROM adcp_server_tasks WHERE ${LIVE}`;
+    return (await this.#db.query<Row>('task get', sql, [taskId, owner, now])).rows[0];
+  }
+
+  async #change(owner: string, taskId: string, update: TaskUpdate & { cancel?: boolean }): Promise<UpdateTaskOutcome> {
     const now = update.now ?? Date.now();
-    const { rows } = await db.query<Row>(update.cancel === true ? 'task cancel' : 'task update', UPDATE, [
+    const { rows } = await this.#db.query<Row>(update.cancel === true ? 'task cancel' : 'task update', UPDATE, [
       taskId,
       owner,
       now,
@@ -87,16 +100,16 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
       update.result === undefined ? null : JSON.stringify(update.result),
     ]);
     if (rows[0] !== undefined) return { ok: true, task: toTask(rows[0]) };
-    const row = await select(owner, taskId, now);
+    const row = await this.#select(owner, taskId, now);
     return row === undefined
       ? { ok: false, reason: 'not_found' }
       : { ok: false, reason: 'terminal', task: toTask(row) };
-  };
+  }
 
-  const sweep = async (now: number): Promise<number> => {
+  async sweep(now = Date.now()): Promise<number> {
     let removed = 0;
     for (let batch = 0; batch < 10_000; batch += 1) {
-      const result = await db.query(
+      const result = await this.#db.query(
         'task sweep',
         `DELETE FROM adcp_server_tasks WHERE task_id IN (
            SELECT task_id FROM adcp_server_tasks WHERE expires_at IS NOT NULL AND expires_at <= $1
@@ -107,142 +120,146 @@ export function createPgTaskStore(options: PgTaskStoreOptions): TaskStore {
       if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
     }
     return removed;
-  };
+  }
 
-  const sweepEvery = options.sweepIntervalMs ?? 60_000;
-  const timer =
-    sweepEvery > 0 ? setInterval(() => void sweep(Date.now()).catch(() => undefined), sweepEvery) : undefined;
-  timer?.unref();
-
-  return {
-    leaseMs: policy.leaseMs,
-    async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
-      const now = input.now ?? Date.now();
-      const outcome = await db.transaction('task create', async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock(1633969008, hashtext($1))', [input.owner]);
-        const recent = await client.query<{ n: string; oldest: string | null }>(
-          'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = $1 AND created_at > $2',
-          [input.owner, now - policy.rateLimit.windowMs],
-        );
-        const counted = recent.rows[0];
-        if (counted !== undefined && Number(counted.n) >= policy.rateLimit.max) {
-          const oldest = counted.oldest === null ? now : toMs(counted.oldest);
-          return {
-            ok: false,
-            reason: 'rate_limited',
-            retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now),
-          } as const;
-        }
-        const held = await client.query<{ n: string; soonest: string | null }>(
-          `SELECT count(*) AS n, min(expires_at) AS soonest FROM adcp_server_tasks
+  async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
+    const now = input.now ?? Date.now();
+    const policy = this.#policy;
+    const runner = this.#runner;
+    const outcome = await this.#db.transaction('task create', async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(1633969008, hashtext($1))', [input.owner]);
+      const recent = await client.query<{ n: string; oldest: string | null }>(
+        'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = $1 AND created_at > $2',
+        [input.owner, now - policy.rateLimit.windowMs],
+      );
+      const counted = recent.rows[0];
+      if (counted !== undefined && Number(counted.n) >= policy.rateLimit.max) {
+        const oldest = counted.oldest === null ? now : toMs(counted.oldest);
+        return {
+          ok: false,
+          reason: 'rate_limited',
+          retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now),
+        } as const;
+      }
+      const held = await client.query<{ n: string; soonest: string | null }>(
+        `SELECT count(*) AS n, min(expires_at) AS soonest FROM adcp_server_tasks
            WHERE owner = $1 AND (expires_at IS NULL OR expires_at > $2)`,
-          [input.owner, now],
-        );
-        const holding = held.rows[0];
-        if (holding !== undefined && Number(holding.n) >= policy.maxTasksPerOwner) {
-          const wait = holding.soonest === null ? policy.maxTtlMs : toMs(holding.soonest) - now;
-          return { ok: false, reason: 'too_many_tasks', retryAfterMs: Math.max(1, wait) } as const;
-        }
-        const ttlMs = clampTtl(policy, input.requestedTtlMs);
-        const inserted = await client.query<Row>(
-          `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
+        [input.owner, now],
+      );
+      const holding = held.rows[0];
+      if (holding !== undefined && Number(holding.n) >= policy.maxTasksPerOwner) {
+        const wait = holding.soonest === null ? policy.maxTtlMs : toMs(holding.soonest) - now;
+        return { ok: false, reason: 'too_many_tasks', retryAfterMs: Math.max(1, wait) } as const;
+      }
+      const ttlMs = clampTtl(policy, input.requestedTtlMs);
+      const inserted = await client.query<Row>(
+        `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
              poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json, runner,
              lease_expires_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, NULL, $12, $13)
            ON CONFLICT (task_id) DO NOTHING RETURNING *`,
-          [
-            input.taskId ?? randomUUID(),
-            input.owner,
-            input.kind,
-            input.taskType ?? null,
-            input.status ?? 'working',
-            input.statusMessage ?? null,
-            ttlMs,
-            policy.pollIntervalMs,
-            now,
-            now + ttlMs,
-            input.request === undefined ? null : JSON.stringify(input.request),
-            runner,
-            now + policy.leaseMs,
-          ],
-        );
-        const row = inserted.rows[0];
-        return row === undefined
-          ? ({ ok: false, reason: 'duplicate' } as const)
-          : ({ ok: true, task: toTask(row) } as const);
-      });
-      if (outcome.ok === false && outcome.reason === 'duplicate') {
-        throw new RangeError(`task id already exists: ${input.taskId ?? ''}`);
-      }
-      return outcome;
-    },
-    async get(owner, taskId, now = Date.now()) {
-      const row = await select(owner, taskId, now);
-      return row === undefined ? undefined : toTask(row);
-    },
-    update: (owner, taskId, update) => change(owner, taskId, update),
-    cancel: (owner, taskId, now = Date.now()) => change(owner, taskId, { cancel: true, now }),
-    async list(owner: string, options: ListTasksOptions = {}): Promise<TaskPage> {
-      const now = options.now ?? Date.now();
-      const after = options.cursor === undefined ? undefined : decodeTaskCursor(options.cursor);
-      if (options.cursor !== undefined && after === undefined) throw new RangeError('invalid task list cursor');
-      if (options.statuses !== undefined && options.statuses.length === 0) return { tasks: [] };
-      const size = pageSize(policy, options.limit);
-      const values: unknown[] = [owner, now];
-      const where = ['owner = $1', '(expires_at IS NULL OR expires_at > $2)'];
-      if (options.kind !== undefined) where.push(`kind = $${values.push(options.kind)}`);
-      if (options.statuses !== undefined) where.push(`status = ANY($${values.push(options.statuses)}::text[])`);
-      if (after !== undefined) {
-        const at = values.push(after.createdAt);
-        where.push(`(created_at < $${at} OR (created_at = $${at} AND task_id < $${values.push(after.taskId)}))`);
-      }
-      const { rows } = await db.query<Row>(
-        'task list',
-        `SELECT * FROM adcp_server_tasks WHERE ${where.join(' AND ')}
+        [
+          input.taskId ?? randomUUID(),
+          input.owner,
+          input.kind,
+          input.taskType ?? null,
+          input.status ?? 'working',
+          input.statusMessage ?? null,
+          ttlMs,
+          policy.pollIntervalMs,
+          now,
+          now + ttlMs,
+          input.request === undefined ? null : JSON.stringify(input.request),
+          runner,
+          now + policy.leaseMs,
+        ],
+      );
+      const row = inserted.rows[0];
+      return row === undefined
+        ? ({ ok: false, reason: 'duplicate' } as const)
+        : ({ ok: true, task: toTask(row) } as const);
+    });
+    if (outcome.ok === false && outcome.reason === 'duplicate') {
+      throw new RangeError(`task id already exists: ${input.taskId ?? ''}`);
+    }
+    return outcome;
+  }
+
+  async get(owner: string, taskId: string, now = Date.now()): Promise<StoredTask | undefined> {
+    const row = await this.#select(owner, taskId, now);
+    return row === undefined ? undefined : toTask(row);
+  }
+
+  async update(owner: string, taskId: string, update: TaskUpdate): Promise<UpdateTaskOutcome> {
+    return this.#change(owner, taskId, update);
+  }
+
+  async cancel(owner: string, taskId: string, now = Date.now()): Promise<UpdateTaskOutcome> {
+    return this.#change(owner, taskId, { cancel: true, now });
+  }
+
+  async list(owner: string, options: ListTasksOptions = {}): Promise<TaskPage> {
+    const now = options.now ?? Date.now();
+    const after = options.cursor === undefined ? undefined : decodeTaskCursor(options.cursor);
+    if (options.cursor !== undefined && after === undefined) throw new RangeError('invalid task list cursor');
+    if (options.statuses !== undefined && options.statuses.length === 0) return { tasks: [] };
+    const size = pageSize(this.#policy, options.limit);
+    const values: unknown[] = [owner, now];
+    const where = ['owner = $1', '(expires_at IS NULL OR expires_at > $2)'];
+    if (options.kind !== undefined) where.push(`kind = $${values.push(options.kind)}`);
+    if (options.statuses !== undefined) where.push(`status = ANY($${values.push(options.statuses)}::text[])`);
+    if (after !== undefined) {
+      const at = values.push(after.createdAt);
+      where.push(`(created_at < $${at} OR (created_at = $${at} AND task_id < $${values.push(after.taskId)}))`);
+    }
+    const { rows } = await this.#db.query<Row>(
+      'task list',
+      `SELECT * FROM adcp_server_tasks WHERE ${where.join(' AND ')}
          ORDER BY created_at DESC, task_id DESC LIMIT $${values.push(size + 1)}`,
-        values,
-      );
-      const page = rows.slice(0, size).map(toTask);
-      const last = page[page.length - 1];
-      return rows.length > size && last !== undefined
-        ? { tasks: page, nextCursor: encodeTaskCursor(last.createdAt, last.taskId) }
-        : { tasks: page };
-    },
-    sweep: (now = Date.now()) => sweep(now),
-    async renewLeases(now = Date.now()) {
-      const result = await db.query(
-        'task lease renewal',
-        `UPDATE adcp_server_tasks SET lease_expires_at = $2
+      values,
+    );
+    const page = rows.slice(0, size).map(toTask);
+    const last = page[page.length - 1];
+    return rows.length > size && last !== undefined
+      ? { tasks: page, nextCursor: encodeTaskCursor(last.createdAt, last.taskId) }
+      : { tasks: page };
+  }
+
+  async renewLeases(now = Date.now()): Promise<number> {
+    const result = await this.#db.query(
+      'task lease renewal',
+      `UPDATE adcp_server_tasks SET lease_expires_at = $2
          WHERE runner = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $3)`,
-        [runner, now + policy.leaseMs, now],
-      );
-      return result.rowCount ?? 0;
-    },
-    async abandonUnfinished(kind, options) {
-      const now = options.now ?? Date.now();
-      // One conditional UPDATE: two instances reaping at once fail each task once; a task whose
-      // runner renewed its lease in between is left alone.
-      const result = await db.query(
-        'task abandon',
-        `UPDATE adcp_server_tasks SET status = 'failed', status_message = $2,
+      [this.#runner, now + this.#policy.leaseMs, now],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async abandonUnfinished(kind: TaskKind, options: AbandonTasksOptions): Promise<number> {
+    const now = options.now ?? Date.now();
+    // One conditional UPDATE: two instances reaping at once fail each task once; a task whose
+    // runner renewed its lease in between is left alone.
+    const result = await this.#db.query(
+      'task abandon',
+      `UPDATE adcp_server_tasks SET status = 'failed', status_message = $2,
            result_json = CASE WHEN $3::boolean THEN $4 ELSE result_json END, last_updated_at = $5
          WHERE kind = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $5)
            AND (lease_expires_at IS NULL OR lease_expires_at <= $5)`,
-        [
-          kind,
-          options.statusMessage,
-          options.result !== undefined,
-          options.result === undefined ? null : JSON.stringify(options.result),
-          now,
-        ],
-      );
-      return result.rowCount ?? 0;
-    },
-    async close() {
-      if (timer !== undefined) clearInterval(timer);
-      if (owned) await db.close();
-    },
-  };
+      [
+        kind,
+        options.statusMessage,
+        options.result !== undefined,
+        options.result === undefined ? null : JSON.stringify(options.result),
+        now,
+      ],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#owned) await this.#db.close();
+  }
 }
 
 function stripStoreOptions(options: PgTaskStoreOptions & { url: string }) {

@@ -2,6 +2,6 @@
 export { PgDatabase, type PgConnectOptions, type PgStoreOptions } from './pg-database.js';
 export { PgDedupStore } from './pg-dedup-store.js';
 export { PgOperationStore } from './pg-operation-store.js';
-export { createPgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
+export { PgTaskStore, type PgTaskStoreOptions } from './pg-task-store.js';
 export { PgReplayStore, type PgReplayStoreOptions } from './pg-replay-store.js';
-export { createPgIdempotencyStore } from './pg-idempotency-store.js';
+export { PgIdempotencyStore } from './pg-idempotency-store.js';

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyClaim, IdempotencyClaimOptions, IdempotencyStore } from './idempotency-store.js';
-import { migrateSqlite, openSqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import type {
+  IdempotencyClaim,
+  IdempotencyClaimOptions,
+  IdempotencyCompleteOptions,
+  IdempotencyReclaimOptions,
+  IdempotencyStore,
+} from './idempotency-store.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
 
 const MIGRATIONS = [
   `CREATE TABLE seller_idempotency (
@@ -32,66 +38,89 @@ interface Row {
   lease_expires_at: number;
 }
 
-/** The embedded `IdempotencyStore`: table `seller_idempotency` in a SQLite file, durable across restarts. */
-export function createSqliteIdempotencyStore(options: SqliteStoreOptions): IdempotencyStore {
-  const { db, owned } = openSqliteDatabase(options);
-  migrateSqlite(db, 'seller_idempotency', MIGRATIONS);
+/** The prepared statements of one database handle, made once. */
+function prepare(db: SqliteDatabase) {
   const insert = db.prepare<{ scope: string; key: string; hash: string; token: string; lease: number; now: number }>(
     CLAIM,
   );
   const read = db.prepare<[string, string], Row>(
     'SELECT payload_hash, token, response, lease_expires_at FROM seller_idempotency WHERE scope = ? AND key = ?',
   );
-  const complete = db.prepare(
-    `UPDATE seller_idempotency SET response = ?, expires_at = ?
-     WHERE scope = ? AND key = ? AND token = ? AND response IS NULL`,
-  );
-  const release = db.prepare(
-    'DELETE FROM seller_idempotency WHERE scope = ? AND key = ? AND token = ? AND response IS NULL',
-  );
-  const reclaim = db.prepare(
-    `UPDATE seller_idempotency SET token = ?, response = NULL, lease_expires_at = ?, expires_at = 0
-     WHERE scope = ? AND key = ? AND token = ? AND response IS NOT NULL`,
-  );
-  const sweep = db.prepare(
-    `DELETE FROM seller_idempotency
-     WHERE (response IS NOT NULL AND expires_at <= ?) OR (response IS NULL AND lease_expires_at <= ?)`,
-  );
-
-  // The claim and the read that explains a refusal share one IMMEDIATE transaction.
-  const claim = db.transaction((scope: string, key: string, options: IdempotencyClaimOptions): IdempotencyClaim => {
-    const now = options.now ?? Date.now();
-    const token = randomUUID();
-    const inserted = insert.get({ scope, key, hash: options.payloadHash, token, lease: now + options.leaseMs, now });
-    if (inserted !== undefined) return { kind: 'claimed', token };
-    const row = read.get(scope, key) as Row;
-    if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
-    if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: row.lease_expires_at };
-    return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
-  });
-
   return {
-    async claim(scope, key, options) {
-      return claim.immediate(scope, key, options);
-    },
-    async complete(scope, key, token, options) {
-      const text = JSON.stringify(options.response);
-      if (text === undefined) throw new TypeError('idempotency store: a response is required');
-      return complete.run(text, (options.now ?? Date.now()) + options.ttlMs, scope, key, token).changes === 1;
-    },
-    async release(scope, key, token) {
-      release.run(scope, key, token);
-    },
-    async reclaim(scope, key, token, options) {
-      const next = randomUUID();
-      const changed = reclaim.run(next, (options.now ?? Date.now()) + options.leaseMs, scope, key, token).changes;
-      return changed === 1 ? { kind: 'claimed', token: next } : undefined;
-    },
-    async sweep(now = Date.now()) {
-      return sweep.run(now, now).changes;
-    },
-    async close() {
-      if (owned && db.open) db.close();
-    },
+    // The claim and the read that explains a refusal share one IMMEDIATE transaction.
+    claim: db.transaction((scope: string, key: string, options: IdempotencyClaimOptions): IdempotencyClaim => {
+      const now = options.now ?? Date.now();
+      const token = randomUUID();
+      const inserted = insert.get({ scope, key, hash: options.payloadHash, token, lease: now + options.leaseMs, now });
+      if (inserted !== undefined) return { kind: 'claimed', token };
+      const row = read.get(scope, key) as Row;
+      if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
+      if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: row.lease_expires_at };
+      return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
+    }),
+    complete: db.prepare(
+      `UPDATE seller_idempotency SET response = ?, expires_at = ?
+       WHERE scope = ? AND key = ? AND token = ? AND response IS NULL`,
+    ),
+    release: db.prepare(
+      'DELETE FROM seller_idempotency WHERE scope = ? AND key = ? AND token = ? AND response IS NULL',
+    ),
+    reclaim: db.prepare(
+      `UPDATE seller_idempotency SET token = ?, response = NULL, lease_expires_at = ?, expires_at = 0
+       WHERE scope = ? AND key = ? AND token = ? AND response IS NOT NULL`,
+    ),
+    sweep: db.prepare(
+      `DELETE FROM seller_idempotency
+       WHERE (response IS NOT NULL AND expires_at <= ?) OR (response IS NULL AND lease_expires_at <= ?)`,
+    ),
   };
+}
+
+/** The embedded `IdempotencyStore`: table `seller_idempotency` in a SQLite file, durable across restarts. */
+export class SqliteIdempotencyStore implements IdempotencyStore {
+  readonly #db: SqliteDatabase;
+  readonly #owned: boolean;
+  readonly #sql: ReturnType<typeof prepare>;
+
+  constructor(options: SqliteStoreOptions) {
+    const { db, owned } = openSqliteDatabase(options);
+    migrateSqlite(db, 'seller_idempotency', MIGRATIONS);
+    this.#db = db;
+    this.#owned = owned;
+    this.#sql = prepare(db);
+  }
+
+  async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
+    return this.#sql.claim.immediate(scope, key, options);
+  }
+
+  async complete(scope: string, key: string, token: string, options: IdempotencyCompleteOptions): Promise<boolean> {
+    const text = JSON.stringify(options.response);
+    if (text === undefined) throw new TypeError('idempotency store: a response is required');
+    return this.#sql.complete.run(text, (options.now ?? Date.now()) + options.ttlMs, scope, key, token).changes === 1;
+  }
+
+  async release(scope: string, key: string, token: string): Promise<void> {
+    this.#sql.release.run(scope, key, token);
+  }
+
+  async reclaim(
+    scope: string,
+    key: string,
+    token: string,
+    options: IdempotencyReclaimOptions,
+  ): Promise<{ kind: 'claimed'; token: string } | undefined> {
+    const next = randomUUID();
+    const lease = (options.now ?? Date.now()) + options.leaseMs;
+    const changed = this.#sql.reclaim.run(next, lease, scope, key, token).changes;
+    return changed === 1 ? { kind: 'claimed', token: next } : undefined;
+  }
+
+  async sweep(now = Date.now()): Promise<number> {
+    return this.#sql.sweep.run(now, now).changes;
+  }
+
+  async close(): Promise<void> {
+    if (this.#owned && this.#db.open) this.#db.close();
+  }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  AbandonTasksOptions,
   CreateTaskInput,
   CreateTaskOutcome,
   ListTasksOptions,
@@ -107,17 +108,109 @@ function addLeaseColumns(db: SqliteDatabase): void {
 }
 
 /** The embedded default task store: one SQLite file (WAL), safe for several processes on one host. */
-export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
-  const policy = resolveTaskPolicy(options.policy);
-  const db = openSqliteFile(options.path, 'The SQLite task store');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
-  addLeaseColumns(db);
+export class SqliteTaskStore implements TaskStore {
+  readonly leaseMs: number;
+  readonly #policy: TaskPolicy;
+  readonly #db: SqliteDatabase;
   // This handle's identity as the runner of the tasks it creates (see TaskStore.renewLeases).
-  const runner = randomUUID();
+  readonly #runner = randomUUID();
+  readonly #sql: ReturnType<typeof prepare>;
+  readonly #timer: NodeJS.Timeout | undefined;
 
+  constructor(options: SqliteTaskStoreOptions) {
+    this.#policy = resolveTaskPolicy(options.policy);
+    this.leaseMs = this.#policy.leaseMs;
+    const db = openSqliteFile(options.path, 'The SQLite task store');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+    addLeaseColumns(db);
+    this.#db = db;
+    this.#sql = prepare(db, this.#policy, this.#runner);
+    const sweepEvery = options.sweepIntervalMs ?? 60_000;
+    const deleteExpired = this.#sql.deleteExpired;
+    this.#timer = sweepEvery > 0 ? setInterval(() => deleteExpired.run(Date.now()), sweepEvery) : undefined;
+    this.#timer?.unref();
+  }
+
+  async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {
+    return this.#sql.create.immediate(input, input.now ?? Date.now());
+  }
+
+  async get(owner: string, taskId: string, now = Date.now()): Promise<StoredTask | undefined> {
+    const row = this.#sql.selectLive.get(taskId, owner, now);
+    return row === undefined ? undefined : toTask(row);
+  }
+
+  async update(owner: string, taskId: string, change: TaskUpdate): Promise<UpdateTaskOutcome> {
+    return this.#sql.update(owner, taskId, change);
+  }
+
+  async cancel(owner: string, taskId: string, now = Date.now()): Promise<UpdateTaskOutcome> {
+    const row = this.#sql.selectLive.get(taskId, owner, now);
+    if (row === undefined) return { ok: false, reason: 'not_found' };
+    return this.#sql.update(owner, taskId, { status: cancelledStatus(row.kind as TaskKind), now });
+  }
+
+  async list(owner: string, options: ListTasksOptions = {}): Promise<TaskPage> {
+    const now = options.now ?? Date.now();
+    const after = options.cursor === undefined ? undefined : decodeTaskCursor(options.cursor);
+    if (options.cursor !== undefined && after === undefined) throw new RangeError('invalid task list cursor');
+    const size = pageSize(this.#policy, options.limit);
+    const where = ['owner = ?', '(expires_at IS NULL OR expires_at > ?)'];
+    const params: (string | number)[] = [owner, now];
+    if (options.kind !== undefined) {
+      where.push('kind = ?');
+      params.push(options.kind);
+    }
+    if (options.statuses !== undefined) {
+      if (options.statuses.length === 0) return { tasks: [] };
+      where.push(`status IN (${options.statuses.map(() => '?').join(', ')})`);
+      params.push(...options.statuses);
+    }
+    if (after !== undefined) {
+      where.push('(created_at < ? OR (created_at = ? AND task_id < ?))');
+      params.push(after.createdAt, after.createdAt, after.taskId);
+    }
+    const rows = this.#db
+      .prepare<(string | number)[], Row>(
+        `SELECT * FROM adcp_server_tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC, task_id DESC LIMIT ?`,
+      )
+      .all(...params, size + 1);
+    const page = rows.slice(0, size).map(toTask);
+    const last = page[page.length - 1];
+    return rows.length > size && last !== undefined
+      ? { tasks: page, nextCursor: encodeTaskCursor(last.createdAt, last.taskId) }
+      : { tasks: page };
+  }
+
+  async sweep(now = Date.now()): Promise<number> {
+    return this.#sql.deleteExpired.run(now).changes;
+  }
+
+  async renewLeases(now = Date.now()): Promise<number> {
+    return this.#sql.renew.run({ runner: this.#runner, now, lease: now + this.#policy.leaseMs }).changes;
+  }
+
+  async abandonUnfinished(kind: TaskKind, options: AbandonTasksOptions): Promise<number> {
+    return this.#sql.abandon.run({
+      kind,
+      message: options.statusMessage,
+      now: options.now ?? Date.now(),
+      set_result: options.result === undefined ? 0 : 1,
+      result_json: options.result === undefined ? null : JSON.stringify(options.result),
+    }).changes;
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+/** The statements of one database handle, made once; `runner` names this handle's tasks. */
+function prepare(db: SqliteDatabase, policy: TaskPolicy, runner: string) {
   const liveWhere = 'task_id = ? AND owner = ? AND (expires_at IS NULL OR expires_at > ?)';
   const countRecent = db.prepare<[string, number], { n: number; oldest: number | null }>(
     'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = ? AND created_at > ?',
@@ -209,76 +302,5 @@ export function createSqliteTaskStore(options: SqliteTaskStoreOptions): TaskStor
     return info.changes === 1 ? { ok: true, task: toTask(row) } : { ok: false, reason: 'terminal', task: toTask(row) };
   };
 
-  const sweepEvery = options.sweepIntervalMs ?? 60_000;
-  const timer = sweepEvery > 0 ? setInterval(() => deleteExpired.run(Date.now()), sweepEvery) : undefined;
-  timer?.unref();
-
-  return {
-    leaseMs: policy.leaseMs,
-    async create(input) {
-      return createTx.immediate(input, input.now ?? Date.now());
-    },
-    async get(owner, taskId, now = Date.now()) {
-      const row = selectLive.get(taskId, owner, now);
-      return row === undefined ? undefined : toTask(row);
-    },
-    async update(owner, taskId, change) {
-      return update(owner, taskId, change);
-    },
-    async cancel(owner, taskId, now = Date.now()) {
-      const row = selectLive.get(taskId, owner, now);
-      if (row === undefined) return { ok: false, reason: 'not_found' };
-      return update(owner, taskId, { status: cancelledStatus(row.kind as TaskKind), now });
-    },
-    async list(owner: string, options: ListTasksOptions = {}): Promise<TaskPage> {
-      const now = options.now ?? Date.now();
-      const after = options.cursor === undefined ? undefined : decodeTaskCursor(options.cursor);
-      if (options.cursor !== undefined && after === undefined) throw new RangeError('invalid task list cursor');
-      const size = pageSize(policy, options.limit);
-      const where = ['owner = ?', '(expires_at IS NULL OR expires_at > ?)'];
-      const params: (string | number)[] = [owner, now];
-      if (options.kind !== undefined) {
-        where.push('kind = ?');
-        params.push(options.kind);
-      }
-      if (options.statuses !== undefined) {
-        if (options.statuses.length === 0) return { tasks: [] };
-        where.push(`status IN (${options.statuses.map(() => '?').join(', ')})`);
-        params.push(...options.statuses);
-      }
-      if (after !== undefined) {
-        where.push('(created_at < ? OR (created_at = ? AND task_id < ?))');
-        params.push(after.createdAt, after.createdAt, after.taskId);
-      }
-      const rows = db
-        .prepare<(string | number)[], Row>(
-          `SELECT * FROM adcp_server_tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC, task_id DESC LIMIT ?`,
-        )
-        .all(...params, size + 1);
-      const page = rows.slice(0, size).map(toTask);
-      const last = page[page.length - 1];
-      return rows.length > size && last !== undefined
-        ? { tasks: page, nextCursor: encodeTaskCursor(last.createdAt, last.taskId) }
-        : { tasks: page };
-    },
-    async sweep(now = Date.now()) {
-      return deleteExpired.run(now).changes;
-    },
-    async renewLeases(now = Date.now()) {
-      return renew.run({ runner, now, lease: now + policy.leaseMs }).changes;
-    },
-    async abandonUnfinished(kind, options) {
-      return abandon.run({
-        kind,
-        message: options.statusMessage,
-        now: options.now ?? Date.now(),
-        set_result: options.result === undefined ? 0 : 1,
-        result_json: options.result === undefined ? null : JSON.stringify(options.result),
-      }).changes;
-    },
-    async close() {
-      if (timer !== undefined) clearInterval(timer);
-      if (db.open) db.close();
-    },
-  };
+  return { create: createTx, selectLive, update, abandon, renew, deleteExpired };
 }

@@ -101,6 +101,14 @@ export interface TaskPage {
  * Owner-scoped durable task store. Updates are conditional: a terminal task is never changed
  * (two racing finishers cannot both win; a cancel after completion is refused).
  */
+export interface AbandonTasksOptions {
+  /** The status message the failed tasks get. */
+  statusMessage: string;
+  /** The result they carry (an AdCP error payload), if any. */
+  result?: unknown;
+  now?: number;
+}
+
 export interface TaskStore {
   /** The policy's `leaseMs`: a server renews its leases several times within it. */
   readonly leaseMs: number;
@@ -125,9 +133,6 @@ export interface TaskStore {
    * live process, this one or another of a fleet on the same database, are never touched.
    * Returns how many tasks were failed.
    */
-  abandonUnfinished(
-    kind: TaskKind,
-    options: { statusMessage: string; result?: unknown; now?: number },
-  ): Promise<number>;
+  abandonUnfinished(kind: TaskKind, options: AbandonTasksOptions): Promise<number>;
   close(): Promise<void>;
 }

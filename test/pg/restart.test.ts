@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PgDatabase } from '../../src/store/pg-database.js';
 import { PgDedupStore } from '../../src/store/pg-dedup-store.js';
 import { PgOperationStore } from '../../src/store/pg-operation-store.js';
-import { createPgTaskStore } from '../../src/store/pg-task-store.js';
+import { PgTaskStore } from '../../src/store/pg-task-store.js';
 import { isAdcpWireError } from '../../src/core/wire-error.js';
 import type { TaskStore } from '../../src/store/task-store.js';
 import { pgSkip } from './pg-test-env.js';
@@ -32,7 +32,7 @@ describe('PostgreSQL stores across a database restart', { skip: pgSkip, timeout:
   it('fails in-flight work with retryable errors, succeeds afterwards, and leaves nothing half-written', async (t) => {
     const dedup = new PgDedupStore({ database: db });
     const ops = new PgOperationStore({ database: db });
-    const tasks: TaskStore = createPgTaskStore({
+    const tasks: TaskStore = new PgTaskStore({
       database: db,
       sweepIntervalMs: 0,
       policy: { rateLimit: { max: 10_000, windowMs: 60_000 } },

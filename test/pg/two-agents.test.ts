@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdcpServer, type ListeningAdcpServer, type AdcpServer } from '../../src/server/index.js';
-import { createPgTaskStore } from '../../src/store/pg-task-store.js';
+import { PgTaskStore } from '../../src/store/pg-task-store.js';
 import type { TaskStore } from '../../src/store/task-store.js';
 import type { JsonObject } from '../../src/core/types.js';
 import { dropTestSchemas, pgSkip, pgUrl, testSchema } from './pg-test-env.js';
@@ -22,7 +22,7 @@ describe('two agent instances sharing a PostgreSQL task store', { skip: pgSkip }
   before(async () => {
     const schema = testSchema('agents');
     for (let i = 0; i < 2; i += 1) {
-      const store = createPgTaskStore({ url: pgUrl as string, schema, sweepIntervalMs: 0 });
+      const store = new PgTaskStore({ url: pgUrl as string, schema, sweepIntervalMs: 0 });
       stores.push(store);
       const server = createAdcpServer({
         validateRequests: false,

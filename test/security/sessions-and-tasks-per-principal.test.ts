@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { testTools } from '../server/fixtures.js';
 import { mcpPost, openMcpSession, rpcMessage } from './raw-http.js';
 import type { Json } from './raw-http.js';
@@ -51,7 +51,7 @@ describe('MCP sessions and tasks per principal', () => {
     tools: testTools(),
     validateRequests: false, // transport probes: the tools' arguments are not the point
     authenticate,
-    store: createMemoryTaskStore({ pollIntervalMs: 20 }),
+    store: new MemoryTaskStore({ policy: { pollIntervalMs: 20 } }),
     maxSessions: 100,
     maxSessionsPerPrincipal: 20,
   });
@@ -125,8 +125,12 @@ describe('MCP sessions and tasks per principal', () => {
 
 describe('MCP task creation rate limit per principal', () => {
   const rateLimit = { max: 3, windowMs: 60_000 };
-  const authed = createAdcpServer({ tools: testTools(), authenticate, store: createMemoryTaskStore({ rateLimit }) });
-  const anonymous = createAdcpServer({ tools: testTools(), store: createMemoryTaskStore({ rateLimit }) });
+  const authed = createAdcpServer({
+    tools: testTools(),
+    authenticate,
+    store: new MemoryTaskStore({ policy: { rateLimit } }),
+  });
+  const anonymous = createAdcpServer({ tools: testTools(), store: new MemoryTaskStore({ policy: { rateLimit } }) });
   let authedUrl = '';
   let anonymousUrl = '';
   before(async () => {

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
-import { createSqliteTaskStore } from '../../src/store/sqlite-task-store.js';
+import { SqliteTaskStore } from '../../src/store/sqlite-task-store.js';
 import { testTools } from '../server/fixtures.js';
 import { mcpPost, openMcpSession, rpcMessage } from './raw-http.js';
 import type { Json } from './raw-http.js';
@@ -33,7 +33,7 @@ describe('stored tasks per principal', () => {
     tools: testTools(),
     validateRequests: false, // the tools' arguments are not the point
     authenticate,
-    store: createSqliteTaskStore({ path: ':memory:', policy: { maxTasksPerOwner: 4 }, sweepIntervalMs: 0 }),
+    store: new SqliteTaskStore({ path: ':memory:', policy: { maxTasksPerOwner: 4 }, sweepIntervalMs: 0 }),
   });
   let mcpUrl = '';
   before(async () => {

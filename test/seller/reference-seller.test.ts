@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
-import { createSqliteTaskStore } from '../../src/store/sqlite-task-store.js';
+import { SqliteTaskStore } from '../../src/store/sqlite-task-store.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import {
   creativesRequest,
@@ -186,7 +186,7 @@ describe('startReferenceSeller', () => {
   it('fails, after a crash and restart, a media buy whose approval the previous process never finished', async () => {
     // A crash leaves the task `submitted` in the file with no process to finish it; its lease
     // (10 s by default) lapsed while the seller was down.
-    const orphaned = createSqliteTaskStore({ path: dbPath, sweepIntervalMs: 0 });
+    const orphaned = new SqliteTaskStore({ path: dbPath, sweepIntervalMs: 0 });
     const created = await orphaned.create({
       owner: 'principal:anonymous@127.0.0.1',
       kind: 'adcp',

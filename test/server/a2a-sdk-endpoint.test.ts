@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
 import { ACTIVATED_HEADERS } from './profile-activation.js';
 
@@ -25,7 +25,7 @@ const sseEvents = (text: string): Json[] =>
 
 describe('the A2A endpoint on @a2a-js/sdk', () => {
   const slow = gate();
-  const store = createMemoryTaskStore();
+  const store = new MemoryTaskStore();
   const server = createAdcpServer({ validateRequests: false, tools: testTools({ slow: slow.promise }), store });
   let listening: ListeningAdcpServer;
 

@@ -5,7 +5,7 @@ import { ClientFactory as ClientFactoryV03 } from 'a2a-sdk-v03/client';
 import { ClientFactory as ClientFactoryV1 } from '@a2a-js/sdk/client';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
 import { ACTIVATED_CALL, ACTIVATED_HEADERS } from './profile-activation.js';
 
@@ -249,7 +249,7 @@ describe('createAdcpServer over A2A', () => {
     const limited = createAdcpServer({
       validateRequests: false,
       tools: testTools(),
-      store: createMemoryTaskStore({ rateLimit: { max: 2, windowMs: 60_000 } }),
+      store: new MemoryTaskStore({ policy: { rateLimit: { max: 2, windowMs: 60_000 } } }),
     });
     const l = await limited.listen();
     try {

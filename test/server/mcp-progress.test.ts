@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { AdcpClient } from '../../src/client/index.js';
 import type { ProgressEvent } from '../../src/transport/transport.js';
 
@@ -28,7 +28,7 @@ describe('createAdcpServer over MCP: ctx.working reaches the caller', () => {
   const server = createAdcpServer({
     validateRequests: false,
     tools,
-    store: createMemoryTaskStore({ pollIntervalMs: 50 }),
+    store: new MemoryTaskStore({ policy: { pollIntervalMs: 50 } }),
   });
   let listening: ListeningAdcpServer;
   before(async () => {

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { createMemoryTaskStore } from '../../src/store/memory-task-store.js';
+import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
 
 type Json = { [key: string]: unknown };
@@ -15,7 +15,7 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
   const server = createAdcpServer({
     validateRequests: false,
     tools: testTools({ slow: slow.promise }),
-    store: createMemoryTaskStore({ pollIntervalMs: 50, maxTtlMs: 120_000 }),
+    store: new MemoryTaskStore({ policy: { pollIntervalMs: 50, maxTtlMs: 120_000 } }),
   });
   let listening: ListeningAdcpServer;
   const clients: Client[] = [];

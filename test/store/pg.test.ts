@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { PgDatabase } from '../../src/store/pg-database.js';
 import { PgDedupStore } from '../../src/store/pg-dedup-store.js';
 import { PgOperationStore } from '../../src/store/pg-operation-store.js';
-import { createPgTaskStore } from '../../src/store/pg-task-store.js';
+import { PgTaskStore } from '../../src/store/pg-task-store.js';
 import { PG_MIGRATIONS } from '../../src/store/pg-migrations.js';
 import { PgReplayStore } from '../../src/store/pg-replay-store.js';
 import type { ReplayStore } from '../../src/signing/replay-store.js';
 import { isAdcpWireError } from '../../src/core/wire-error.js';
-import { createPgIdempotencyStore } from '../../src/store/pg-idempotency-store.js';
+import { PgIdempotencyStore } from '../../src/store/pg-idempotency-store.js';
 import { dedupStoreContract } from './dedup-contract.js';
 import { idempotencyStoreContract } from './idempotency-contract.js';
 import { operationStoreContract } from './operation-contract.js';
@@ -38,16 +38,16 @@ if (pgUrl === undefined) {
   let idemSchema = '';
   idempotencyStoreContract(
     'postgres',
-    () => createPgIdempotencyStore({ url, schema: (idemSchema = testSchema('idem')) }),
+    () => new PgIdempotencyStore({ url, schema: (idemSchema = testSchema('idem')) }),
     {
-      makeSibling: () => createPgIdempotencyStore({ url, schema: idemSchema }),
+      makeSibling: () => new PgIdempotencyStore({ url, schema: idemSchema }),
     },
   );
   let taskSchema = '';
   taskStoreContract(
     'postgres',
-    (policy) => createPgTaskStore({ url, schema: (taskSchema = testSchema('tasks')), policy, sweepIntervalMs: 0 }),
-    { makeSibling: (policy) => createPgTaskStore({ url, schema: taskSchema, policy, sweepIntervalMs: 0 }) },
+    (policy) => new PgTaskStore({ url, schema: (taskSchema = testSchema('tasks')), policy, sweepIntervalMs: 0 }),
+    { makeSibling: (policy) => new PgTaskStore({ url, schema: taskSchema, policy, sweepIntervalMs: 0 }) },
   );
 
   describe('PostgreSQL store plumbing', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqliteDedupStore } from '../../src/store/sqlite-dedup-store.js';
 import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
-import { createSqliteIdempotencyStore } from '../../src/store/sqlite-idempotency-store.js';
+import { SqliteIdempotencyStore } from '../../src/store/sqlite-idempotency-store.js';
 import { dedupStoreContract } from './dedup-contract.js';
 import { idempotencyStoreContract } from './idempotency-contract.js';
 import { operationStoreContract } from './operation-contract.js';
@@ -24,9 +24,9 @@ operationStoreContract('SqliteOperationStore (file)', () => new SqliteOperationS
   makeSibling: () => new SqliteOperationStore({ path: join(dir, 'ops.db') }),
 });
 
-idempotencyStoreContract('sqlite (:memory:)', () => createSqliteIdempotencyStore({ path: ':memory:' }));
-idempotencyStoreContract('sqlite (file)', () => createSqliteIdempotencyStore({ path: join(dir, 'idem.db') }), {
-  makeSibling: () => createSqliteIdempotencyStore({ path: join(dir, 'idem.db') }),
+idempotencyStoreContract('sqlite (:memory:)', () => new SqliteIdempotencyStore({ path: ':memory:' }));
+idempotencyStoreContract('sqlite (file)', () => new SqliteIdempotencyStore({ path: join(dir, 'idem.db') }), {
+  makeSibling: () => new SqliteIdempotencyStore({ path: join(dir, 'idem.db') }),
 });
 
 describe('SQLite store files', () => {
