@@ -28,6 +28,11 @@ import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-relea
 import { AdcpValidationError } from './validation-error.js';
 import { statusToolFor, waitForResult, type WaitContext } from './wait-for.js';
 import { unwrapPolledResult } from './unwrap-polled-result.js';
+import { checkActivityListener } from '../telemetry/activity.js';
+import { traceAttempt, traceClientCall } from '../telemetry/client-tracing.js';
+import { tracedFetch } from '../telemetry/traced-fetch.js';
+import { traceStore } from '../telemetry/traced-store.js';
+import { traceDiscover, tracePoll, traceWaitFor } from '../telemetry/wait-tracing.js';
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
@@ -77,7 +82,11 @@ export class AdcpClient {
       throw new TypeError(`AdcpClient: adcpVersion must be release precision such as "3.1", got ${String(this.#pin)}`);
     }
     this.url = options.url;
-    this.#options = options;
+    checkActivityListener('AdcpClient', options.onActivity);
+    this.#options =
+      options.operations === undefined
+        ? options
+        : { ...options, operations: traceStore(options.operations, 'operations') };
     this.#clock = createClock(options.clock);
     const headers: Record<string, string> = { ...options.headers };
     for (const [name, value] of Object.entries(headers)) {
@@ -104,6 +113,9 @@ export class AdcpClient {
         options.signing,
       );
     } else if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
+    this.#transportOptions.fetch = tracedFetch(
+      this.#transportOptions.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    );
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
     if (options.credentialOrigins !== undefined) {
       credentialOriginsOf(options.url, options.credentialOrigins); // TypeError now, not at the first call
@@ -119,7 +131,12 @@ export class AdcpClient {
    * an `AdcpVersionError`. Every request carries `adcp_version` (the negotiated release). On A2A, `returnImmediately` answers before the task ends and
    * `continueTask` answers an `input-required` task.
    */
-  async call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
+  call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
+    const trace = { url: this.url, tool: String(tool), onActivity: this.#options.onActivity };
+    return traceClientCall(trace, () => this.#call(tool, args, options));
+  }
+
+  async #call(tool: string, args: JsonObject, options: CallOptions): Promise<TaskResult> {
     if (typeof tool !== 'string' || tool === '')
       throw new TypeError('AdcpClient.call: tool must be a non-empty string');
     if (!isPlainObject(args)) throw new TypeError(`AdcpClient.call(${tool}): args must be a plain object`);
@@ -181,7 +198,10 @@ export class AdcpClient {
       if (options.continueTask !== undefined) callOptions.continueTask = options.continueTask;
       if (options.onProgress !== undefined) callOptions.onProgress = options.onProgress;
       const retry: RetryOptions | false = options.retry ?? this.#options.retry ?? {};
-      const result = await withRetry(() => transport.callTool(tool, prepared.args, callOptions), retry, this.#clock, {
+      const trace = { url: this.url, tool, protocol: transport.protocol, onActivity: this.#options.onActivity };
+      const attempt = (n: number) =>
+        traceAttempt({ ...trace, attempt: n }, () => transport.callTool(tool, prepared.args, callOptions));
+      const result = await withRetry(attempt, retry, this.#clock, {
         signal: deadline.signal,
         deadlineAt: startedAt + timeoutMs,
         onRetry: options.onRetry,
@@ -202,19 +222,29 @@ export class AdcpClient {
    * A result recorded as an operation keeps it (`result.operation`): polls that name another task
    * type are refused, and the store follows every poll.
    */
-  async waitFor(target: TaskResult | OperationRecord | string, options: WaitOptions = {}): Promise<TaskResult> {
+  waitFor(target: TaskResult | OperationRecord | string, options: WaitOptions = {}): Promise<TaskResult> {
+    const start = typeof target === 'object' && target !== null && 'protocol' in target ? target : undefined;
+    return traceWaitFor(this.url, start, () => this.#waitFor(target, options));
+  }
+
+  async #waitFor(target: TaskResult | OperationRecord | string, options: WaitOptions): Promise<TaskResult> {
     const result = await this.#resolveTarget(target);
     const ref = result.operation;
     if (ref !== undefined && ref.agent !== this.url) {
       throw new TypeError(`AdcpClient.waitFor: operation ${ref.operationId} belongs to ${ref.agent}, not ${this.url}`);
     }
     const store = this.#options.operations;
+    let polls = 0;
     const context: WaitContext = {
       callOnce: async (tool, args, signal) => {
         const transport = await this.#transportFor(signal);
         const prepared = prepareArgs(tool, args, { protocol: transport.protocol });
-        return transport.callTool(tool, prepared.args, { signal, maxBytes: this.#transportOptions.maxBytes });
+        const poll = { url: this.url, tool, protocol: transport.protocol, attempt: ++polls };
+        return tracePoll({ ...poll, onActivity: this.#options.onActivity }, () =>
+          transport.callTool(tool, prepared.args, { signal, maxBytes: this.#transportOptions.maxBytes }),
+        );
       },
+      onActivity: this.#options.onActivity,
       toolNames: async (signal) => new Set((await this.#toolList(signal)).map((t) => t.name)),
       transport: () => this.#transportFor(),
       clock: this.#clock,
@@ -301,7 +331,11 @@ export class AdcpClient {
    * What the agent says about itself: its card (MCP server card or A2A agent card, problems
    * reported not thrown), its `get_adcp_capabilities` answer, and its tools with `taskSupport`.
    */
-  async discover(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DiscoverResult> {
+  discover(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<DiscoverResult> {
+    return traceDiscover(this.url, () => this.#discover(options));
+  }
+
+  async #discover(options: { signal?: AbortSignal; timeoutMs?: number }): Promise<DiscoverResult> {
     const deadline = deadlineSignal(
       options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       options.signal,

@@ -3,6 +3,7 @@ import type { OperationStore } from '../store/types.js';
 import type { ProgressEvent } from '../transport/transport.js';
 import type { RetryNotice } from './retry.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
+import type { ActivityListener } from '../telemetry/activity.js';
 
 /** Retry ceilings for transient failures (transport-errors.md, "Retry ceiling"). */
 export interface RetryOptions {
@@ -78,6 +79,12 @@ export interface AdcpClientOptions {
   operations?: OperationStore;
   /** Time and randomness for tests. */
   clock?: Partial<Clock>;
+  /**
+   * Told of every request (each attempt and poll), response and status change, as plain typed
+   * events without bodies or credentials (docs/telemetry.md); its throws are ignored. The same
+   * work is traced with OpenTelemetry when an SDK is registered.
+   */
+  onActivity?: ActivityListener;
 }
 
 export interface CallOptions {

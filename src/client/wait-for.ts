@@ -6,6 +6,8 @@ import type { Clock, WaitOptions } from './client-options.js';
 import { deadlineSignal } from '../transport/deadline-signal.js';
 import { unwrapPolledResult } from './unwrap-polled-result.js';
 import type { AdcpTransport, ProgressEvent } from '../transport/transport.js';
+import type { ActivityListener } from '../telemetry/activity.js';
+import { reportStatusChange, tracePoll } from '../telemetry/wait-tracing.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
@@ -26,6 +28,8 @@ export interface WaitContext {
   onPolled?(result: TaskResult): Promise<void>;
   /** The tool that started the task, when known: a poll naming another `task_type` is refused. */
   taskType?: string;
+  /** Told of every poll and status change (AdcpClient's `onActivity`). */
+  onActivity?: ActivityListener | undefined;
 }
 
 /**
@@ -67,6 +71,7 @@ export async function waitForResult(
       interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
       const polled = await pollOnce(poll, deadline.signal, timeoutMs);
       if (polled === undefined) continue; // transient failure of the poll itself
+      reportStatusChange(context.onActivity, current.status, polled);
       current = polled;
       await context.onPolled?.(current);
       options.onProgress?.(progressOf(current));
@@ -149,7 +154,12 @@ async function transportPoller(context: WaitContext, transportTaskId: string): P
   if (getTask === undefined) {
     throw new TypeError(`waitFor: the ${transport.protocol} transport cannot follow task ${transportTaskId}`);
   }
-  return (signal) => getTask(transportTaskId, { signal, maxBytes: context.maxBytes });
+  let polls = 0;
+  const poll = { url: '', tool: context.taskType ?? 'task', protocol: transport.protocol, method: 'GetTask' };
+  return (signal) =>
+    tracePoll({ ...poll, attempt: ++polls, onActivity: context.onActivity }, () =>
+      getTask(transportTaskId, { signal, maxBytes: context.maxBytes }),
+    );
 }
 
 /** Final, or waiting on the caller. */

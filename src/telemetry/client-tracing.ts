@@ -1,0 +1,149 @@
+import type { TaskResult } from '../core/task-result.js';
+import { emitActivity, type ActivityListener } from './activity.js';
+import { ADCP_ATTR, safeId, urlAttributes } from './attributes.js';
+import { meters } from './metrics.js';
+import { activeTraceId } from './otel.js';
+import { errorTypeOf, inSpan, type TelemetrySpan } from './span.js';
+
+/** What the client's hooks know about the call they trace. */
+export interface CallTrace {
+  url: string;
+  tool: string;
+  onActivity?: ActivityListener | undefined;
+}
+
+/**
+ * One `AdcpClient.call`: a span `adcp.call {tool}` around every attempt, with the answer's status,
+ * task and operation ids and error code, and the `adcp.client.calls` / `.call.duration` metrics.
+ */
+export function traceClientCall(info: CallTrace, run: () => Promise<TaskResult>): Promise<TaskResult> {
+  const started = performance.now();
+  return inSpan(
+    `adcp.call ${info.tool}`,
+    () => ({ attributes: { [ADCP_ATTR.tool]: info.tool, ...urlAttributes(info.url) } }),
+    async (span) => {
+      try {
+        const result = await run();
+        setResultAttributes(span, result);
+        record(info.tool, result.status, started);
+        return result;
+      } catch (error) {
+        record(info.tool, 'error', started, errorTypeOf(error));
+        throw error;
+      }
+    },
+  );
+}
+
+function record(tool: string, status: string, started: number, errorType?: string): void {
+  const m = meters();
+  if (m === undefined) return;
+  const labels =
+    errorType === undefined
+      ? { [ADCP_ATTR.tool]: tool, [ADCP_ATTR.status]: status }
+      : {
+          [ADCP_ATTR.tool]: tool,
+          [ADCP_ATTR.status]: status,
+          'error.type': errorType,
+        };
+  m.clientCalls.add(1, labels);
+  m.clientCallDuration.record((performance.now() - started) / 1000, labels);
+}
+
+/** Puts a result's status, ids and error code on `span` (identifiers only, sanitised). */
+export function setResultAttributes(span: TelemetrySpan, result: TaskResult): void {
+  if (!span.recording) return;
+  span.set(ADCP_ATTR.status, result.status);
+  span.set(ADCP_ATTR.protocol, result.protocol);
+  span.set(ADCP_ATTR.taskId, safeId(result.taskId));
+  span.set(ADCP_ATTR.operationId, safeId(result.operation?.operationId));
+  if (result.status === 'failed' || result.status === 'rejected') {
+    const code = safeId(result.error.code) ?? 'unknown';
+    span.set(ADCP_ATTR.errorCode, code);
+    span.fail(code);
+  }
+}
+
+/** One attempt (or poll) on the wire. */
+export interface AttemptTrace extends CallTrace {
+  protocol: 'mcp' | 'a2a';
+  attempt: number;
+  poll?: boolean;
+  /** The wire method when it is not the tool call itself (A2A `GetTask` while polling). */
+  method?: string;
+}
+
+/**
+ * One request of a call: an MCP `tools/call {tool}` client span (MCP semantic conventions:
+ * `mcp.method.name`, `gen_ai.tool.name`, `gen_ai.operation.name`) or an A2A `SendMessage {tool}`
+ * JSON-RPC client span, request and response activity events, and `adcp.client.retries` from the
+ * second attempt on.
+ */
+export function traceAttempt(info: AttemptTrace, run: () => Promise<TaskResult>): Promise<TaskResult> {
+  const started = performance.now();
+  const mcp = info.protocol === 'mcp';
+  const method = info.method ?? (mcp ? 'tools/call' : 'SendMessage');
+  if (info.attempt > 1 && info.poll !== true) meters()?.clientRetries.add(1, { [ADCP_ATTR.tool]: info.tool });
+  return inSpan(
+    `${method} ${info.tool}`,
+    () => ({
+      kind: 'client',
+      attributes: {
+        [ADCP_ATTR.tool]: info.tool,
+        [ADCP_ATTR.protocol]: info.protocol,
+        [ADCP_ATTR.attempt]: info.attempt,
+        'mcp.method.name': mcp ? method : undefined,
+        'rpc.system.name': mcp ? undefined : 'jsonrpc',
+        'rpc.method': mcp ? undefined : method,
+        'gen_ai.tool.name': info.method === undefined ? info.tool : undefined,
+        'gen_ai.operation.name': info.method === undefined ? 'execute_tool' : undefined,
+        'adcp.poll': info.poll === true ? true : undefined,
+        'network.transport': 'tcp',
+        'network.protocol.name': 'http',
+        ...urlAttributes(info.url),
+      },
+    }),
+    async (span) => {
+      if (info.onActivity === undefined && !span.recording) return run();
+      const base = { side: 'client' as const, tool: info.tool, protocol: info.protocol, attempt: info.attempt };
+      const poll = info.poll === true ? { poll: true } : {};
+      emitActivity(info.onActivity, { type: 'request', at: Date.now(), ...base, ...poll, ...traceIdOf() });
+      try {
+        const result = await run();
+        setResultAttributes(span, result);
+        const errorCode =
+          result.status === 'failed' || result.status === 'rejected' ? safeId(result.error.code) : undefined;
+        const taskId = safeId(result.taskId);
+        emitActivity(info.onActivity, {
+          type: 'response',
+          at: Date.now(),
+          ...base,
+          ...poll,
+          status: result.status,
+          durationMs: performance.now() - started,
+          ...(taskId === undefined ? {} : { taskId }),
+          ...(errorCode === undefined ? {} : { errorCode }),
+          ...traceIdOf(),
+        });
+        return result;
+      } catch (error) {
+        emitActivity(info.onActivity, {
+          type: 'response',
+          at: Date.now(),
+          ...base,
+          ...poll,
+          status: 'error',
+          durationMs: performance.now() - started,
+          errorCode: errorTypeOf(error),
+          ...traceIdOf(),
+        });
+        throw error;
+      }
+    },
+  );
+}
+
+function traceIdOf(): { traceId?: string } {
+  const traceId = activeTraceId();
+  return traceId === undefined ? {} : { traceId };
+}

@@ -1,0 +1,52 @@
+import { createRequire } from 'node:module';
+import type * as OtelApi from '@opentelemetry/api';
+import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
+
+/** The OpenTelemetry API module, when the application has it installed. */
+export type Api = typeof OtelApi;
+
+let loaded: Api | null | undefined;
+
+/**
+ * `@opentelemetry/api`, loaded on first use and only if installed (it is an optional peer
+ * dependency): `undefined` without it. The API keeps its registrations on a global, so this copy
+ * sees the tracer and meter providers an application registered through its own import.
+ */
+export function otelApi(): Api | undefined {
+  if (loaded === undefined) {
+    try {
+      loaded = createRequire(import.meta.url)('@opentelemetry/api') as Api;
+    } catch {
+      loaded = null;
+    }
+  }
+  return loaded ?? undefined;
+}
+
+/** Lets tests stand in for a missing `@opentelemetry/api` (`null`) or restore the real one (`undefined`). */
+export function setOtelApiForTests(api: Api | null | undefined): void {
+  loaded = api;
+}
+
+/**
+ * The tracer of the registered SDK, or `undefined` when no tracer provider is registered: the
+ * API's proxy answers `getDelegateTracer` with `undefined` until one is, so the no-SDK path
+ * creates no span at all (not even a non-recording one).
+ */
+export function activeTracer(): OtelApi.Tracer | undefined {
+  const api = otelApi();
+  if (api === undefined) return undefined;
+  const provider = api.trace.getTracerProvider() as OtelApi.TracerProvider & {
+    getDelegateTracer?: (name: string, version?: string) => OtelApi.Tracer | undefined;
+  };
+  if (typeof provider.getDelegateTracer === 'function')
+    return provider.getDelegateTracer(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version);
+  return provider.getTracer(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version);
+}
+
+/** The trace id of the span active now, when an SDK is recording one. */
+export function activeTraceId(): string | undefined {
+  if (activeTracer() === undefined) return undefined;
+  const context = otelApi()?.trace.getActiveSpan()?.spanContext();
+  return context === undefined || context.traceId === '00000000000000000000000000000000' ? undefined : context.traceId;
+}
