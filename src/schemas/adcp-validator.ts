@@ -1,5 +1,5 @@
 import { AdcpSchemaError } from './schema-error.js';
-import { BundleCompiler } from './bundle-compiler.js';
+import { BundleCompiler, type CompilerOptions } from './bundle-compiler.js';
 import { checkInputBounds, type InputBounds } from './bounded-input.js';
 import { loadSchemaBundle, type AsyncStatus, type SchemaBundle } from './schema-bundle.js';
 import { toIssues, type ValidationResult } from './validation-result.js';
@@ -15,9 +15,9 @@ export class AdcpValidator {
   readonly #compiler: BundleCompiler;
   readonly #bounds: InputBounds;
 
-  constructor(bundle: SchemaBundle, bounds: InputBounds = {}) {
+  constructor(bundle: SchemaBundle, bounds: InputBounds = {}, compiler: CompilerOptions = {}) {
     this.bundle = bundle;
-    this.#compiler = new BundleCompiler(bundle);
+    this.#compiler = new BundleCompiler(bundle, compiler);
     this.#bounds = bounds;
   }
 
@@ -85,14 +85,23 @@ export class AdcpValidator {
 }
 
 const validators = new Map<SchemaBundle, AdcpValidator>();
+const runtimeValidators = new Map<SchemaBundle, AdcpValidator>();
 
-/** The validator of a release (`3.1`, `3.1.19`, `3`; default `3.1`), one per bundle, schemas compiled on first use. */
-export function getValidator(version?: string, options: { dirs?: string[] } = {}): AdcpValidator {
+/**
+ * The validator of a release (`3.1`, `3.1.19`, `3`; default `3.1`), one per bundle. A tool's
+ * validators load on first use: the ones `npm run build` compiled ahead of time when they match the
+ * release, else compiled then (`precompiled: false` always compiles at run time).
+ */
+export function getValidator(
+  version?: string,
+  options: { dirs?: string[]; precompiled?: boolean } = {},
+): AdcpValidator {
   const bundle = loadSchemaBundle(version, options);
-  let validator = validators.get(bundle);
+  const cache = options.precompiled === false ? runtimeValidators : validators;
+  let validator = cache.get(bundle);
   if (validator === undefined) {
-    validator = new AdcpValidator(bundle);
-    validators.set(bundle, validator);
+    validator = new AdcpValidator(bundle, {}, { precompiled: options.precompiled !== false });
+    cache.set(bundle, validator);
   }
   return validator;
 }

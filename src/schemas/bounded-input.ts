@@ -11,33 +11,44 @@ export interface InputBounds {
 }
 
 /**
- * Walks `value` without recursion and stops at the first bound passed: deeper than `maxDepth`,
- * more than `maxNodes` values (a cycle passes the depth bound), or something that is not JSON data
- * (function, symbol, bigint). Returns the issue to report, or `undefined` when the value may go to the validator.
+ * Walks `value` and stops at the first bound passed: deeper than `maxDepth`, more than `maxNodes`
+ * values (a cycle passes the depth bound), or something that is not JSON data (function, symbol,
+ * bigint). Returns the issue to report, or `undefined` when the value may go to the validator.
+ * Recursion is bounded by `maxDepth`; nothing is allocated per value.
  */
 export function checkInputBounds(value: unknown, bounds: InputBounds = {}): ValidationIssue | undefined {
   const maxDepth = bounds.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxNodes = bounds.maxNodes ?? DEFAULT_MAX_NODES;
-  const stack: [unknown, number][] = [[value, 0]];
   let nodes = 0;
-  try {
-    while (stack.length > 0) {
-      const [node, depth] = stack.pop()!;
-      if (++nodes > maxNodes) {
-        return { pointer: '', keyword: 'maxNodes', message: `has more than ${maxNodes} values` };
-      }
-      const type = typeof node;
-      if (type === 'function' || type === 'symbol' || type === 'bigint') {
-        return { pointer: '', keyword: 'type', message: `holds a ${type}, which is not JSON` };
-      }
-      if (node === null || type !== 'object') continue;
-      if (depth >= maxDepth)
-        return { pointer: '', keyword: 'maxDepth', message: `nests deeper than ${maxDepth} levels` };
-      const children = Array.isArray(node) ? node : Object.values(node as object);
-      for (const child of children) stack.push([child, depth + 1]);
+  let issue: ValidationIssue | undefined;
+  const walk = (node: unknown, depth: number): boolean => {
+    if (++nodes > maxNodes) {
+      issue = { pointer: '', keyword: 'maxNodes', message: `has more than ${maxNodes} values` };
+      return false;
     }
+    const type = typeof node;
+    if (type === 'function' || type === 'symbol' || type === 'bigint') {
+      issue = { pointer: '', keyword: 'type', message: `holds a ${type}, which is not JSON` };
+      return false;
+    }
+    if (node === null || type !== 'object') return true;
+    if (depth >= maxDepth) {
+      issue = { pointer: '', keyword: 'maxDepth', message: `nests deeper than ${maxDepth} levels` };
+      return false;
+    }
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) if (!walk(node[i], depth + 1)) return false;
+      return true;
+    }
+    for (const key in node) {
+      if (Object.hasOwn(node, key) && !walk((node as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    return true;
+  };
+  try {
+    walk(value, 0);
   } catch {
     return { pointer: '', keyword: 'type', message: 'cannot be read as JSON data' };
   }
-  return undefined;
+  return issue;
 }

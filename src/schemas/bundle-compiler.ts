@@ -2,15 +2,35 @@ import { createRequire } from 'node:module';
 import type { Ajv as AjvInstance, ValidateFunction } from 'ajv';
 import { AdcpSchemaError } from './schema-error.js';
 import type { SchemaBundle } from './schema-bundle.js';
+import { loadPrecompiled } from './precompiled.js';
+import { stripProse } from './validator-modules.js';
 
 const require = createRequire(import.meta.url);
 const ORIGIN = 'https://adcontextprotocol.org';
 
+/** How a compiler gets its validators. */
+export interface CompilerOptions {
+  /**
+   * `true` (default): use the validators `npm run build` compiled ahead of time when they match the
+   * release; `false`: always compile at run time.
+   */
+  precompiled?: boolean;
+  /** Keep each function's source for `splitValidatorModules` (the build sets it). */
+  source?: boolean;
+}
+
 /** Ajv and its formats, loaded on the first compile (never at import time). */
-function newAjv(): AjvInstance {
+function newAjv(source: boolean): AjvInstance {
   const { Ajv } = require('ajv') as typeof import('ajv');
   const formats = require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance };
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false, inlineRefs: false });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    logger: false,
+    inlineRefs: false,
+    code: { source, lines: false },
+  });
   formats.default(ajv);
   return ajv;
 }
@@ -26,15 +46,30 @@ export class BundleCompiler {
   readonly #added = new Set<string>();
   readonly #compiled = new Map<string, ValidateFunction>();
 
-  constructor(bundle: SchemaBundle) {
+  readonly #options: CompilerOptions;
+
+  constructor(bundle: SchemaBundle, options: CompilerOptions = {}) {
     this.bundle = bundle;
+    this.#options = options;
+  }
+
+  /** The Ajv instance holding every schema compiled at run time so far (the build reads it). */
+  get ajv(): AjvInstance | undefined {
+    return this.#ajv;
   }
 
   /** The compiled validator of the schema at `path` inside the release. */
   compile(path: string): ValidateFunction {
     const done = this.#compiled.get(path);
     if (done !== undefined) return done;
-    const ajv = (this.#ajv ??= newAjv());
+    if (this.#options.precompiled !== false && this.#options.source !== true) {
+      const ahead = loadPrecompiled(this.bundle.version, this.bundle.fingerprint, path);
+      if (ahead !== undefined) {
+        this.#compiled.set(path, ahead);
+        return ahead;
+      }
+    }
+    const ajv = (this.#ajv ??= newAjv(this.#options.source === true));
     this.#addClosure(path);
     let fn: ValidateFunction | undefined;
     try {
@@ -72,7 +107,7 @@ export class BundleCompiler {
         if (!this.#added.has(target)) pending.push(target);
       }
       const ownId = (schema as { $id?: unknown }).$id;
-      ajv.addSchema(schema, typeof ownId === 'string' ? undefined : id);
+      ajv.addSchema(stripProse(schema) as object, typeof ownId === 'string' ? undefined : id);
       this.#added.add(path);
     }
   }

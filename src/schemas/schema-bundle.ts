@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { AdcpSchemaError } from './schema-error.js';
 import { findReleases, type ReleaseLocation } from './schema-dirs.js';
@@ -34,6 +34,11 @@ export class SchemaBundle {
   readonly dir: string;
   /** The prefix every `$id` of the tree starts with (`/schemas/3.1.19/` or the canonical URL). */
   readonly idPrefix: string;
+  /**
+   * Names the tree: the manifest's `adcp_version` and `generated_at` (a release is immutable, and
+   * every build of its schemas stamps a new time).
+   */
+  readonly fingerprint: string;
   readonly #tools: Map<string, ToolSchemas>;
   readonly #files = new Map<string, object>();
 
@@ -41,12 +46,16 @@ export class SchemaBundle {
     this.version = location.version;
     this.release = toWireVersion(location.version);
     this.dir = location.dir;
-    const manifest = this.#readJson('manifest.json') as { tools?: Record<string, Record<string, unknown>> };
-    const index = this.#readJson('index.json') as { $id?: unknown };
-    this.idPrefix =
-      typeof index.$id === 'string' && index.$id.endsWith('/index.json')
-        ? index.$id.slice(0, -'index.json'.length)
-        : `/schemas/${this.version}/`;
+    const manifest = this.#readJson('manifest.json') as {
+      tools?: Record<string, Record<string, unknown>>;
+      adcp_version?: unknown;
+      generated_at?: unknown;
+    };
+    this.fingerprint = `${String(manifest.adcp_version)} ${String(manifest.generated_at)}`;
+    const indexId = this.#indexId();
+    this.idPrefix = indexId?.endsWith('/index.json')
+      ? indexId.slice(0, -'index.json'.length)
+      : `/schemas/${this.version}/`;
     this.#tools = new Map();
     for (const [name, entry] of Object.entries(manifest.tools ?? {})) {
       if (typeof entry.request_schema !== 'string' || typeof entry.response_schema !== 'string') continue;
@@ -99,7 +108,29 @@ export class SchemaBundle {
     return found;
   }
 
+  /** `index.json`'s `$id`, read from the file's head (the registry itself is ~100 KB of prose). */
+  #indexId(): string | undefined {
+    let fd: number;
+    try {
+      fd = openSync(join(this.dir, 'index.json'), 'r');
+    } catch (error) {
+      throw new AdcpSchemaError('unreadable_schema', `AdCP ${this.version} has no index.json`, { cause: error });
+    }
+    try {
+      const head = Buffer.alloc(2048);
+      const n = readSync(fd, head, 0, head.length, 0);
+      const match = /"\$id"\s*:\s*"([^"\\]{1,200})"/.exec(head.toString('utf8', 0, n));
+      return match?.[1];
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   #readJson(path: string): object {
+    return this.#parse(path, this.#readText(path));
+  }
+
+  #readText(path: string): string {
     const root = resolve(this.dir);
     const file = resolve(join(root, path));
     if (!file.startsWith(root + sep) || !file.endsWith('.json')) {
@@ -115,6 +146,10 @@ export class SchemaBundle {
       throw new AdcpSchemaError('unresolvable_ref', `AdCP ${this.version} has no schema ${path}`, { cause: error });
     }
     if (text.length > MAX_SCHEMA_BYTES) throw new AdcpSchemaError('unreadable_schema', `Schema ${path} is too large`);
+    return text;
+  }
+
+  #parse(path: string, text: string): object {
     try {
       const value: unknown = JSON.parse(text);
       if (value === null || typeof value !== 'object') throw new TypeError('not a JSON object');

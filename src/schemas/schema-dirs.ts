@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PRECOMPILED_DIR } from './precompiled.js';
 import { parseBundleVersion } from './release.js';
 
 /**
@@ -22,7 +23,8 @@ const SHARED_DIR = fileURLToPath(new URL('../../../shared/schemas', import.meta.
 
 /**
  * The folders searched for releases, first match wins: `ADCP_SCHEMAS_DIR`, else
- * `../shared/schemas` next to the checkout when it exists; then the sync cache.
+ * `../shared/schemas` next to the checkout when it exists; then the sync cache; last, the
+ * validators the package's build compiled (they validate offline, without a schema folder).
  */
 export function schemaSearchPath(env: NodeJS.ProcessEnv = process.env): string[] {
   const dirs: string[] = [];
@@ -30,6 +32,7 @@ export function schemaSearchPath(env: NodeJS.ProcessEnv = process.env): string[]
   if (configured !== undefined && configured !== '') dirs.push(configured);
   else if (existsSync(SHARED_DIR)) dirs.push(SHARED_DIR);
   dirs.push(schemaCacheDir(env));
+  if (existsSync(PRECOMPILED_DIR)) dirs.push(PRECOMPILED_DIR);
   return dirs;
 }
 
