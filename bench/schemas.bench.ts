@@ -4,12 +4,13 @@
 // before them). Builds the package into a temporary folder beside the checkout (the built code
 // finds ../shared/schemas from there), runs, and removes it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mediaBuyRequest, packageRequest } from '../src/seller/sample-requests.js';
 import { CATALOG, productToWire } from '../src/seller/catalog.js';
+import { replaceGeneratedBlock } from './fixtures/generated-block.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -180,3 +181,6 @@ try {
   rmSync(out, { recursive: true, force: true });
 }
 console.log(lines.join('\n'));
+const results = path.join(repoRoot, 'bench', 'results', 'schemas.md');
+const existing = existsSync(results) ? readFileSync(results, 'utf8') : undefined;
+writeFileSync(results, replaceGeneratedBlock(existing, 'schemas', lines.slice(2).join('\n')));
