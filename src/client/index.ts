@@ -29,4 +29,5 @@ export { isFinalResult } from '../core/task-result.js';
 export { AdcpWireError, isAdcpWireError } from '../core/wire-error.js';
 export { AdcpValidationError } from './validation-error.js';
 export { AdcpVersionError } from './negotiate-release.js';
+export { agentCapabilities, type AgentCapabilitiesOptions } from './agent-capabilities.js';
 export type { ResponseCheck } from '../core/task-result.js';

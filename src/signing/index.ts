@@ -21,6 +21,13 @@ export { runRequestSigningVector, type RequestSigningVector } from './run-reques
 export { staticJwks, JwksUnavailableError, type Jwk, type JwkSet, type JwksSource, type JwksInput } from './jwks.js';
 export { remoteJwks, type RemoteJwksOptions } from './remote-jwks.js';
 export {
+  brandJsonKeys,
+  KeyDiscoveryError,
+  type BrandJsonAgent,
+  type BrandJsonKeysOptions,
+  type KeyDiscoveryFailure,
+} from './brand-json-keys.js';
+export {
   MemoryReplayStore,
   type ReplayStore,
   type ReplayOutcome,

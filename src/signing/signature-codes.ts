@@ -60,6 +60,16 @@ export const REQUEST_SIGNATURE_ERRORS = [
   'request_signature_rate_abuse',
   'request_signature_jwks_unavailable',
   'request_signature_jwks_untrusted',
+  // The brand_json_url discovery chain (security.md, "Rejection codes for this discovery chain").
+  'request_signature_brand_json_url_missing',
+  'request_signature_capabilities_unreachable',
+  'request_signature_brand_json_unreachable',
+  'request_signature_brand_json_malformed',
+  'request_signature_brand_origin_mismatch',
+  'request_signature_agent_not_in_brand_json',
+  'request_signature_brand_json_ambiguous',
+  'request_signature_key_origin_mismatch',
+  'request_signature_key_origin_missing',
 ] as const;
 export type RequestSignatureError = (typeof REQUEST_SIGNATURE_ERRORS)[number];
 

@@ -60,6 +60,7 @@ export function requestSignatureProfile(
   if (profile === undefined) {
     profile = {
       tag: REQUEST_SIGNING_TAG,
+      keyDiscovery: true,
       keyPurposes: REQUEST_KEY_PURPOSES,
       binary: version === '3.2' ? 'base64' : 'base64url',
       checkComponents: (covered, hasBody) => checkRequestComponents(covered, hasBody, policy),

@@ -1,3 +1,4 @@
+import { KeyDiscoveryError, type KeyDiscoveryFailure } from './brand-json-keys.js';
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { parseDictionary, type InnerList } from './structured-fields.js';
 import { decodeBase64Strict, decodeBase64UrlStrict } from './base64.js';
@@ -41,11 +42,14 @@ export type SignatureFailure =
   | 'target_uri_malformed'
   | 'replayed'
   | 'rate_abuse'
-  | 'jwks_unavailable';
+  | 'jwks_unavailable'
+  | KeyDiscoveryFailure;
 
 /** What separates the AdCP request and webhook profiles; the checklist itself is shared. */
 export interface SignatureProfile {
   tag: string;
+  /** Whether key discovery failures (`KeyDiscoveryError`) keep their own codes (requests) or read as `jwks_unavailable`. */
+  keyDiscovery?: boolean;
   /** JWK `adcp_use` values accepted at step 8. */
   keyPurposes: readonly string[];
   /** `Signature` and `Content-Digest` binary values: legacy unpadded Base64URL, or RFC 8941 padded Base64. */
@@ -165,6 +169,8 @@ export async function verifySignedMessage(
       jwk = await source.get(keyid);
     }
   } catch (error) {
+    // The brand_json_url chain names its own failures (request profile only).
+    if (error instanceof KeyDiscoveryError && profile.keyDiscovery === true) return fail(error.failure, error.message);
     return fail('jwks_unavailable', error instanceof Error ? error.message : undefined);
   }
   if (jwk === undefined) return fail('key_unknown');
