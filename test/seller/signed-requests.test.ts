@@ -52,7 +52,7 @@ describe('signed requests against the reference seller (requiredFor: create_medi
       ...(a2aWire === undefined ? {} : { a2aWire }),
       ...(withSigning ? { signing } : {}),
       retry: false,
-      timeoutMs: 10_000,
+      timeoutMs: 60_000, // generous: the first call loads the SDKs, slow on a loaded machine
     });
     clients.push(client);
     return client;
