@@ -22,6 +22,8 @@ import {
 } from './http-guard.js';
 import { createIdempotencyLayer } from './idempotency.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
+import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp-modern-endpoint.js';
+import { createMcpTaskWork } from './mcp-task-work.js';
 import { createAdcpServing } from './adcp-serving.js';
 import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
 import { createServerWebhooks } from './server-webhooks.js';
@@ -177,10 +179,14 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     new Map([...tools].filter(([, tool]) => tool.protocols === undefined || tool.protocols.includes(protocol)));
   const mcpTools = servedOn('mcp');
   const a2aTools = servedOn('a2a');
+  const taskWork = createMcpTaskWork(store, requestTimeoutMs);
+  // The 2025 era (initialize, sessions, experimental Tasks) on SDK 1.x; the 2026-07-28 era,
+  // stateless, on SDK v2. Same tools, store and runner (docs/server.md, "MCP eras").
   const mcp = createMcpEndpoint({
     tools: mcpTools,
     store,
     runner,
+    taskWork,
     name,
     version,
     adcpVersion,
@@ -189,6 +195,23 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     maxSessions: options.maxSessions ?? 1000,
     maxSessionsPerPrincipal: options.maxSessionsPerPrincipal ?? 100,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+  });
+  const taskAfterMs = options.taskAfterMs ?? 2_000;
+  if (!Number.isFinite(taskAfterMs) || taskAfterMs < 0) {
+    throw new RangeError('createAdcpServer: taskAfterMs must be a number of milliseconds, 0 or more');
+  }
+  const mcpModern = createModernMcpEndpoint({
+    tools: mcpTools,
+    store,
+    runner,
+    taskWork,
+    name,
+    version,
+    adcpVersion,
+    serving,
+    requestTimeoutMs,
+    taskAfterMs,
+    maxBodyBytes,
   });
   const legacyUrl = (req: IncomingMessage) => cardInput(req).a2aLegacyUrl;
   const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs, legacyUrl });
@@ -358,7 +381,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       return;
     }
     try {
-      if (isMcp) await mcp.handle(req, res, body, principal);
+      if (isMcp) await ((await isLegacyMcpRequest(req, body)) ? mcp : mcpModern).handle(req, res, body, principal);
       else await (isLegacy ? a2aLegacy : a2a).handle(req, res, body, principal);
     } catch {
       rpcError(res, 500, -32603, 'Internal error');
@@ -369,7 +392,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   let closed: Promise<ShutdownReport> | undefined;
   const close = (): Promise<ShutdownReport> => (closed ??= shutdown());
   const shutdown = async (): Promise<ShutdownReport> => {
+    taskWork.close();
     await mcp.close();
+    await mcpModern.close();
     await a2a.close();
     await a2aLegacy.close();
     const report = await runner.close();

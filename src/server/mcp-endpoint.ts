@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -12,8 +12,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
-import type { AdcpAnswer } from './invoke-tool.js';
-import { invokeTool, terseText } from './invoke-tool.js';
+import { invokeTool } from './invoke-tool.js';
+import { toCallToolResult } from './mcp-call-result.js';
+import { toProgressParams } from './mcp-progress.js';
+import { mcpToolList } from './mcp-tool-list.js';
+import { startMcpWork, type McpTaskWork } from './mcp-task-work.js';
 import { checkMcpRequest } from './mcp-request-check.js';
 import { createSdkTaskStore, mcpTaskOwner, toMcpTask } from './mcp-task-store.js';
 import { taskSupportFor } from '../core/tool-table.js';
@@ -24,6 +27,8 @@ export interface McpEndpointOptions {
   tools: Map<string, AdcpToolDefinition>;
   store: TaskStore;
   runner: AdcpTaskRunner;
+  /** Running MCP task work, shared with the modern era's endpoint. */
+  taskWork: McpTaskWork;
   name: string;
   version: string;
   adcpVersion: string;
@@ -47,24 +52,6 @@ interface Session {
   lastSeen: number;
 }
 
-/**
- * The MCP result for an AdCP answer (mcp-guide, "MCP Response Format"; transport-errors.md,
- * "Tool-Level Errors"): flat `structuredContent` plus one terse text item; an error also gets
- * the `{ adcp_error }` JSON text item first.
- */
-export function toCallToolResult(toolName: string, answer: AdcpAnswer): CallToolResult {
-  const text = terseText(toolName, answer);
-  if (!answer.isError) return { structuredContent: answer.body, content: [{ type: 'text', text }] };
-  return {
-    isError: true,
-    structuredContent: answer.body,
-    content: [
-      { type: 'text', text: JSON.stringify({ adcp_error: answer.body.adcp_error }) },
-      { type: 'text', text },
-    ],
-  };
-}
-
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
@@ -73,14 +60,8 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 /** MCP over Streamable HTTP with sessions, MCP Tasks from the owner-scoped store. */
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const sessions = new Map<string, Session>();
-  const running = new Map<string, AbortController>();
-  const abortTask = (taskId: string) => running.get(taskId)?.abort(new Error('cancelled'));
-  const toolList: Tool[] = [...options.tools.values()].map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: (tool.inputSchema ?? { type: 'object', additionalProperties: true }) as Tool['inputSchema'],
-    execution: { taskSupport: taskSupportFor(tool.name, tool.taskSupport) },
-  }));
+  const abortTask = (taskId: string) => options.taskWork.abort(taskId);
+  const toolList = mcpToolList(options.tools, 'legacy') as unknown as Tool[];
 
   const runTool = (
     tool: AdcpToolDefinition,
@@ -136,13 +117,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           progressToken === undefined
             ? undefined
             : (message?: string, progress?: WorkingProgress) => {
-                const params: { progressToken: string | number; progress: number; total?: number; message?: string } = {
-                  progressToken,
-                  progress: progress?.percentage ?? 0,
-                };
-                if (progress?.percentage !== undefined) params.total = 100;
-                const text = message ?? progress?.step;
-                if (text !== undefined) params.message = text;
+                const params = toProgressParams(progressToken, message, progress);
                 void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
               };
         return toCallToolResult(tool.name, await runTool(tool, args, principal, headers, signal, onWorking));
@@ -166,33 +141,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         });
       }
       const task = created.task;
-      const controller = new AbortController();
-      running.set(task.taskId, controller);
-      const ttlTimer = setTimeout(() => controller.abort(new Error('ttl')), task.ttlMs ?? options.requestTimeoutMs);
-      ttlTimer.unref();
-      // Progress of a task-augmented call shows as the MCP task's `statusMessage` (tasks/get).
-      const onTaskWorking = (message?: string, progress?: WorkingProgress) => {
-        const parts = [
-          message,
-          progress?.step,
-          progress?.percentage === undefined ? undefined : `${progress.percentage}%`,
-        ];
-        const statusMessage = parts.filter((p) => p !== undefined).join(' ');
-        if (statusMessage !== '')
-          void options.store.update(owner, task.taskId, { statusMessage }).catch(() => undefined);
-      };
-      void runTool(tool, args, principal, headers, controller.signal, onTaskWorking)
-        .then((answer) =>
-          options.store.update(owner, task.taskId, {
-            status: answer.isError ? 'failed' : 'completed',
-            result: toCallToolResult(tool.name, answer),
-          }),
-        )
-        .catch(() => undefined)
-        .finally(() => {
-          clearTimeout(ttlTimer);
-          running.delete(task.taskId);
-        });
+      const work = startMcpWork((signal, onWorking) => runTool(tool, args, principal, headers, signal, onWorking));
+      options.taskWork.adopt(owner, task, tool.name, work);
       return { task: toMcpTask(task) };
     });
     return server;
@@ -288,7 +238,6 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
     async close() {
       clearInterval(idleTimer);
-      for (const controller of running.values()) controller.abort(new Error('server closing'));
       const all = [...sessions.values()];
       sessions.clear();
       await Promise.allSettled(all.map((s) => s.server.close()));

@@ -151,6 +151,13 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
   /** Idle MCP sessions are closed after this many ms. Default 30 min. */
   sessionIdleMs?: number;
   /**
+   * MCP 2026-07-28: a call to a task-capable tool (`taskSupport` `optional`) from a client that
+   * declared the Tasks extension becomes an MCP task when it is still running after this many
+   * ms (0: at once); a quicker one answers directly. `required` tools always answer with a
+   * task. Default 2000.
+   */
+  taskAfterMs?: number;
+  /**
    * Idempotency (security.md, "Idempotency"): every call that carries an `idempotency_key` runs
    * at most once per principal, key and payload within the replay window; a retry gets the stored
    * answer with `replayed: true`, another payload `IDEMPOTENCY_CONFLICT`. `store` defaults to
