@@ -71,7 +71,7 @@ describe('the official ext-tasks requester against a task-capable tool', () => {
     server = await createAdcpServer({
       validateRequests: false,
       taskAfterMs: 0,
-      store: new MemoryTaskStore({ pollIntervalMs: 50 }),
+      store: new MemoryTaskStore({ policy: { pollIntervalMs: 50 } }),
       tools: [
         {
           name: 'create_media_buy',

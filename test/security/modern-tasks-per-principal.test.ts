@@ -24,7 +24,7 @@ describe('createAdcpServer, modern-era tasks per principal', () => {
       validateRequests: false,
       taskAfterMs: 0,
       maxBodyBytes: 4096,
-      store: new MemoryTaskStore({ pollIntervalMs: 50, rateLimit: { max: 3, windowMs: 60_000 } }),
+      store: new MemoryTaskStore({ policy: { pollIntervalMs: 50, rateLimit: { max: 3, windowMs: 60_000 } } }),
       tools: [
         {
           name: 'sync_creatives',

@@ -13,7 +13,7 @@ describe('createAdcpServer on the MCP 2026-07-28 era', () => {
     server = await createAdcpServer({
       validateRequests: false,
       taskAfterMs: 100,
-      store: new MemoryTaskStore({ pollIntervalMs: 50 }),
+      store: new MemoryTaskStore({ policy: { pollIntervalMs: 50 } }),
       tools: [
         ...testTools().filter((tool) => tool.name !== 'sync_creatives'),
         {
