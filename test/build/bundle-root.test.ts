@@ -1,3 +1,4 @@
+// test-timeout-ms: 600000
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
