@@ -27,6 +27,8 @@ import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
 import { linkSignal } from '../transport/link-signal.js';
 import { checkCredentialOrigin, credentialOriginsOf } from '../core/credential-origins.js';
+import { assertProfileAnswer, assertProfileCard, isProfiled } from './profile-rules.js';
+import { checkProfileCard } from '../core/a2a-profile-card.js';
 
 /**
  * Per-call options the A2A transport understands on top of the shared ones (which include
@@ -92,6 +94,7 @@ export class A2ATransport implements AdcpTransport {
     const target = await this.resolve(options);
     const streaming = options.onProgress !== undefined && options.returnImmediately !== true && canStream(target);
     return this.withFallback(target, tool, (endpoint) => {
+      assertProfileCard(target.lookup, target.profile, endpoint);
       const params = invocationParams(endpoint.wire, tool, args, {
         messageId: globalThis.crypto.randomUUID(),
         contextId: options.contextId,
@@ -125,7 +128,7 @@ export class A2ATransport implements AdcpTransport {
   /** Reads the card again: found, absent (`{}`), or a reported problem. */
   async readCard(options: TransportCallOptions): Promise<CardInfo> {
     const lookup = await lookupCard(this.resolveOptions(options));
-    if (lookup.found) return { url: lookup.url, card: lookup.card };
+    if (lookup.found) return { url: lookup.url, card: lookup.card, a2aProfile: checkProfileCard(lookup.card) };
     if (lookup.problem === undefined) return {};
     return { ...(lookup.problemUrl === undefined ? {} : { url: lookup.problemUrl }), problem: lookup.problem };
   }
@@ -146,13 +149,14 @@ export class A2ATransport implements AdcpTransport {
       throw new TypeError(`${which}Task: taskId must be a non-empty string`);
     return this.linked(callerOptions, async (options) => {
       const target = await this.resolve(options);
-      return this.withFallback(target, undefined, (endpoint) =>
-        this.once(
+      return this.withFallback(target, undefined, (endpoint) => {
+        assertProfileCard(target.lookup, target.profile, endpoint);
+        return this.once(
           this.request(endpoint, A2A_METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined),
           target,
           endpoint,
-        ),
-      );
+        );
+      });
     });
   }
 
@@ -224,6 +228,10 @@ export class A2ATransport implements AdcpTransport {
   private async once(request: RpcRequest, target: Target, endpoint: A2AEndpoint): Promise<Outcome> {
     const reply = await callJsonRpc(request);
     if (!reply.ok) return { kind: 'rpc-error', error: reply.error, endpoint };
+    if (isProfiled(target.lookup, endpoint)) {
+      const kind = request.method === A2A_METHODS['1.0'].send ? 'send' : 'task';
+      assertProfileAnswer(reply.result, kind, { url: request.url, tool: request.tool ?? request.method });
+    }
     const event = classifyEvent(reply.result);
     if (event.kind === 'malformed') throw protocolError(request, `answered with a malformed result (${event.reason})`);
     if (event.kind === 'statusUpdate' || event.kind === 'artifactUpdate') {
@@ -257,6 +265,9 @@ export class A2ATransport implements AdcpTransport {
       if (snapshot.final) break;
     }
     if (snapshot.status === undefined) throw protocolError(request, 'ended the stream without a task status');
+    if (isProfiled(target.lookup, endpoint)) {
+      assertProfileAnswer(snapshot.toTask(), 'task', { url: request.url, tool: request.tool ?? request.method });
+    }
     return { kind: 'result', result: this.build(snapshot.toTask(), target, request) };
   }
 

@@ -3,6 +3,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import type { JsonObject } from '../core/types.js';
 import { discoverCard, type CardLookup } from './discover-card.js';
 import { listEndpoints, selectEndpoint, type A2AEndpoint, type A2AWire } from './select-interface.js';
+import { cardProfileOf, type CardProfile } from './profile-rules.js';
 
 /** Where calls go, and what the card says about the agent. */
 export interface Target {
@@ -12,6 +13,8 @@ export interface Target {
   allowedOrigins: string[];
   /** The wire was chosen without a card: `method not found` may then also mean "try v0.3". */
   guessed: boolean;
+  /** The card's AdCP A2A profile check (binding on its 1.0 interface); absent without a card. */
+  profile?: CardProfile;
 }
 
 export interface ResolveOptions {
@@ -43,7 +46,10 @@ export async function resolveTarget(options: ResolveOptions): Promise<Target> {
   const lookup = await lookupCard(options);
   if (lookup.found) {
     const endpoint = selectEndpoint(lookup.card, lookup.url, options.pin);
-    return { endpoint, lookup, allowedOrigins: originsOf(lookup.url, lookup.card), guessed: false };
+    const target: Target = { endpoint, lookup, allowedOrigins: originsOf(lookup.url, lookup.card), guessed: false };
+    const profile = cardProfileOf(lookup);
+    if (profile !== undefined) target.profile = profile;
+    return target;
   }
   if (lookup.problem !== undefined) {
     const where = lookup.problemUrl ?? options.url;

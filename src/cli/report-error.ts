@@ -17,6 +17,8 @@ const NEXT_STEP: Record<string, string> = {
   unsafe_url:
     'the URL is not allowed (private or non-http address, or an origin your credentials may not go to: --credential-origin allows one).',
   store: 'the local state store failed; check --store-url or the database file.',
+  profile_violation:
+    'the A2A agent breaks the AdCP A2A profile (its agent card or its answer, rule named above); report it to the seller.',
 };
 
 /**

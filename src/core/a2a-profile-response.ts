@@ -18,10 +18,7 @@ const MAX_METADATA_DEPTH = 8;
 /**
  * Checks a non-streaming `SendMessage` result under the profile (a2a-profile-extension.md,
  * "Response mapping", "Submitted AdCP work"): it selects the `task` branch (a bare Task or a
- * `{ message }` answer is `invalid_send_message_response`); an AdCP Submitted DataPart sits in a
- * `TASK_STATE_COMPLETED` Task (`submitted_not_in_completed_task`: native `submitted` is a transport
- * state) with its `task_id` (`missing_adcp_task_id`), and that handle appears in no A2A metadata
- * member (`adcp_task_id_metadata_duplication`).
+ * `{ message }` answer is `invalid_send_message_response`), and its Task passes `checkProfileTask`.
  */
 export function checkProfileSendResponse(result: unknown): ProfileResponseCheck | A2AProfileViolation {
   if (!isPlainObject(result) || !isPlainObject(result['task']) || Object.keys(result).length !== 1) {
@@ -31,7 +28,17 @@ export function checkProfileSendResponse(result: unknown): ProfileResponseCheck 
       `a non-streaming SendMessage answer must select its task branch ({ task }); got ${what}`,
     );
   }
-  const task = result['task'];
+  return checkProfileTask(result['task']);
+}
+
+/**
+ * Checks one A2A Task of a profiled interface, however it arrived (the `task` of a `SendMessage`
+ * answer, the task a stream built, a `GetTask` answer): an AdCP Submitted DataPart sits in a
+ * `TASK_STATE_COMPLETED` Task (`submitted_not_in_completed_task`: native `submitted` is a transport
+ * state) with its `task_id` (`missing_adcp_task_id`), and that handle appears in no A2A metadata
+ * member (`adcp_task_id_metadata_duplication`).
+ */
+export function checkProfileTask(task: JsonObject): ProfileResponseCheck | A2AProfileViolation {
   const data = authoritativeData(task);
   const handle = typeof data?.['task_id'] === 'string' ? data['task_id'] : undefined;
   const copied = findCopiedHandle(task, handle);

@@ -1,9 +1,14 @@
+import type { A2AProfileErrorCode } from './a2a-profile.js';
+
 /**
  * "We could not talk to the agent or read its answer": the one error class the library throws
  * for transport and protocol failures. The agent refusing a request is not an exception; it is a
  * `failed` TaskResult. Two codes are the agent answering at the protocol level without an AdCP
  * error to put in a result: `not_found` (no such task) and `refused` (a JSON-RPC error such as an
  * unknown tool or method, parameters it will not take, a task that can no longer be cancelled).
+ * `profile_violation` is an A2A 1.0 agent breaking the AdCP A2A profile (its card or its answer);
+ * `rule` then names the rule (the official vectors' `expected_error`, such as
+ * `invalid_send_message_response`).
  */
 export const WIRE_ERROR_CODES = [
   'network',
@@ -18,6 +23,7 @@ export const WIRE_ERROR_CODES = [
   'refused',
   'unsafe_url',
   'store',
+  'profile_violation',
 ] as const;
 export type WireErrorCode = (typeof WIRE_ERROR_CODES)[number];
 
@@ -31,6 +37,8 @@ export interface WireErrorOptions {
   retryAfterSeconds?: number;
   tool?: string;
   url?: string;
+  /** The AdCP A2A profile rule broken, when `code` is `profile_violation`. */
+  rule?: A2AProfileErrorCode;
 }
 
 export class AdcpWireError extends Error {
@@ -41,6 +49,7 @@ export class AdcpWireError extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly tool: string | undefined;
   readonly url: string | undefined;
+  readonly rule: A2AProfileErrorCode | undefined;
 
   constructor(code: WireErrorCode, message: string, options: WireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -50,6 +59,7 @@ export class AdcpWireError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.tool = options.tool;
     this.url = options.url;
+    this.rule = options.rule;
   }
 }
 

@@ -1,6 +1,8 @@
 import type { TaskSupport } from '../core/tool-table.js';
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
+import type { ProfileCardCheck } from '../core/a2a-profile-card.js';
+import type { A2AProfileViolation } from '../core/a2a-profile.js';
 
 /**
  * What AdcpClient needs from a wire. `src/mcp/` and `src/a2a/` each provide one; the client adds
@@ -72,6 +74,13 @@ export interface CardInfo {
   card?: JsonObject;
   /** A card that was there but malformed or oversized: reported, not thrown. */
   problem?: string;
+  /**
+   * A2A only: the card against the AdCP A2A profile's advertisement rules (extension under
+   * `capabilities.extensions[]`, empty `params`, skill ids, `get_adcp_capabilities`): conformant,
+   * or `{ ok: false, code, message }` naming the rule. Calls to its 1.0 interface are refused with
+   * `profile_violation` when it is not ok; v0.3 interfaces are not held to it.
+   */
+  a2aProfile?: ProfileCardCheck | A2AProfileViolation;
 }
 
 /** What both transport factories take: `createMcpTransport(o)` (src/mcp) and `createA2ATransport(o)` (src/a2a). */

@@ -44,7 +44,7 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
   },
   huge: (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: v1Task({ blob: 'y'.repeat(hugeSize) }) }));
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ blob: 'y'.repeat(hugeSize) }) } }));
   },
   nested: (req, res) => {
     const write = sse(res);
@@ -291,11 +291,14 @@ describe('A2ATransport against hostile or broken sellers', () => {
     );
   });
 
-  it('returns a bare Message answer as completed with its text only', async () => {
-    const result = await transport('message').callTool('get_products', {}, { maxBytes: MAX });
-    assert.equal(result.status, 'completed');
-    assert.equal(result.data, undefined);
-    assert.equal(result.status === 'completed' ? result.text : undefined, 'hi');
+  it('refuses a { message } SendMessage answer of a profiled agent, naming the rule', async () => {
+    await assert.rejects(transport('message').callTool('get_products', {}, { maxBytes: MAX }), (e: unknown) => {
+      assert.ok(e instanceof AdcpWireError);
+      assert.equal(e.code, 'profile_violation');
+      assert.equal(e.rule, 'invalid_send_message_response');
+      assert.match(e.message, /task branch/);
+      return true;
+    });
   });
 
   it('turns a JSON-RPC error carrying adcp_error into a failed result', async () => {

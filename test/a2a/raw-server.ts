@@ -56,6 +56,13 @@ export function sendJson(res: ServerResponse, value: unknown, status = 200): voi
   res.end(body);
 }
 
+/** What a card that follows the AdCP A2A profile says about it (a2a-profile-extension.md). */
+export const PROFILE_CAPABILITIES = {
+  streaming: true,
+  extensions: [{ uri: 'https://adcontextprotocol.org/extensions/adcp/v3', required: true }],
+};
+const CAPABILITIES_SKILL = { id: 'get_adcp_capabilities', name: 'Capabilities', description: 'Runtime discovery' };
+
 /** A v0.3 + 1.0 card whose interfaces point at `base`. */
 export function dualCard(base: string, v1Path = '/v1', v03Path = '/v03'): Record<string, unknown> {
   return {
@@ -66,8 +73,8 @@ export function dualCard(base: string, v1Path = '/v1', v03Path = '/v03'): Record
       { url: `${base}${v1Path}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${base}${v03Path}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ],
-    capabilities: { streaming: true },
-    skills: [{ id: 'get_products', name: 'p', description: 'd' }],
+    capabilities: PROFILE_CAPABILITIES,
+    skills: [CAPABILITIES_SKILL, { id: 'get_products', name: 'p', description: 'd' }],
   };
 }
 
@@ -77,8 +84,8 @@ export function v1Card(base: string, path = '/v1'): Record<string, unknown> {
     description: 'raw',
     version: '1',
     supportedInterfaces: [{ url: `${base}${path}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-    capabilities: { streaming: true },
-    skills: [],
+    capabilities: PROFILE_CAPABILITIES,
+    skills: [CAPABILITIES_SKILL],
   };
 }
 

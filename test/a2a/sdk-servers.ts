@@ -21,6 +21,8 @@ export interface TestServer {
 export type ServerKind = 'v0.3' | 'v1' | 'v1-compat';
 
 const SKILLS = [
+  { id: 'get_adcp_capabilities', name: 'Capabilities', description: 'Runtime discovery', tags: ['adcp'] },
+  { id: 'get_task_status', name: 'Task status', description: 'Poll AdCP work', tags: ['adcp'] },
   { id: 'get_products', name: 'Get products', description: 'Discover products', tags: ['adcp'] },
   { id: 'create_media_buy', name: 'Create media buy', description: 'Buy', tags: ['adcp'] },
 ];

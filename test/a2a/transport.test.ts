@@ -165,7 +165,7 @@ for (const [kind, pin] of CONFIGS) {
       const tools = await transport().listTools({ maxBytes: MAX });
       assert.deepEqual(
         tools.map((t) => t.name),
-        ['get_products', 'create_media_buy'],
+        ['get_adcp_capabilities', 'get_task_status', 'get_products', 'create_media_buy'],
       );
     });
 

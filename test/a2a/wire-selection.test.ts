@@ -4,7 +4,7 @@ import { A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { startServer, startV1Server, type TestServer } from './sdk-servers.js';
 import { sellerScript, PRODUCTS } from './scripts.js';
-import { startRawServer, sendJson, dualCard, v03Task, v1Task, type RawServer } from './raw-server.js';
+import { startRawServer, sendJson, dualCard, PROFILE_CAPABILITIES, v03Task, v1Task, type RawServer } from './raw-server.js';
 
 const MAX = 1024 * 1024;
 
@@ -191,6 +191,8 @@ describe('A2ATransport card discovery', () => {
             { url: 'https://user:pw@seller.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
             { url: `${base}/v1only/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
           ],
+          capabilities: PROFILE_CAPABILITIES,
+          skills: [{ id: 'get_adcp_capabilities', name: 'c', description: 'c' }],
         });
       }
       if (req.path === '/v1only/rpc')
