@@ -49,11 +49,7 @@ export function assertProfileAnswer(
   where: { url: string; tool: string },
 ): void {
   const check =
-    kind === 'send'
-      ? checkProfileSendResponse(answer)
-      : isPlainObject(answer)
-        ? checkProfileTask(answer)
-        : undefined;
+    kind === 'send' ? checkProfileSendResponse(answer) : isPlainObject(answer) ? checkProfileTask(answer) : undefined;
   if (check === undefined || check.ok) return;
   throw new AdcpWireError(
     'profile_violation',

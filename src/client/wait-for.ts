@@ -8,6 +8,10 @@ import { unwrapPolledResult } from './unwrap-polled-result.js';
 import type { AdcpTransport, ProgressEvent } from '../transport/transport.js';
 import type { ActivityListener } from '../telemetry/activity.js';
 import { reportStatusChange, tracePoll } from '../telemetry/wait-tracing.js';
+import { isFinalStatus } from '../core/final-status.js';
+import { normalizeTaskState } from '../core/normalize-task-state.js';
+import { isPlainObject } from '../core/plain-object.js';
+import { unwrapStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_POLL_INTERVAL_MS = 2000;
@@ -37,8 +41,11 @@ export interface WaitContext {
  * result (`input-required`/`auth-required` go back to the caller at once).
  * - With an AdCP `taskId`: polls `get_task_status` (`include_result: true`), or the legacy
  *   `tasks/get` tool when the agent lists that and not `get_task_status`.
- * - With only a transport task id (A2A): the transport's `getTask`, until an answer names an AdCP
- *   `task_id` (the A2A task ended with AdCP work still `submitted`): then that task, as above.
+ * - With only a transport task id (A2A): the transport's `getTask` while the A2A task runs, until
+ *   an answer names an AdCP `task_id` (the A2A task ended with AdCP work still `submitted`): then
+ *   that task, as above. An A2A task that has ended is never polled for AdCP work
+ *   (a2a-profile-extension.md, "Submitted AdCP work"): pending AdCP work without a `task_id` in an
+ *   ended A2A task throws `AdcpWireError('protocol')`.
  * Polls back off from `pollIntervalMs` by half again each time up to `maxPollIntervalMs`; a poll
  * that fails for a transient reason (connection refused, rate-limited poll) is retried after the
  * same delay. Throws `AdcpWireError('timeout')` past `timeoutMs`, and `TypeError` for a result
@@ -55,6 +62,7 @@ export async function waitForResult(
   if (taskId === undefined && transportTaskId === undefined) {
     throw new TypeError(`waitFor: a ${start.status} result without a task id has nothing to follow`);
   }
+  if (taskId === undefined) refuseEndedTransportTask(start);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   const deadline = deadlineSignal(timeoutMs, options.signal, 'waitFor');
   const maxInterval = options.maxPollIntervalMs ?? DEFAULT_MAX_POLL_INTERVAL_MS;
@@ -81,7 +89,7 @@ export async function waitForResult(
       if (following === undefined && current.taskId !== undefined) {
         following = current.taskId;
         poll = await adcpPoller(context, following, deadline.signal);
-      }
+      } else if (following === undefined) refuseEndedTransportTask(current);
     }
   } finally {
     deadline.dispose();
@@ -160,6 +168,23 @@ async function transportPoller(context: WaitContext, transportTaskId: string): P
     tracePoll({ ...poll, attempt: ++polls, onActivity: context.onActivity }, () =>
       getTask(transportTaskId, { signal, maxBytes: context.maxBytes }),
     );
+}
+
+/**
+ * Throws when `result` (pending, no AdCP `task_id`) came from an A2A task that has already ended:
+ * polling that task again would never show the AdCP work, and the answer gave no handle for
+ * `get_task_status`.
+ */
+function refuseEndedTransportTask(result: TaskResult): void {
+  if (result.protocol !== 'a2a') return;
+  const task = unwrapStreamEnvelope(result.raw);
+  const status = isPlainObject(task) && isPlainObject(task['status']) ? task['status'] : undefined;
+  const state = normalizeTaskState(status?.['state']);
+  if (!isFinalStatus(state)) return;
+  throw new AdcpWireError(
+    'protocol',
+    `waitFor: A2A task ${result.transportTaskId ?? '(no id)'} is ${state}, but its AdCP answer is ${result.status} without a task_id to poll with get_task_status`,
+  );
 }
 
 /** Final, or waiting on the caller. */

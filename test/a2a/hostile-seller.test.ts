@@ -44,7 +44,9 @@ const behaviours: Record<string, (req: RawRequest, res: ServerResponse) => void 
   },
   huge: (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ blob: 'y'.repeat(hugeSize) }) } }));
+    res.end(
+      JSON.stringify({ jsonrpc: '2.0', id: req.body?.id, result: { task: v1Task({ blob: 'y'.repeat(hugeSize) }) } }),
+    );
   },
   nested: (req, res) => {
     const write = sse(res);

@@ -4,7 +4,15 @@ import { A2ATransport } from '../../src/a2a/index.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { startServer, startV1Server, type TestServer } from './sdk-servers.js';
 import { sellerScript, PRODUCTS } from './scripts.js';
-import { startRawServer, sendJson, dualCard, PROFILE_CAPABILITIES, v03Task, v1Task, type RawServer } from './raw-server.js';
+import {
+  startRawServer,
+  sendJson,
+  dualCard,
+  PROFILE_CAPABILITIES,
+  v03Task,
+  v1Task,
+  type RawServer,
+} from './raw-server.js';
 
 const MAX = 1024 * 1024;
 
