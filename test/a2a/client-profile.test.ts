@@ -21,10 +21,18 @@ const vector = (group: string, id: string): Json => {
 };
 const PROFILE_URI = 'https://adcontextprotocol.org/extensions/adcp/v3';
 
+/** The Message of a 1.0 send. */
+function messageOf(req: RawRequest): Json {
+  const message = req.body?.params?.['message'];
+  assert.ok(typeof message === 'object' && message !== null, 'request without a message');
+  return message as Json;
+}
+
 /** The `{ skill, input }` of a 1.0 request's DataPart. */
 function invocation(req: RawRequest): { skill?: string; input?: Json } {
-  const parts = ((req.body?.params?.['message'] as Json | undefined)?.['parts'] ?? []) as Json[];
-  return (parts.find((p) => 'data' in p)?.['data'] ?? {}) as { skill?: string; input?: Json };
+  const parts = (messageOf(req)['parts'] ?? []) as Json[];
+  const data: unknown = parts.find((p) => 'data' in p)?.['data'];
+  return typeof data === 'object' && data !== null ? data : {};
 }
 
 /** A card of `vector` with its interface pointed at this server (the vectors' cards name example hosts). */
@@ -199,7 +207,7 @@ describe('AdcpClient and the AdCP A2A profile (raw 1.0 seller serving the vector
         assert.equal(post.body?.method, 'SendMessage', 'polled the A2A task instead of invoking get_task_status');
         assert.equal(post.headers['a2a-version'], '1.0');
         assert.equal(post.headers['a2a-extensions'], PROFILE_URI);
-        const message = post.body?.params?.['message'] as Json;
+        const message = messageOf(post);
         assert.equal(message['role'], 'ROLE_USER');
         assert.equal(typeof message['messageId'], 'string');
         assert.equal((message['parts'] as Json[]).length, 1);
@@ -208,9 +216,9 @@ describe('AdcpClient and the AdCP A2A profile (raw 1.0 seller serving the vector
       assert.equal(pollMessages.length, 2);
       const expected = (vector('invocation_vectors', 'get-task-status-poll')['message'] as Json)['parts'] as Json[];
       for (const poll of pollMessages) {
-        assert.deepEqual((poll.body?.params?.['message'] as Json)['parts'], expected);
+        assert.deepEqual(messageOf(poll)['parts'], expected);
       }
-      const ids = new Set(posts.map((p) => (p.body?.params?.['message'] as Json)['messageId']));
+      const ids = new Set(posts.map((p) => messageOf(p)['messageId']));
       assert.equal(ids.size, posts.length, 'a messageId was reused');
     } finally {
       await c.close();
