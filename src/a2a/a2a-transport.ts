@@ -49,6 +49,7 @@ type Outcome =
  */
 export class A2ATransport implements AdcpTransport {
   readonly protocol = 'a2a' as const;
+  readonly url: string;
   private readonly options: TransportOptions;
   private readonly fetch: typeof fetch;
   private readonly pin: 'auto' | A2AWire;
@@ -67,6 +68,7 @@ export class A2ATransport implements AdcpTransport {
     if (pin !== 'auto' && pin !== '1.0' && pin !== '0.3') {
       throw new TypeError(`createA2ATransport: a2aWire must be 'auto', '1.0' or '0.3', got ${String(pin)}`);
     }
+    this.url = options.url;
     this.options = options;
     this.credentialOrigins = credentialOriginsOf(options.url, options.credentialOrigins);
     this.pin = pin;

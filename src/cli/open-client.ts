@@ -3,6 +3,7 @@ import type { Connection } from './connection-flags.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import type { ProgressEvent } from '../transport/transport.js';
+import type { AdcpClient } from '../client/adcp-client.js';
 import type { DiscoverResult } from '../client/discover.js';
 import type { RetryNotice } from '../client/retry.js';
 
@@ -29,8 +30,14 @@ export interface CliClient {
 export type OpenClient = (connection: Connection) => Promise<CliClient>;
 
 /** Opens the real AdcpClient, loaded lazily so `adcp --help` does not load the SDKs. */
-export const openClient: OpenClient = async (connection) => {
-  const { AdcpClient } = await import('../client/index.js');
+export const openClient: OpenClient = (connection) => openAdcpClient(connection);
+
+/**
+ * The one AdcpClient a command talks through, made from the connection flags; a flag the client
+ * refuses (a token with a line break...) is a usage error.
+ */
+export async function openAdcpClient(connection: Connection): Promise<AdcpClient> {
+  const { AdcpClient } = await import('../client/adcp-client.js');
   try {
     return new AdcpClient({
       url: connection.url,
@@ -47,4 +54,4 @@ export const openClient: OpenClient = async (connection) => {
       throw new UsageError(error.message.replace(/^AdcpClient: /, ''));
     throw error;
   }
-};
+}

@@ -56,13 +56,12 @@ export class AdcpClient {
   #closed = false;
 
   constructor(options: AdcpClientOptions) {
-    if (options === null || typeof options !== 'object') throw new TypeError('AdcpClient: pass { url, protocol }');
-    if (
-      typeof options.url !== 'string' ||
-      !URL.canParse(options.url) ||
-      !/^https?:$/.test(new URL(options.url).protocol)
-    ) {
-      throw new TypeError(`AdcpClient: url must be an absolute http(s) URL, got ${String(options.url)}`);
+    if (options === null || typeof options !== 'object')
+      throw new TypeError('AdcpClient: pass { url, protocol } or { transport }');
+    if (options.transport !== undefined) checkTransport(options);
+    const url = options.url ?? options.transport?.url;
+    if (typeof url !== 'string' || !URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      throw new TypeError(`AdcpClient: url must be an absolute http(s) URL, got ${String(url)}`);
     }
     const protocol = options.protocol ?? 'auto';
     if (protocol !== 'mcp' && protocol !== 'a2a' && protocol !== 'auto') {
@@ -81,7 +80,7 @@ export class AdcpClient {
     if (parseWireVersion(this.#pin) === undefined) {
       throw new TypeError(`AdcpClient: adcpVersion must be release precision such as "3.1", got ${String(this.#pin)}`);
     }
-    this.url = options.url;
+    this.url = url;
     checkActivityListener('AdcpClient', options.onActivity);
     this.#options =
       options.operations === undefined
@@ -103,7 +102,7 @@ export class AdcpClient {
       headers['authorization'] = `Bearer ${options.auth}`;
     }
     this.#transportOptions = {
-      url: options.url,
+      url,
       headers,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     };
@@ -118,7 +117,7 @@ export class AdcpClient {
     );
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
     if (options.credentialOrigins !== undefined) {
-      credentialOriginsOf(options.url, options.credentialOrigins); // TypeError now, not at the first call
+      credentialOriginsOf(url, options.credentialOrigins); // TypeError now, not at the first call
       this.#transportOptions.credentialOrigins = options.credentialOrigins;
     }
   }
@@ -285,6 +284,52 @@ export class AdcpClient {
     }
   }
 
+  /**
+   * One look at a transport task (`result.transportTaskId`): an A2A task (`GetTask`, v0.3
+   * `tasks/get`) or an MCP Task (`tasks/get`, then `tasks/result` once it ended), as a TaskResult.
+   * An unknown id is the agent's refusal (a `failed` result or `AdcpWireError('not_found')`).
+   * Not retried. For an AdCP `task_id`, use `getTaskStatus`.
+   */
+  getTransportTask(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TaskResult> {
+    return this.#onTransportTask('getTransportTask', taskId, options, (transport, callOptions) => {
+      if (transport.getTask === undefined)
+        throw new TypeError(`AdcpClient.getTransportTask: this ${transport.protocol} transport has no tasks to read`);
+      return transport.getTask(taskId, callOptions);
+    });
+  }
+
+  /**
+   * Cancels a transport task (A2A `CancelTask`, MCP `tasks/cancel`); AdCP itself has no cancel
+   * task. The answer is the task as the agent left it: `canceled` when it took the cancellation.
+   * Not retried.
+   */
+  cancelTransportTask(taskId: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<TaskResult> {
+    return this.#onTransportTask('cancelTransportTask', taskId, options, (transport, callOptions) => {
+      if (transport.cancelTask === undefined)
+        throw new TypeError(`AdcpClient.cancelTransportTask: this ${transport.protocol} transport cannot cancel tasks`);
+      return transport.cancelTask(taskId, callOptions);
+    });
+  }
+
+  async #onTransportTask(
+    method: string,
+    taskId: string,
+    options: { signal?: AbortSignal; timeoutMs?: number },
+    act: (transport: AdcpTransport, callOptions: TransportCallOptions) => Promise<TaskResult>,
+  ): Promise<TaskResult> {
+    if (typeof taskId !== 'string' || taskId === '')
+      throw new TypeError(`AdcpClient.${method}: taskId must be the transportTaskId of a result`);
+    checkPositive('timeoutMs', options.timeoutMs);
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const deadline = deadlineSignal(timeoutMs, options.signal, `task ${taskId} at ${this.url}`);
+    try {
+      const transport = await this.#transportFor(deadline.signal);
+      return await act(transport, { signal: deadline.signal, maxBytes: this.#transportOptions.maxBytes });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
   /** The operation id a pending result was recorded under (`result.operation.operationId`). */
   operationIdOf(result: TaskResult): string | undefined {
     return result.operation?.operationId;
@@ -366,7 +411,11 @@ export class AdcpClient {
   #transportFor(signal?: AbortSignal): Promise<AdcpTransport> {
     if (this.#closed) return Promise.reject(new TypeError(`AdcpClient for ${this.url} is closed`));
     if (this.#transport === undefined) {
-      const creating = createTransport(this.#options.protocol ?? 'auto', this.#transportOptions, signal);
+      const given = this.#options.transport;
+      const creating =
+        given !== undefined
+          ? Promise.resolve(given)
+          : createTransport(this.#options.protocol ?? 'auto', this.#transportOptions, signal);
       this.#transport = creating;
       void creating.catch(() => {
         if (this.#transport === creating) this.#transport = undefined;
@@ -472,6 +521,33 @@ export class AdcpClient {
         { cause: error, tool, url: this.url },
       );
     }
+  }
+}
+
+/** A given transport must be one, and the options that shape a created transport stay off. */
+function checkTransport(options: AdcpClientOptions): void {
+  const transport = options.transport as Partial<AdcpTransport> | null;
+  const methods = ['callTool', 'listTools', 'readCard', 'close'] as const;
+  if (
+    transport === null ||
+    typeof transport !== 'object' ||
+    (transport.protocol !== 'mcp' && transport.protocol !== 'a2a') ||
+    methods.some((m) => typeof transport[m] !== 'function')
+  ) {
+    throw new TypeError(
+      `AdcpClient: transport must be an AdcpTransport (protocol 'mcp' or 'a2a', ${methods.join(', ')}), such as createInMemoryTransport(server, { protocol })`,
+    );
+  }
+  if (options.protocol !== undefined && options.protocol !== 'auto' && options.protocol !== transport.protocol) {
+    throw new TypeError(`AdcpClient: protocol is '${options.protocol}' but the transport speaks ${transport.protocol}`);
+  }
+  const shaping = (['headers', 'auth', 'fetch', 'signing', 'a2aWire', 'credentialOrigins'] as const).filter(
+    (name) => options[name] !== undefined,
+  );
+  if (shaping.length > 0) {
+    throw new TypeError(
+      `AdcpClient: ${shaping.join(', ')} shape the transport the client creates; with { transport }, give them to the transport`,
+    );
   }
 }
 

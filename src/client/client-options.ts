@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/types.js';
 import type { OperationStore } from '../store/types.js';
-import type { ProgressEvent } from '../transport/transport.js';
+import type { AdcpTransport, ProgressEvent } from '../transport/transport.js';
 import type { RetryNotice } from './retry.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
 import type { ActivityListener } from '../telemetry/activity.js';
@@ -25,8 +25,19 @@ export interface Clock {
 }
 
 export interface AdcpClientOptions {
-  /** The agent: MCP endpoint, or A2A agent base URL / card URL. */
-  url: string;
+  /**
+   * The agent: MCP endpoint, or A2A agent base URL / card URL. Required unless `transport` is
+   * given and names its URL (then it defaults to `transport.url`).
+   */
+  url?: string;
+  /**
+   * Talk through this transport instead of creating one from `url` and `protocol`: an in-memory
+   * transport to a server in the same process (`createInMemoryTransport`), or your own. The
+   * client owns it (`close()` closes it). The options that shape a created transport (`headers`,
+   * `auth`, `fetch`, `signing`, `a2aWire`, `credentialOrigins`) are refused beside it: give them
+   * to the transport.
+   */
+  transport?: AdcpTransport;
   /** `auto` (default) looks for an A2A agent card at the URL and otherwise speaks MCP. */
   protocol?: 'mcp' | 'a2a' | 'auto';
   /** Extra headers on every request. */

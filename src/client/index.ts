@@ -14,6 +14,7 @@ export type {
   CardInfo,
 } from '../transport/transport.js';
 export { createTransport } from './create-transport.js';
+export { createInMemoryTransport, type InMemoryTransportOptions, type InMemoryHandler } from './in-memory-transport.js';
 export { DEFAULT_RETRY } from './retry.js';
 export type {
   TaskResult,

@@ -39,6 +39,7 @@ const MAX_TOOL_PAGES = 20;
  */
 export class McpTransport implements AdcpTransport {
   readonly protocol = 'mcp' as const;
+  readonly url: string;
   readonly #options: TransportOptions;
   readonly #session: McpSession;
   #tools: Promise<Map<string, ToolInfo>> | undefined;
@@ -49,6 +50,7 @@ export class McpTransport implements AdcpTransport {
     if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
       throw new TypeError(`createMcpTransport: url must be an absolute URL, got ${String(options.url)}`);
     }
+    this.url = options.url;
     this.#options = options;
     const session: ConstructorParameters<typeof McpSession>[0] = { url: options.url, maxBytes: options.maxBytes };
     if (options.headers !== undefined) session.headers = options.headers;

@@ -11,6 +11,8 @@ import type { A2AProfileViolation } from '../core/a2a-profile.js';
  */
 export interface AdcpTransport {
   readonly protocol: 'mcp' | 'a2a';
+  /** The agent URL it talks to; `new AdcpClient({ transport })` takes it as the client's `url`. */
+  readonly url?: string;
   /** Calls one AdCP tool (MCP tool / A2A skill). `args` already holds `idempotency_key`/`context`. */
   callTool(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult>;
   /**

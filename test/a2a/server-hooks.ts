@@ -44,12 +44,14 @@ export function useScriptServer(kind: ServerKind): { readonly server: TestServer
 
 /**
  * createAdcpServer with `create_media_buy` answering `submitted` and finishing with `result` once
- * `release()` is called, plus `tools`, listening for the enclosing describe; after() releases it.
+ * `release()` is called, plus `tools`, for the enclosing describe: listening on a port unless
+ * `listen` is false (tests that reach it in memory); after() releases it.
  */
 export function useGatedAdcpServer(
   result: JsonObject,
   tools: AdcpToolDefinition[] = [],
-): { readonly listening: ListeningAdcpServer; readonly release: () => void } {
+  options: { listen?: boolean } = {},
+): { readonly server: AdcpServer; readonly listening: ListeningAdcpServer; readonly release: () => void } {
   const released = gate();
   let server: AdcpServer | undefined;
   let listening: ListeningAdcpServer | undefined;
@@ -64,16 +66,23 @@ export function useGatedAdcpServer(
         }),
     };
     server = createAdcpServer({ validateRequests: false, tools: [...tools, buy] });
-    listening = await server.listen();
+    if (options.listen !== false) listening = await server.listen();
   });
   after(async () => {
     released.open();
     await server?.close();
   });
   return {
+    get server(): AdcpServer {
+      if (server === undefined)
+        throw new Error('useGatedAdcpServer: the server starts in before(); read it inside a test');
+      return server;
+    },
     get listening(): ListeningAdcpServer {
       if (listening === undefined)
-        throw new Error('useGatedAdcpServer: the server starts in before(); read it inside a test');
+        throw new Error(
+          'useGatedAdcpServer: the server listens in before() unless { listen: false }; read it inside a test',
+        );
       return listening;
     },
     release: () => released.open(),

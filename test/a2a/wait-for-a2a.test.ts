@@ -2,7 +2,7 @@
 // (the get_task_status skill).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdcpClient } from '../../src/client/index.js';
+import { AdcpClient, createInMemoryTransport } from '../../src/client/index.js';
 import { A2ATransport } from '../../src/a2a/index.js';
 import type { ServerKind } from './sdk-servers.js';
 import { useGatedAdcpServer, useScriptServer } from './server-hooks.js';
@@ -43,12 +43,13 @@ for (const [kind, wire] of [
   });
 }
 
-describe('AdcpClient.waitFor by AdCP task_id over A2A (createAdcpServer)', () => {
-  const agent = useGatedAdcpServer({ media_buy_id: 'mb_42', packages: [] });
+describe('AdcpClient.waitFor by AdCP task_id over A2A (createAdcpServer, in memory)', () => {
+  const agent = useGatedAdcpServer({ media_buy_id: 'mb_42', packages: [] }, [], { listen: false });
 
   for (const wire of ['1.0', '0.3'] as const) {
     it(`follows a submitted media buy with get_task_status over A2A ${wire}`, async () => {
-      const client = new AdcpClient({ url: agent.listening.a2aUrl, protocol: 'a2a', a2aWire: wire, retry: false });
+      const transport = createInMemoryTransport(agent.server, { protocol: 'a2a', a2aWire: wire });
+      const client = new AdcpClient({ transport, retry: false });
       try {
         const submitted = await client.call('create_media_buy', { total_budget: 1000 });
         assert.equal(submitted.status, 'submitted');

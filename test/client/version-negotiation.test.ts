@@ -1,8 +1,8 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdcpClient, AdcpVersionError } from '../../src/client/index.js';
+import { AdcpClient, AdcpVersionError, createInMemoryTransport } from '../../src/client/index.js';
 import type { JsonObject } from '../../src/core/types.js';
-import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
+import { createAdcpServer, type AdcpServer } from '../../src/server/create-adcp-server.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
 
 const seen: JsonObject[] = [];
@@ -23,19 +23,20 @@ const tools: AdcpToolDefinition[] = [
 ];
 
 describe('version negotiation and validation between AdcpClient and createAdcpServer', () => {
-  const servers: ListeningAdcpServer[] = [];
-  const serve = async (adcpVersions: string[]) => {
-    const listening = await createAdcpServer({ tools, adcpVersions }).listen();
-    servers.push(listening);
-    return listening;
+  // In memory: the client and the server talk real MCP and A2A in this process, without a port.
+  const servers: AdcpServer[] = [];
+  const serve = (adcpVersions: string[]) => {
+    const server = createAdcpServer({ tools, adcpVersions });
+    servers.push(server);
+    return server;
   };
   after(async () => {
     for (const s of servers) await s.close();
   });
 
   it('sends adcp_version and adcp_major_version on every request, and the server echoes the release it served', async () => {
-    const server = await serve(['3.0']);
-    const client = new AdcpClient({ url: server.mcpUrl, protocol: 'mcp' }); // pinned 3.1, no negotiation
+    const server = serve(['3.0']);
+    const client = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'mcp' }) }); // pinned 3.1, no negotiation
     try {
       const result = await client.call('get_products', { buying_mode: 'brief' });
       assert.equal(seen.at(-1)?.adcp_version, '3.1');
@@ -47,8 +48,8 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
   });
 
   it('learns the agent releases once and speaks the highest in common', async () => {
-    const server = await serve(['3.0']);
-    const client = new AdcpClient({ url: server.mcpUrl, protocol: 'mcp', negotiate: true });
+    const server = serve(['3.0']);
+    const client = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'mcp' }), negotiate: true });
     try {
       assert.equal(await client.negotiatedRelease(), '3.0');
       await client.call('get_products', { buying_mode: 'brief' });
@@ -59,8 +60,12 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
   });
 
   it('raises AdcpVersionError when no release is in common', async () => {
-    const server = await serve(['3.0']);
-    const client = new AdcpClient({ url: server.mcpUrl, protocol: 'mcp', negotiate: true, adcpVersion: '4.0' });
+    const server = serve(['3.0']);
+    const client = new AdcpClient({
+      transport: createInMemoryTransport(server, { protocol: 'mcp' }),
+      negotiate: true,
+      adcpVersion: '4.0',
+    });
     try {
       await assert.rejects(client.call('get_products', { buying_mode: 'brief' }), (error: unknown) => {
         assert.ok(error instanceof AdcpVersionError);
@@ -73,8 +78,11 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
   });
 
   it('answers a pin the server cannot serve with VERSION_UNSUPPORTED listing what it supports', async () => {
-    const server = await serve(['3.1']);
-    const client = new AdcpClient({ url: server.mcpUrl, protocol: 'mcp', adcpVersion: '3.0' });
+    const server = serve(['3.1']);
+    const client = new AdcpClient({
+      transport: createInMemoryTransport(server, { protocol: 'mcp' }),
+      adcpVersion: '3.0',
+    });
     try {
       const result = await client.call('get_products', { buying_mode: 'brief' });
       assert.ok(result.status === 'failed');
@@ -87,8 +95,8 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
   });
 
   it('refuses invalid arguments on the server with INVALID_REQUEST, field and issues, before the handler runs', async () => {
-    const server = await serve(['3.0', '3.1']);
-    const client = new AdcpClient({ url: server.a2aUrl, protocol: 'a2a' });
+    const server = serve(['3.0', '3.1']);
+    const client = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'a2a' }) });
     const before = seen.length;
     try {
       const result = await client.call('get_products', { buying_mode: 'retail' });
@@ -104,8 +112,11 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
   });
 
   it('reports an answer that fails the response schema on the result, keeping its data', async () => {
-    const server = await serve(['3.0', '3.1']);
-    const client = new AdcpClient({ url: server.mcpUrl, protocol: 'mcp', validate: 'both' });
+    const server = serve(['3.0', '3.1']);
+    const client = new AdcpClient({
+      transport: createInMemoryTransport(server, { protocol: 'mcp' }),
+      validate: 'both',
+    });
     try {
       const result = await client.call('get_products', { buying_mode: 'brief' });
       assert.equal(result.status, 'completed');
