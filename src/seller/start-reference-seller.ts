@@ -8,6 +8,7 @@ import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { ResponseValidation } from '../server/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
+import type { AdcpAuthOptions } from '../server/auth-options.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
 import { SqliteIdempotencyStore } from '../store/sqlite-idempotency-store.js';
 import { SqliteTaskStore } from '../store/sqlite-task-store.js';
@@ -46,6 +47,11 @@ export interface ReferenceSellerOptions {
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
   /** Verify RFC 9421 request signatures (see `createAdcpServer`'s `requestSigning`). */
   requestSigning?: RequestSigningServerOptions;
+  /**
+   * Bearer tokens / OAuth (see `createAdcpServer`'s `auth`): discovery stays open, every other
+   * operation needs credentials. Default: open (every caller is `anonymous@<address>`).
+   */
+  auth?: AdcpAuthOptions;
   name?: string;
   /** Releases served and advertised. Default `['3.0', '3.1']`. */
   adcpVersions?: string[];
@@ -138,6 +144,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
     ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.requestSigning === undefined ? {} : { requestSigning: options.requestSigning }),
   });

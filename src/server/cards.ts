@@ -14,6 +14,8 @@ export interface CardInput {
   a2aUrl: string;
   /** The interface that serves callers who do not activate the profile. */
   a2aLegacyUrl: string;
+  /** `securitySchemes`, `security`, `securityRequirements` (see `agentCardSecurity`); empty when open. */
+  security?: JsonObject;
 }
 
 /**
@@ -82,6 +84,7 @@ export function buildAgentCard(input: CardInput, mode: 'profile' | 'legacy' = 'p
     },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
+    ...input.security,
     skills: input.a2aTools.map((tool) => ({
       id: tool.name,
       name: tool.name,

@@ -12,6 +12,7 @@ import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
 import { buildCapabilities } from './capabilities.js';
 import { defaultCapabilitiesTool } from './default-capabilities-tool.js';
 import { buildAgentCard, buildServerCard } from './cards.js';
+import { agentCardSecurity } from './card-security.js';
 import {
   checkHostAndOrigin,
   isJsonContentType,
@@ -26,6 +27,9 @@ import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp-modern-endpoi
 import { createMcpTaskWork } from './mcp-task-work.js';
 import { createAdcpServing } from './adcp-serving.js';
 import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
+import { createRequestAuth } from './request-auth.js';
+import type { EndpointKind } from './anonymous-call.js';
+import { PROTECTED_RESOURCE_PREFIX } from './protected-resource.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
 import { startTaskUpkeep } from './task-upkeep.js';
@@ -109,13 +113,18 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
  */
 export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (!Array.isArray(options.tools)) throw new TypeError('createAdcpServer: pass { tools: [...] }');
+  if (options.auth !== undefined && options.authenticate !== undefined) {
+    throw new TypeError('createAdcpServer: pass auth or authenticate, not both');
+  }
+  const serving = createAdcpServing(options);
+  // Checked before anything starts: a bad auth configuration throws with nothing to clean up.
+  const requestAuth = options.auth === undefined ? undefined : createRequestAuth(options.auth, serving.defaultRelease);
   const ownsStore = options.store === undefined;
   const store = options.store ?? new MemoryTaskStore();
   const webhooks = createServerWebhooks({
     ...options.webhooks,
     ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
   });
-  const serving = createAdcpServing(options);
   const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const replayTtlSeconds = options.idempotency?.replayTtlSeconds ?? 86_400;
@@ -235,6 +244,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     const shown = address.includes(':') ? `[${address}]` : address;
     return `http://${shown}:${req.socket.localPort ?? 80}`;
   };
+  const cardSecurity = agentCardSecurity(options.auth);
   const cardInput = (req: IncomingMessage) => {
     const base = publicOrigin ?? listenOrigin ?? localOrigin(req);
     return {
@@ -248,15 +258,41 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       mcpUrl: `${base}${ADCP_SERVER_PATHS.mcp}`,
       a2aUrl: `${base}${ADCP_SERVER_PATHS.a2a}`,
       a2aLegacyUrl: `${base}${ADCP_SERVER_PATHS.a2aLegacy}`,
+      security: cardSecurity,
     };
   };
 
-  const principalOf = async (req: IncomingMessage): Promise<string | null> => {
-    if (options.authenticate === undefined) return anonymousPrincipal(req.socket.remoteAddress);
+  const originOf = (req: IncomingMessage) => publicOrigin ?? listenOrigin ?? localOrigin(req);
+  const endpointPaths = [ADCP_SERVER_PATHS.mcp, ADCP_SERVER_PATHS.a2a, ADCP_SERVER_PATHS.a2aLegacy] as const;
+
+  /**
+   * The caller's principal and whether credentials vouched for it (an anonymous caller has a
+   * principal too), or null to refuse: `authenticate` said no. `auth` refusals are answered here.
+   */
+  const principalOf = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+  ): Promise<{ principal: string | null; authenticated: boolean } | undefined> => {
+    if (requestAuth !== undefined) {
+      const origin = originOf(req);
+      const identity = await requestAuth.identify(req, { url: `${origin}${path}`, origin });
+      if (!identity.ok) {
+        res.setHeader('www-authenticate', identity.challenge);
+        refuseUnread(req, res, identity.status, identity.body);
+        return undefined;
+      }
+      if (identity.principal !== undefined) return { principal: identity.principal, authenticated: true };
+      return { principal: anonymousPrincipal(req.socket.remoteAddress), authenticated: false };
+    }
+    if (options.authenticate === undefined) {
+      return { principal: anonymousPrincipal(req.socket.remoteAddress), authenticated: false };
+    }
     try {
-      return await options.authenticate(req);
+      const principal = await options.authenticate(req);
+      return { principal, authenticated: principal !== null };
     } catch {
-      return null;
+      return { principal: null, authenticated: false };
     }
   };
 
@@ -286,6 +322,13 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       sendJson(res, 200, options.publicJwks);
       return;
     }
+    if (req.method === 'GET' && requestAuth !== undefined && path.startsWith(PROTECTED_RESOURCE_PREFIX)) {
+      const metadata = requestAuth.metadataAt(path, originOf(req), endpointPaths);
+      if (metadata !== undefined) {
+        sendJson(res, 200, metadata);
+        return;
+      }
+    }
     const isMcp = path === ADCP_SERVER_PATHS.mcp;
     const isLegacy = path === ADCP_SERVER_PATHS.a2aLegacy;
     const isA2A = path === ADCP_SERVER_PATHS.a2a || isLegacy;
@@ -301,7 +344,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       });
       return;
     }
-    let principal = await principalOf(req);
+    const identity = await principalOf(req, res, path);
+    if (identity === undefined) return;
+    let { principal, authenticated } = identity;
     const signatureSent = req.headers['signature'] !== undefined || req.headers['signature-input'] !== undefined;
     if (principal === null && !(signing !== undefined && signatureSent)) {
       res.setHeader('www-authenticate', 'Bearer');
@@ -360,8 +405,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
     if (signing !== undefined) {
       // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
-      const authenticated = options.authenticate === undefined ? null : principal;
-      const admitted = await signing.admit(req, rawBody, body, authenticated !== null);
+      const vouched = authenticated ? principal : null;
+      const admitted = await signing.admit(req, rawBody, body, vouched !== null);
       if (!admitted.ok && admitted.unauthenticated === true) {
         // warn_for: a failed signature establishes no identity; with no other credential the caller is unauthenticated.
         res.setHeader('www-authenticate', 'Bearer');
@@ -373,7 +418,17 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         sendJson(res, 401, { error: admitted.code });
         return;
       }
-      if (admitted.signed) principal = signedPrincipal(signing.options, admitted.keyid, authenticated);
+      if (admitted.signed) {
+        principal = signedPrincipal(signing.options, admitted.keyid, vouched);
+        authenticated = principal !== null;
+      }
+    }
+    const kind: EndpointKind = isMcp ? 'mcp' : isLegacy ? 'a2a-legacy' : 'a2a';
+    if (requestAuth !== undefined && !authenticated && !requestAuth.allowsAnonymous(kind, req, body)) {
+      const refusal = requestAuth.missing({ url: `${originOf(req)}${path}`, origin: originOf(req) }, body);
+      res.setHeader('www-authenticate', refusal.challenge);
+      sendJson(res, refusal.status, refusal.body);
+      return;
     }
     if (principal === null) {
       res.setHeader('www-authenticate', 'Bearer');

@@ -21,3 +21,7 @@ export { MemoryTaskStore } from '../store/memory-task-store.js';
 export { SqliteTaskStore } from '../store/sqlite-task-store.js';
 export type { ServerWebhookOptions } from './server-webhooks.js';
 export type { RequestSigningServerOptions } from './request-signing.js';
+export type { AdcpAuthOptions, AuthInfo, OAuthResourceOptions, OAuthTokenVerifier } from './auth-options.js';
+export { isAnonymousPrincipal } from './auth-options.js';
+export { jwtVerifier } from './jwt-verifier.js';
+export type { JwtVerifierOptions } from './jwt-verifier.js';

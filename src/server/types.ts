@@ -7,6 +7,7 @@ import type { AdcpServingOptions } from './adcp-serving.js';
 import type { CapabilitiesOverride } from './capabilities.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
 import type { RequestSigningServerOptions } from './request-signing.js';
+import type { AdcpAuthOptions } from './auth-options.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type { TaskSupport };
@@ -103,6 +104,13 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * a proxy) share tasks and limits; authenticate them to tell them apart.
    */
   authenticate?: (req: IncomingMessage) => string | null | Promise<string | null>;
+  /**
+   * Authentication: static bearer tokens and/or OAuth 2.1 access tokens mapped to principals
+   * (see AdcpAuthOptions). Callers without credentials may call only the discovery tools; bad
+   * credentials get 401 with `WWW-Authenticate`. With `oauth`, RFC 9728 metadata is served at
+   * `/.well-known/oauth-protected-resource/mcp` (and `/a2a`). Not together with `authenticate`.
+   */
+  auth?: AdcpAuthOptions;
   /**
    * AdCP webhooks: the library's emitter (RFC 9421 with `signingKey`, or legacy HMAC when the
    * buyer's `push_notification_config.authentication.credentials` asks for it). Default: https

@@ -1,0 +1,67 @@
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { JsonObject } from '../core/types.js';
+
+export type { AuthInfo, OAuthTokenVerifier };
+
+/**
+ * `createAdcpServer({ auth })`: who may call the server, and as whom. Callers present a bearer
+ * token (`Authorization: Bearer <token>`, RFC 6750): a static API key from `tokens`, or an OAuth 2.1
+ * access token checked by `oauth.verifier`. Without credentials a caller is `anonymous@<address>`
+ * and may call only `publicTools` (discovery); every other operation answers HTTP 401 with
+ * `WWW-Authenticate`. Credentials that are presented and fail are refused with 401 on every request.
+ */
+export interface AdcpAuthOptions {
+  /**
+   * Static credentials: token -> principal (`{ 'sk_live_...': 'acme' }`). Tokens are RFC 6750
+   * b64token strings of at least 16 characters; they are compared by SHA-256 digest, never logged
+   * and never echoed. Principals must not start with `anonymous@`.
+   */
+  tokens?: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
+  /** OAuth 2.1 bearer tokens as the MCP authorization spec describes (RFC 9728 metadata, audience, expiry). */
+  oauth?: OAuthResourceOptions;
+  /**
+   * Tools an anonymous caller may call. Default: `get_adcp_capabilities`, `list_creative_formats`
+   * and `get_products` (security.md, "Low-Risk Operations (Discovery)"; the `security` storyboard).
+   * Protocol discovery (MCP `initialize`, `tools/list`, the cards) is always open.
+   */
+  publicTools?: string[];
+}
+
+export interface OAuthResourceOptions {
+  /** Issuer URLs of the authorization servers (RFC 9728 `authorization_servers`). https, or http on loopback. */
+  authorizationServers: string[];
+  /**
+   * Checks an access token and describes it (the MCP SDK's `OAuthTokenVerifier`; `jwtVerifier()`
+   * builds one for JWTs signed by a JWKS). Throw (or reject) for a token that is not valid. The
+   * answer must carry `expiresAt` (seconds) and the token's audience, as `resource` or as
+   * `extra.aud` (a string or array): a token without either is refused.
+   */
+  verifier: OAuthTokenVerifier;
+  /** The principal of a verified token. Default: `extra.sub` when a string, else `clientId`. */
+  principal?: (info: AuthInfo) => string;
+  /** Scopes every call needs; a token without them is refused with 403 `insufficient_scope`. */
+  requiredScopes?: string[];
+  /** RFC 9728 `scopes_supported`. Default `requiredScopes`. */
+  scopesSupported?: string[];
+  /**
+   * Further audiences accepted besides the endpoint's own URL (`https://seller.example/mcp`) and
+   * the server's origin (an API identifier your authorization server puts in `aud`).
+   */
+  audiences?: string[];
+  /** Extra members of the protected-resource metadata (`resource_name`, `resource_documentation`, ...). */
+  metadata?: JsonObject;
+  /** Clock in ms for the expiry check. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The anonymous prefix every unauthenticated principal carries (see `anonymousPrincipal`). */
+export const ANONYMOUS_PREFIX = 'anonymous@';
+
+/** True for the principal of a caller without credentials. */
+export function isAnonymousPrincipal(principal: string): boolean {
+  return principal.startsWith(ANONYMOUS_PREFIX);
+}
+
+/** The default tools an anonymous caller may call. */
+export const DEFAULT_PUBLIC_TOOLS = ['get_adcp_capabilities', 'list_creative_formats', 'get_products'] as const;
