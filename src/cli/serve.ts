@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCommand, parsePort, printable, usageError } from './args.js';
+import { readServeTokens } from './serve-tokens.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
@@ -23,6 +24,13 @@ Options:
   --db PATH         SQLite file for tasks, media buys and creatives (default: in memory)
   --store-url URL   keep tasks in a shared store instead: postgres://... (or set ADCP_STORE_URL);
                     media buys stay in --db
+  --auth-token T[=PRINCIPAL]
+                    require this bearer token (API key) on every operation but discovery
+                    (get_adcp_capabilities, list_creative_formats, get_products, the cards),
+                    repeatable; T alone is the principal token:<8 hex of its SHA-256>. Tokens are
+                    at least 16 characters and contain no '='. Or set ADCP_SERVE_TOKENS=T1,T2=bob
+                    (kept out of shell history and ps). Without tokens the seller is open: every
+                    caller is anonymous@<its address> (the demo's sandbox)
   --sandbox         grading sandbox: verify RFC 9421 request signatures as the compliance
                     runner contract asks (its public test keys from keys.json, test-revoked-2026
                     revoked, 100 entries per keyid, create_media_buy and tasks/cancel required).
@@ -51,6 +59,7 @@ const SPEC = {
     db: { type: 'string' },
     'store-url': { type: 'string' },
     sandbox: { type: 'boolean' },
+    'auth-token': { type: 'string', multiple: true },
     'signing-vectors': { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -70,6 +79,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     if (values['signing-vectors'] !== undefined && values.sandbox !== true) {
       return usageError(io, 'serve', new Error('--signing-vectors goes with --sandbox.'));
     }
+    const tokens = readServeTokens(values['auth-token'] ?? [], io.env['ADCP_SERVE_TOKENS']);
     const requestSigning =
       values.sandbox === true ? await readSandboxSigning(io, values['signing-vectors']) : undefined;
     if (typeof requestSigning === 'number') return requestSigning;
@@ -81,12 +91,13 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(values.db !== undefined ? { dbPath: values.db } : {}),
       ...(storeUrl !== undefined ? { storeUrl } : {}),
       ...(requestSigning !== undefined ? { requestSigning } : {}),
+      ...(tokens.size > 0 ? { auth: { tokens } } : {}),
     });
     seller = started;
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, principals: [...new Set(tokens.values())] })}\n`,
       );
     } else {
       io.stdout.write(
@@ -103,6 +114,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           ...(values.sandbox === true
             ? [style.bold('  sandbox: request signatures verified with the public compliance test keys')]
             : []),
+          tokens.size === 0
+            ? '  auth  open: no credentials asked (every caller is anonymous@<its address>; --auth-token requires one)'
+            : `  auth  bearer tokens for ${[...new Set(tokens.values())].map(printable).join(', ')}; discovery stays open`,
           `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
           style.dim('Ctrl-C to stop.'),
           '',

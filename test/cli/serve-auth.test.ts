@@ -1,0 +1,89 @@
+// `adcp serve --auth-token` / ADCP_SERVE_TOKENS, called by `adcp call --auth` / ADCP_AUTH_TOKEN.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { main } from '../../src/cli/main.js';
+import { recordingIo, type RecordingIo } from './fake-io.js';
+import { defaultTokenPrincipal } from '../../src/cli/serve-tokens.js';
+
+const ALICE = `alice_${randomBytes(12).toString('hex')}`;
+const BOB = `bob_${randomBytes(12).toString('hex')}`;
+
+/** Runs `adcp serve ... --json` until the test is done; the endpoints it printed. */
+async function serve(args: string[], env: Record<string, string> = {}) {
+  const controller = new AbortController();
+  const io = recordingIo({ env });
+  io.signal = controller.signal;
+  const exit = main(['serve', '--port', '0', '--json', ...args], io);
+  let endpoints: { mcp?: string; a2a?: string; principals?: string[] } = {};
+  for (let i = 0; i < 400 && endpoints.mcp === undefined; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    if (io.out().includes('\n')) endpoints = JSON.parse(io.out()) as typeof endpoints;
+  }
+  return {
+    io,
+    endpoints,
+    async stop() {
+      controller.abort();
+      assert.equal(await exit, 0);
+    },
+  };
+}
+
+async function call(
+  url: string,
+  tool: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<[number, RecordingIo]> {
+  const io = recordingIo({ env });
+  const code = await main(['call', url, tool, '{}', '--json', ...args], io);
+  return [code, io];
+}
+
+describe('adcp serve --auth-token', () => {
+  it('requires a listed token on protected tools and lets adcp call --auth through', async () => {
+    const seller = await serve(['--auth-token', `${ALICE}=alice`, '--auth-token', BOB]);
+    try {
+      assert.deepEqual(seller.endpoints.principals, ['alice', defaultTokenPrincipal(BOB)]);
+      assert.match(defaultTokenPrincipal(BOB), /^token:[0-9a-f]{8}$/);
+      const mcp = seller.endpoints.mcp ?? '';
+      const [refused, refusedIo] = await call(mcp, 'list_creatives', []);
+      assert.notEqual(refused, 0);
+      assert.match(refusedIo.out() + refusedIo.err(), /AUTH_MISSING/);
+      const [wrong, wrongIo] = await call(mcp, 'list_creatives', ['--auth', `nope_${randomBytes(12).toString('hex')}`]);
+      assert.notEqual(wrong, 0);
+      assert.match(wrongIo.err(), /401/);
+      const [ok, okIo] = await call(mcp, 'list_creatives', ['--auth', ALICE]);
+      assert.equal(ok, 0, okIo.err());
+      assert.equal((JSON.parse(okIo.out()) as { status: string }).status, 'completed');
+      const [viaEnv] = await call(seller.endpoints.a2a ?? '', 'list_creatives', ['--protocol', 'a2a'], {
+        ADCP_AUTH_TOKEN: BOB,
+      });
+      assert.equal(viaEnv, 0);
+      const [open] = await call(mcp, 'get_adcp_capabilities', []);
+      assert.equal(open, 0);
+      assert.doesNotMatch(seller.io.out() + seller.io.err(), new RegExp(`${ALICE}|${BOB}`));
+    } finally {
+      await seller.stop();
+    }
+  });
+
+  it('reads ADCP_SERVE_TOKENS (comma-separated, T or T=principal)', async () => {
+    const seller = await serve([], { ADCP_SERVE_TOKENS: `${ALICE}=alice, ${BOB}=bob` });
+    try {
+      assert.deepEqual(seller.endpoints.principals, ['alice', 'bob']);
+      const [ok] = await call(seller.endpoints.mcp ?? '', 'list_creatives', ['--auth', BOB]);
+      assert.equal(ok, 0);
+    } finally {
+      await seller.stop();
+    }
+  });
+
+  it('refuses a short token with a usage error that does not echo it', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['serve', '--port', '0', '--auth-token', 'short=alice'], io), 2);
+    assert.match(io.err(), /--auth-token #1: a token must be at least 16 characters/);
+    assert.doesNotMatch(io.err(), /short/);
+  });
+});
