@@ -71,7 +71,7 @@ export async function waitForResult(
     let following = taskId;
     let poll =
       taskId !== undefined
-        ? await adcpPoller(context, taskId, deadline.signal)
+        ? await adcpPoller(context, taskId, deadline.signal, start)
         : await transportPoller(context, transportTaskId ?? '');
     let current = start;
     for (;;) {
@@ -88,7 +88,7 @@ export async function waitForResult(
       // here the AdCP task is what moves, so follow it by its id (the A2A task will not change).
       if (following === undefined && current.taskId !== undefined) {
         following = current.taskId;
-        poll = await adcpPoller(context, following, deadline.signal);
+        poll = await adcpPoller(context, following, deadline.signal, start);
       } else if (following === undefined) refuseEndedTransportTask(current);
     }
   } finally {
@@ -126,14 +126,26 @@ export function statusToolFor(names: ReadonlySet<string> | undefined): string {
 /**
  * AdCP polling with the task-status tool the agent lists (its MCP tools or A2A skills):
  * `get_task_status`, else the legacy `tasks/get` or `tasks_get`; `get_task_status` when the list
- * cannot be read or names none of them.
+ * cannot be read or names none of them. Each poll is a call of its own (over A2A, a task in a
+ * context of its own): the results keep the transport task and context ids of `origin`, the call
+ * being followed, so a caller never sees (or continues) a poll's ids in their place.
  */
-async function adcpPoller(context: WaitContext, taskId: string, signal: AbortSignal): Promise<Poll> {
+async function adcpPoller(
+  context: WaitContext,
+  taskId: string,
+  signal: AbortSignal,
+  origin: TaskResult,
+): Promise<Poll> {
   const tool = statusToolFor(await context.toolNames(signal).catch(() => undefined));
   return async (s) => {
     const polled = await context.callOnce(tool, { task_id: taskId, include_result: true }, s);
     checkCorrelation(polled, taskId, context.taskType);
-    return unwrapPolledResult(polled);
+    const result = unwrapPolledResult(polled);
+    if (origin.transportTaskId === undefined) delete result.transportTaskId;
+    else result.transportTaskId = origin.transportTaskId;
+    if (origin.contextId === undefined) delete result.contextId;
+    else result.contextId = origin.contextId;
+    return result;
   };
 }
 

@@ -58,6 +58,9 @@ describe('AdcpClient.waitFor by AdCP task_id over A2A (createAdcpServer, in memo
         const done = await client.waitFor(submitted, { pollIntervalMs: 10, maxPollIntervalMs: 20, timeoutMs: 10_000 });
         assert.equal(done.status, 'completed');
         assert.equal(done.data?.['media_buy_id'], 'mb_42');
+        // The ids are the call's own A2A task and context, not those of the last get_task_status poll.
+        assert.equal(done.transportTaskId, submitted.transportTaskId);
+        assert.equal(done.contextId, submitted.contextId);
       } finally {
         await client.close();
       }

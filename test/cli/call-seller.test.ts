@@ -84,6 +84,24 @@ describe('adcp call against the reference seller', () => {
     assert.match(io.err(), /… completed/);
   });
 
+  it('shows the A2A task of the call itself after --wait over A2A, not the last poll', async () => {
+    const io = recordingIo();
+    const buy =
+      '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}';
+    const argv = ['call', seller.a2aUrl, 'create_media_buy', buy, '--protocol', 'a2a', '--wait', '--timeout', '30'];
+    assert.equal(await main([...argv, '--json'], io), 0, io.err());
+    const done = JSON.parse(io.out()) as { status: string; task_id?: string; transport_task_id?: string };
+    assert.equal(done.status, 'completed');
+    // That A2A task is the create_media_buy call: it ended handing over the AdCP task (submitted,
+    // with its task_id). A get_task_status poll's A2A task would read completed.
+    const task = recordingIo();
+    const get = ['tasks', 'get', seller.a2aUrl, done.transport_task_id ?? '', '--protocol', 'a2a', '--transport-task'];
+    assert.equal(await main([...get, '--json'], task), 0, task.err());
+    const original = JSON.parse(task.out()) as { status: string; task_id?: string };
+    assert.equal(original.status, 'submitted');
+    assert.equal(original.task_id, done.task_id);
+  });
+
   it('exits 1 with the error and advice when the seller refuses (failure injected by --header)', async () => {
     const io = recordingIo();
     const code = await main(
