@@ -69,13 +69,26 @@ export function progressUpdate(
   return statusUpdate(taskId, contextId, TaskState.TASK_STATE_WORKING, parts);
 }
 
+/**
+ * The advisory TextPart of a finished invocation: the terse sentence, except that a Submitted
+ * answer's AdCP `task_id` is never repeated there (a2a-profile-extension.md, "Submitted AdCP
+ * work": the handle appears exactly once, as `task_id` in the DataPart).
+ */
+function advisoryText(toolName: string, answer: AdcpAnswer): string {
+  const body = answer.body;
+  if (!answer.isError && body.status === 'submitted' && !(typeof body.message === 'string' && body.message !== '')) {
+    return `${toolName} submitted; follow it with get_task_status.`;
+  }
+  return terseText(toolName, answer);
+}
+
 /** The one artifact of a finished invocation: a TextPart then the final DataPart (a2a-guide, "Response Format"). */
 export function resultArtifact(toolName: string, answer: AdcpAnswer): Artifact {
   return {
     artifactId: answer.isError ? 'adcp-error' : 'adcp-result',
     name: 'task_result',
     description: '',
-    parts: [textPart(terseText(toolName, answer)), dataPart(answer.body)],
+    parts: [textPart(advisoryText(toolName, answer)), dataPart(answer.body)],
     metadata: undefined,
     extensions: [],
   };
@@ -94,7 +107,7 @@ export function finalUpdate(
   answer: AdcpAnswer,
 ): TaskStatusUpdateEvent {
   const state = answer.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED;
-  return statusUpdate(taskId, contextId, state, [textPart(terseText(toolName, answer))]);
+  return statusUpdate(taskId, contextId, state, [textPart(advisoryText(toolName, answer))]);
 }
 
 /** A terminal `canceled` update (CancelTask on a running invocation). */

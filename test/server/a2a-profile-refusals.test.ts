@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkProfileSendResponse } from '../../src/core/a2a-profile-response.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
@@ -13,6 +14,11 @@ const ACTIVATED = { 'A2A-Version': '1.0', 'A2A-Extensions': PROFILE };
 const tools: AdcpToolDefinition[] = [
   { name: 'get_adcp_capabilities', description: 'Capabilities.', handler: () => ({ adcp: { major_versions: [3] } }) },
   { name: 'get_products', description: 'Echoes its input.', handler: (args) => ({ products: [], echo: args }) },
+  {
+    name: 'get_media_buy_delivery',
+    description: 'Answers Submitted, with no seller message.',
+    handler: (_args, context) => context.submit(async () => ({ media_buy_deliveries: [] })),
+  },
 ];
 
 const dataPart = (data: Json) => ({ data });
@@ -111,6 +117,20 @@ describe('the AdCP A2A profile refusals on a running server (raw JSON-RPC)', () 
     const got = refusal((await send(message)).body);
     assert.equal(got.code, -32005);
     assert.equal(got.rule, 'unsupported_part_type');
+  });
+
+  it('names the AdCP task_id of a Submitted answer once, in the DataPart', async () => {
+    const message = invocation({});
+    message.parts = [dataPart({ skill: 'get_media_buy_delivery', input: {} })];
+    const checked = checkProfileSendResponse((await send(message)).body.result);
+    assert.ok(checked.ok, JSON.stringify(checked));
+    const handle = checked.adcpTaskId;
+    assert.ok(typeof handle === 'string' && handle !== '');
+    // Everything but the DataPart's task_id: TextParts, the status message, metadata, A2A ids.
+    const task = structuredClone(checked.task);
+    const parts = ((task.artifacts as Json[])[0] as Json).parts as Json[];
+    delete ((parts.at(-1) as Json).data as Json).task_id;
+    assert.equal(JSON.stringify(task).includes(handle), false, JSON.stringify(task));
   });
 
   it('ignores advisory TextParts: the handler gets exactly input', async () => {
