@@ -131,10 +131,15 @@ async function getFollowingSameOrigin(
   }
 }
 
+/** The problem reported for a URL that serves a JWK Set (RFC 7517 `{ keys: [...] }`) instead of a card. */
+export const JWKS_NOT_A_CARD = 'a JWK Set (public keys), not an agent card';
+
 /** Why `value` is not a usable agent card, or `undefined` when it is. */
 export function cardProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'card is not a JSON object';
   const card = value as JsonObject;
+  if (Array.isArray(card['keys']) && card['url'] === undefined && card['supportedInterfaces'] === undefined)
+    return JWKS_NOT_A_CARD;
   const interfaces = card['supportedInterfaces'];
   if (interfaces !== undefined && !Array.isArray(interfaces)) return 'supportedInterfaces is not an array';
   if (card['url'] !== undefined && typeof card['url'] !== 'string') return 'url is not a string';

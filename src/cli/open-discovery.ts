@@ -4,6 +4,7 @@ import type { DiscoveryView } from './render-discovery.js';
 import type { DiscoverResult } from '../client/discover.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
+import { JWKS_NOT_A_CARD } from '../a2a/discover-card.js';
 
 /** Reads what an agent says about itself, as the discover report shows it. */
 const CARD_BYTES = 256 * 1024;
@@ -85,7 +86,8 @@ function cardRow(
   body: JsonObject | undefined,
   problem: string | undefined,
 ): DiscoveryView['cards'][number] {
-  const entry: DiscoveryView['cards'][number] = { kind };
+  // A URL that serves a key set (a JWKS URL given by mistake) is not any kind of card.
+  const entry: DiscoveryView['cards'][number] = { kind: problem === JWKS_NOT_A_CARD ? 'JWK Set' : kind };
   if (url !== undefined) entry.url = url;
   const name = text(body?.['title']) ?? text(body?.['name']);
   if (name !== undefined) entry.name = name;

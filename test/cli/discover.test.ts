@@ -55,6 +55,21 @@ describe('adcp discover against the reference seller', () => {
     assert.match(human.out(), new RegExp(`AdCP card block +${first ?? ''}: `));
   });
 
+  it('calls a JWKS URL a JWK Set, not an A2A agent card', async () => {
+    const jwksUrl = `${seller.url}/.well-known/jwks.json`;
+    const io = recordingIo();
+    await main(['discover', jwksUrl, '--json'], io);
+    const view = JSON.parse(io.out()) as { cards: { kind: string; url?: string; problem?: string }[] };
+    const row = view.cards.find((card) => card.url === jwksUrl);
+    assert.equal(row?.kind, 'JWK Set', io.out());
+    assert.equal(row?.problem, 'a JWK Set (public keys), not an agent card');
+    assert.ok(!view.cards.some((card) => card.kind === 'A2A agent card' && card.url === jwksUrl), io.out());
+    // Asked for A2A, there is no agent there at all: exit 3, saying what the URL serves instead.
+    const a2a = recordingIo();
+    assert.equal(await main(['discover', jwksUrl, '--protocol', 'a2a'], a2a), 3);
+    assert.match(a2a.err(), /a JWK Set \(public keys\), not an agent card/);
+  });
+
   it('exits 3 when nothing listens at the URL', async () => {
     const io = recordingIo();
     assert.equal(await main(['discover', DEAD_URL, '--timeout', '5'], io), 3);
