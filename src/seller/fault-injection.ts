@@ -22,7 +22,7 @@ export function createFaultInjector(): (tool: string, args: JsonObject, headers:
       else if (brief.includes('[rate-limit]')) ask = 'RATE_LIMITED';
       else if (brief.includes('[fail]')) ask = 'SERVICE_UNAVAILABLE';
     }
-    if (ask === '') return;
+    if (ask === '' || ask === 'HOLD_AFTER_EFFECT') return; // the latter: start-reference-seller.ts
     if (ask === 'RATE_LIMITED_ONCE') {
       const key = `${tool}\u0000${typeof args.idempotency_key === 'string' ? args.idempotency_key : brief}`;
       if (seen.has(key)) return;

@@ -20,6 +20,11 @@ export interface SellerToolDeps {
   /** Throws an AdcpToolError when the request asks for a failure. */
   fault: (tool: string, args: JsonObject, headers: import('node:http').IncomingMessage['headers']) => void;
   now: () => number;
+  /**
+   * Called after create_media_buy's side effect (the task stored and its work started), before the
+   * answer goes back: the crash test holds the request there and SIGKILLs the process.
+   */
+  afterEffect?: (tool: string, headers: import('node:http').IncomingMessage['headers']) => Promise<void>;
 }
 
 const MAX_ITEMS = 100;
@@ -130,7 +135,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         const buyerRef = args.buyer_ref === undefined ? undefined : shortString(args.buyer_ref, 'buyer_ref');
         const reject = typeof buyerRef === 'string' && buyerRef.includes('[reject]');
         const principal = ctx.principal;
-        return ctx.submit(
+        const submitted = await ctx.submit(
           async (progress) => {
             await sleep(timings.workingAfterMs, progress.signal);
             await progress.working('Media buy under review', { percentage: 50, step: 'review' });
@@ -158,6 +163,8 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           },
           { message: 'Media buy submitted for approval' },
         );
+        await deps.afterEffect?.('create_media_buy', ctx.headers);
+        return submitted;
       },
     },
     {

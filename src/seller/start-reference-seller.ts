@@ -88,6 +88,16 @@ function ephemeralSigningKey(): { key: WebhookSigningKey; jwks: JsonObject } {
   return { key: { keyid, alg: 'ed25519', privateKey }, jwks: { keys: [jwk] } };
 }
 
+/**
+ * Test hook, only with ADCP_SELLER_TEST_HOOKS=1 in the environment: a request carrying
+ * `x-adcp-fail: HOLD_AFTER_EFFECT` is held (its answer never sent, so never stored) until the
+ * request times out, for a test to kill the process between the side effect and the stored answer.
+ */
+async function holdAfterEffect(_tool: string, headers: IncomingMessage['headers']): Promise<void> {
+  if (headers['x-adcp-fail'] !== 'HOLD_AFTER_EFFECT') return;
+  await new Promise<never>(() => undefined);
+}
+
 export async function startReferenceSeller(options: ReferenceSellerOptions = {}): Promise<ReferenceSeller> {
   const path = options.dbPath ?? ':memory:';
   const timings: SellerTimings = { workingAfterMs: 500, completeAfterMs: 2000, ...options.timings };
@@ -123,7 +133,13 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   const server = createAdcpServer({
     name: options.name ?? 'adcp-wire reference seller',
     description: 'A deterministic AdCP media-buy seller for demos and tests.',
-    tools: sellerTools({ db, timings, fault: createFaultInjector(), now: Date.now }),
+    tools: sellerTools({
+      db,
+      timings,
+      fault: createFaultInjector(),
+      now: Date.now,
+      ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1' ? { afterEffect: holdAfterEffect } : {}),
+    }),
     adcpVersions,
     validateResponses: options.validateResponses ?? 'off',
     store,

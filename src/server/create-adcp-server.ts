@@ -22,6 +22,7 @@ import {
   readBody,
 } from './http-guard.js';
 import { createIdempotencyLayer } from './idempotency.js';
+import { requiresIdempotencyKey } from './requires-idempotency-key.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp-modern-endpoint.js';
 import { createMcpTaskWork } from './mcp-task-work.js';
@@ -140,6 +141,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     replayTtlMs: (replayTtlSeconds + 60) * 1000,
     inFlightMs: requestTimeoutMs + 5_000,
     waitMs: Math.max(1_000, requestTimeoutMs - 5_000),
+    ...(options.idempotency?.insertLimits === undefined ? {} : { insertLimits: options.idempotency.insertLimits }),
   });
   const tools = new Map<string, AdcpToolDefinition>();
   const adcpVersion = serving.defaultRelease;
@@ -169,7 +171,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
       throw new TypeError('createAdcpServer: every tool needs a name and a handler');
     }
-    tools.set(tool.name, idempotency.wrap(tool)); // a tool of the caller's replaces a built-in of the same name
+    // A tool of the caller's replaces a built-in of the same name.
+    tools.set(tool.name, idempotency.wrap(tool, { requiresKey: requiresIdempotencyKey(tool, serving.supported) }));
   }
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).

@@ -7,6 +7,7 @@ import { principalOwner } from './adcp-tasks.js';
 import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from './tool-error.js';
 import type { AdcpToolDefinition } from './types.js';
+import { createInsertRateLimiter, type InsertLimits } from './insert-rate-limiter.js';
 
 /** security.md, "Keys MUST be unguessable": the schema's pattern for `idempotency_key`. */
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
@@ -40,12 +41,17 @@ export interface IdempotencyLayerOptions {
   inFlightMs: number;
   /** How long a concurrent request with the same key waits for the first one's answer (ms). */
   waitMs: number;
+  /** Per-principal insert budgets (security.md, rule 8). Default `DEFAULT_INSERT_LIMITS`. */
+  insertLimits?: InsertLimits;
+  now?: () => number;
 }
 
 export interface IdempotentCall {
   principal: string;
   tool: string;
   args: JsonObject;
+  /** A mutating tool: the key is required and counts against the write budget. */
+  requiresKey?: boolean;
 }
 
 export interface IdempotencyLayer {
@@ -54,22 +60,26 @@ export interface IdempotencyLayer {
    * within the replay window, or answers without running it: the stored answer with
    * `replayed: true`, or throws `AdcpToolError` `IDEMPOTENCY_CONFLICT` for another payload,
    * `INVALID_REQUEST` for a malformed key, `IDEMPOTENCY_IN_FLIGHT` when the first request is still
-   * running after `waitMs`. A call without a key runs as is.
+   * running after `waitMs`, `IDEMPOTENCY_EXPIRED` for a key whose window has passed and
+   * `RATE_LIMITED` past the principal's insert budget. A call without a key runs as is, unless
+   * `requiresKey` (then `INVALID_REQUEST`).
    */
   run(call: IdempotentCall, execute: () => Promise<JsonObject>): Promise<JsonObject>;
-  /** The tool with its handler behind `run`. */
-  wrap(tool: AdcpToolDefinition): AdcpToolDefinition;
+  /** The tool with its handler behind `run`; `requiresKey` for a mutating tool. */
+  wrap(tool: AdcpToolDefinition, options?: { requiresKey?: boolean }): AdcpToolDefinition;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The seller side of security.md, "Idempotency": rules 1-5 and 9 over an `IdempotencyStore`,
+ * The seller side of security.md, "Idempotency": rules 1-9 over an `IdempotencyStore`,
  * around each tool handler. Concurrent requests with one key wait for the first one's answer and
  * replay it (wait-and-replay); past `waitMs` they get `IDEMPOTENCY_IN_FLIGHT` with `retry_after`.
  */
 export function createIdempotencyLayer(options: IdempotencyLayerOptions): IdempotencyLayer {
   const { store, tasks, replayTtlMs, inFlightMs, waitMs } = options;
+  const now = options.now ?? Date.now;
+  const limiter = createInsertRateLimiter(options.insertLimits);
 
   // An async answer whose task later failed with a transient error (the seller died or broke
   // while working on it) is not the key's answer: the work never finished (docs/spec-notes.md).
@@ -102,7 +112,9 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
     // until its lease lapses.
     if (isJsonObject(body) && !isJsonObject(body.adcp_error) && (status === 'completed' || status === 'submitted')) {
       const { context: _context, replayed: _replayed, ...response } = body;
-      await store.complete(call.principal, key, token, { response, ttlMs: replayTtlMs }).catch(() => undefined);
+      await store
+        .complete(call.principal, key, token, { response, ttlMs: replayTtlMs, now: now() })
+        .catch(() => undefined);
     } else {
       await store.release(call.principal, key, token).catch(() => undefined);
     }
@@ -111,8 +123,15 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
 
   const run = async (call: IdempotentCall, execute: () => Promise<JsonObject>): Promise<JsonObject> => {
     const key = call.args.idempotency_key;
-    if (key === undefined) return execute();
-    // Rule 1: a malformed key is refused before the store is consulted.
+    if (key === undefined) {
+      if (call.requiresKey !== true) return execute();
+      throw new AdcpToolError(
+        'INVALID_REQUEST',
+        `idempotency_key is required on ${call.tool}: send a fresh UUID v4 and keep it for every retry.`,
+        { field: 'idempotency_key' },
+      );
+    }
+    // Rule 1: a malformed key is refused before the store is consulted. Never echoed: it is a secret.
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw new AdcpToolError(
         'INVALID_REQUEST',
@@ -120,12 +139,25 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
         { field: 'idempotency_key' },
       );
     }
+    // Rule 8: a key may become a row, so the principal's insert budget is checked before the claim
+    // (and spent when the claim inserted one; replays spend nothing).
+    const kind = call.requiresKey === true ? 'write' : 'read';
+    const admitted = limiter.check(call.principal, kind, now());
+    if (!admitted.ok) {
+      throw new AdcpToolError('RATE_LIMITED', 'Too many new idempotency keys from this caller; retry later.', {
+        recovery: 'transient',
+        retryAfter: admitted.retryAfter,
+      });
+    }
     const payloadHash = idempotencyPayloadHash(call.tool, call.args);
     const deadline = Date.now() + waitMs;
     let delay = 10;
     for (let round = 0; round < 1000; round += 1) {
-      const claim = await store.claim(call.principal, key, { payloadHash, leaseMs: inFlightMs });
-      if (claim.kind === 'claimed') return runClaimed(call, key, claim.token, execute);
+      const claim = await store.claim(call.principal, key, { payloadHash, leaseMs: inFlightMs, now: now() });
+      if (claim.kind === 'claimed') {
+        limiter.count(call.principal, kind, now());
+        return runClaimed(call, key, claim.token, execute);
+      }
       if (claim.kind === 'conflict') {
         // security.md, "IDEMPOTENCY_CONFLICT response shape": the code and a message, nothing else.
         throw new AdcpToolError(
@@ -133,24 +165,30 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
           'idempotency_key was used with a different payload within the replay window. Either resend the exact original payload (to return the cached response) or generate a fresh UUID v4 to submit this new payload.',
         );
       }
+      if (claim.kind === 'expired') {
+        throw new AdcpToolError(
+          'IDEMPOTENCY_EXPIRED',
+          'idempotency_key is past its replay window. Check the resource (for example get_media_buys) before sending this payload again with a fresh UUID v4.',
+        );
+      }
       if (claim.kind === 'replay') {
         if (await isTransientlyFailed(call.principal, claim.response)) {
-          const again = await store.reclaim(call.principal, key, claim.token, { leaseMs: inFlightMs });
+          const again = await store.reclaim(call.principal, key, claim.token, { leaseMs: inFlightMs, now: now() });
           if (again !== undefined) return runClaimed(call, key, again.token, execute);
           continue; // another retry took it over first: wait for its answer
         }
         // Rule 4: the stored inner response, marked as a replay at answer time.
         return { ...(claim.response as JsonObject), replayed: true };
       }
-      const now = Date.now();
-      if (now >= deadline) {
+      const wall = Date.now();
+      if (wall >= deadline) {
         throw new AdcpToolError(
           'IDEMPOTENCY_IN_FLIGHT',
           'A request with this idempotency_key is still being processed; retry with the same key.',
-          { recovery: 'transient', retryAfter: Math.max(1, Math.ceil((claim.leaseExpiresAt - now) / 1000)) },
+          { recovery: 'transient', retryAfter: Math.max(1, Math.ceil((claim.leaseExpiresAt - now()) / 1000)) },
         );
       }
-      await sleep(Math.min(delay, deadline - now));
+      await sleep(Math.min(delay, deadline - wall));
       delay = Math.min(delay * 2, 200);
     }
     throw new Error('idempotency: the key never settled');
@@ -158,11 +196,14 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
 
   return {
     run,
-    wrap(tool) {
+    wrap(tool, wrapOptions = {}) {
+      const requiresKey = wrapOptions.requiresKey === true;
       return {
         ...tool,
         handler: (args, context) =>
-          run({ principal: context.principal, tool: tool.name, args }, async () => tool.handler(args, context)),
+          run({ principal: context.principal, tool: tool.name, args, requiresKey }, async () =>
+            tool.handler(args, context),
+          ),
       };
     },
   };

@@ -5,6 +5,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { TaskSupport } from '../core/tool-table.js';
 import type { AdcpServingOptions } from './adcp-serving.js';
 import type { CapabilitiesOverride } from './capabilities.js';
+import type { InsertLimits } from './insert-rate-limiter.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
 import type { RequestSigningServerOptions } from './request-signing.js';
 import type { AdcpAuthOptions } from './auth-options.js';
@@ -72,6 +73,11 @@ export interface AdcpToolDefinition {
   tags?: string[];
   /** Which wires serve it. Default both. */
   protocols?: ('mcp' | 'a2a')[];
+  /**
+   * A call without `idempotency_key` is refused (`INVALID_REQUEST`). Default: what the AdCP schema
+   * manifest says of a tool of this name (mutating, key required), `false` for other names.
+   */
+  mutating?: boolean;
   handler(args: JsonObject, context: ToolContext): ToolAnswer | Promise<ToolAnswer>;
 }
 
@@ -173,7 +179,17 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * fleet, as the spec requires a window that survives restarts); `replayTtlSeconds` defaults to
    * 86,400 (the spec allows 3,600 to 604,800).
    */
-  idempotency?: { store?: IdempotencyStore; replayTtlSeconds?: number };
+  idempotency?: {
+    store?: IdempotencyStore;
+    replayTtlSeconds?: number;
+    /**
+     * New keys a principal may create per second, as separate read and write budgets plus a
+     * combined cap, each sustained over 60 s and in bursts over 10 s (security.md, rule 8). Past
+     * them a keyed call gets `RATE_LIMITED` with `retry_after`, nothing stored. Default: the spec's
+     * starting points (writes 60/300, reads 300/1,500, combined 350/1,700).
+     */
+    insertLimits?: InsertLimits;
+  };
   /**
    * Fields of the generated `get_adcp_capabilities` answer to add or change (`account`,
    * `media_buy`, `specialisms`, `compliance_testing`, ...): an object merged into it, or a function

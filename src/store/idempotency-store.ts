@@ -18,7 +18,15 @@ export type IdempotencyClaim =
   /** The first request with this payload is still running (its lease is live). */
   | { kind: 'in_flight'; leaseExpiresAt: number }
   /** The key is bound to a different payload hash. Nothing of the stored entry is returned. */
-  | { kind: 'conflict' };
+  | { kind: 'conflict' }
+  /**
+   * The key's response was stored and its replay window has passed (security.md, rule 6: answer
+   * IDEMPOTENCY_EXPIRED rather than run it again). Kept so for `expiredForMs` past the window.
+   */
+  | { kind: 'expired' };
+
+/** How long past its replay window a finished key still answers `expired` before it is forgotten. */
+export const DEFAULT_EXPIRED_KEPT_MS = 24 * 60 * 60 * 1000;
 
 export interface IdempotencyClaimOptions {
   /** SHA-256 (hex) of the canonical payload; compared on every claim. */
@@ -28,6 +36,8 @@ export interface IdempotencyClaimOptions {
    * holder died is taken over after it, by a request with the same payload.
    */
   leaseMs: number;
+  /** How long past its window a finished key answers `expired`. Default `DEFAULT_EXPIRED_KEPT_MS`. */
+  expiredForMs?: number;
   now?: number;
 }
 
@@ -65,7 +75,10 @@ export interface IdempotencyStore {
     token: string,
     options: IdempotencyReclaimOptions,
   ): Promise<{ kind: 'claimed'; token: string } | undefined>;
-  /** Deletes entries past their TTL. Returns how many. */
-  sweep(now?: number): Promise<number>;
+  /**
+   * Deletes entries past their TTL plus `expiredForMs` (default `DEFAULT_EXPIRED_KEPT_MS`), and
+   * in-flight claims past their lease. Returns how many.
+   */
+  sweep(now?: number, options?: { expiredForMs?: number }): Promise<number>;
   close(): Promise<void>;
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  IdempotencyClaim,
-  IdempotencyClaimOptions,
-  IdempotencyCompleteOptions,
-  IdempotencyReclaimOptions,
-  IdempotencyStore,
+import {
+  DEFAULT_EXPIRED_KEPT_MS,
+  type IdempotencyClaim,
+  type IdempotencyClaimOptions,
+  type IdempotencyCompleteOptions,
+  type IdempotencyReclaimOptions,
+  type IdempotencyStore,
 } from './idempotency-store.js';
 
 interface Entry {
@@ -16,9 +17,12 @@ interface Entry {
   expiresAt: number;
 }
 
-/** True when the entry still answers for its key: done and unexpired, or in flight with a live lease. */
-function isLive(entry: Entry, now: number): boolean {
-  return entry.response === undefined ? entry.leaseExpiresAt > now : entry.expiresAt > now;
+/**
+ * True when the entry still answers for its key: in flight with a live lease, or done and not yet
+ * forgotten (replayed inside its window, `expired` for `keptMs` after it).
+ */
+function isLive(entry: Entry, now: number, keptMs: number): boolean {
+  return entry.response === undefined ? entry.leaseExpiresAt > now : entry.expiresAt + keptMs > now;
 }
 
 /**
@@ -36,7 +40,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
     const now = options.now ?? Date.now();
     const entry = this.#entryOf(scope, key);
-    if (entry !== undefined && isLive(entry, now)) {
+    if (entry !== undefined && isLive(entry, now, options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS)) {
+      if (entry.response !== undefined && entry.expiresAt <= now) return { kind: 'expired' };
       if (entry.payloadHash !== options.payloadHash) return { kind: 'conflict' };
       if (entry.response === undefined) return { kind: 'in_flight', leaseExpiresAt: entry.leaseExpiresAt };
       return { kind: 'replay', response: structuredClone(entry.response), token: entry.token };
@@ -85,11 +90,12 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return { kind: 'claimed', token: entry.token };
   }
 
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now = Date.now(), options: { expiredForMs?: number } = {}): Promise<number> {
+    const keptMs = options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS;
     let removed = 0;
     for (const [scope, keys] of this.#scopes) {
       for (const [key, entry] of keys) {
-        if (!isLive(entry, now)) {
+        if (!isLive(entry, now, keptMs)) {
           keys.delete(key);
           removed += 1;
         }

@@ -1,22 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  IdempotencyClaim,
-  IdempotencyClaimOptions,
-  IdempotencyCompleteOptions,
-  IdempotencyReclaimOptions,
-  IdempotencyStore,
+import {
+  DEFAULT_EXPIRED_KEPT_MS,
+  type IdempotencyClaim,
+  type IdempotencyClaimOptions,
+  type IdempotencyCompleteOptions,
+  type IdempotencyReclaimOptions,
+  type IdempotencyStore,
 } from './idempotency-store.js';
 import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
 
 // One statement, atomic per key in PostgreSQL: the insert wins for a new key; the conditional
-// update takes over only a row that no longer answers for its key (done past its TTL, or in
-// flight past its lease because its holder died). Any number of instances claiming one key get
+// update takes over only a row that no longer answers for its key (done past its TTL and the time
+// it answers `expired`, or in flight past its lease because its holder died). Any number of instances claiming one key get
 // exactly one `claimed`.
 const CLAIM = `INSERT INTO adcp_idempotency AS i (scope, key, payload_hash, token, response, lease_expires_at, expires_at)
   VALUES ($1, $2, $3, $4, NULL, $5, 0)
   ON CONFLICT (scope, key) DO UPDATE SET payload_hash = excluded.payload_hash, token = excluded.token,
     response = NULL, lease_expires_at = excluded.lease_expires_at, expires_at = 0
-  WHERE (i.response IS NULL AND i.lease_expires_at <= $6) OR (i.response IS NOT NULL AND i.expires_at <= $6)
+  WHERE (i.response IS NULL AND i.lease_expires_at <= $6) OR (i.response IS NOT NULL AND i.expires_at <= $7)
   RETURNING token`;
 
 const READ = `SELECT payload_hash, token, response, lease_expires_at, expires_at
@@ -38,6 +39,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
   async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
     const db = this.#db;
     const now = options.now ?? Date.now();
+    const forget = now - (options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS);
     const keyBytes = encodeKey(key);
     // Bounded: the row can be released or lapse between the two statements; then claim again.
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -49,6 +51,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
         token,
         now + options.leaseMs,
         now,
+        forget,
       ]);
       if (claimed.rowCount === 1) return { kind: 'claimed', token };
       const { rows } = await db.query<{
@@ -61,8 +64,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
       const row = rows[0];
       if (row === undefined) continue;
       const lease = toMs(row.lease_expires_at);
-      const live = row.response === null ? lease > now : toMs(row.expires_at) > now;
+      const expiresAt = toMs(row.expires_at);
+      const live = row.response === null ? lease > now : expiresAt > forget;
       if (!live) continue;
+      if (row.response !== null && expiresAt <= now) return { kind: 'expired' };
       if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
       if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: lease };
       return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
@@ -106,16 +111,17 @@ export class PgIdempotencyStore implements IdempotencyStore {
     return result.rowCount === 1 ? { kind: 'claimed', token: next } : undefined;
   }
 
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now = Date.now(), options: { expiredForMs?: number } = {}): Promise<number> {
+    const forget = now - (options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS);
     let removed = 0;
     for (let batch = 0; batch < 10_000; batch += 1) {
       const result = await this.#db.query(
         'idempotency sweep',
         `DELETE FROM adcp_idempotency WHERE (scope, key) IN (
              SELECT scope, key FROM adcp_idempotency
-             WHERE (response IS NOT NULL AND expires_at <= $1) OR (response IS NULL AND lease_expires_at <= $1)
+             WHERE (response IS NOT NULL AND expires_at <= $2) OR (response IS NULL AND lease_expires_at <= $1)
              LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
-        [now],
+        [now, forget],
       );
       removed += result.rowCount ?? 0;
       if ((result.rowCount ?? 0) < SWEEP_BATCH) break;

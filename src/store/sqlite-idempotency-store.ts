@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  IdempotencyClaim,
-  IdempotencyClaimOptions,
-  IdempotencyCompleteOptions,
-  IdempotencyReclaimOptions,
-  IdempotencyStore,
+import {
+  DEFAULT_EXPIRED_KEPT_MS,
+  type IdempotencyClaim,
+  type IdempotencyClaimOptions,
+  type IdempotencyCompleteOptions,
+  type IdempotencyReclaimOptions,
+  type IdempotencyStore,
 } from './idempotency-store.js';
 import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
 
@@ -23,12 +24,13 @@ const MIGRATIONS = [
 ] as const;
 
 // One statement: the insert wins for a new key; the conditional update takes over only a row that
-// no longer answers for its key (done past its TTL, or in flight past its lease: the holder died).
+// no longer answers for its key (done past its TTL and the time it answers `expired`, or in flight
+// past its lease: the holder died).
 const CLAIM = `INSERT INTO seller_idempotency (scope, key, payload_hash, token, response, lease_expires_at, expires_at)
   VALUES (@scope, @key, @hash, @token, NULL, @lease, 0)
   ON CONFLICT (scope, key) DO UPDATE SET payload_hash = excluded.payload_hash, token = excluded.token,
     response = NULL, lease_expires_at = excluded.lease_expires_at, expires_at = 0
-  WHERE (response IS NULL AND lease_expires_at <= @now) OR (response IS NOT NULL AND expires_at <= @now)
+  WHERE (response IS NULL AND lease_expires_at <= @now) OR (response IS NOT NULL AND expires_at <= @forget)
   RETURNING token`;
 
 interface Row {
@@ -36,24 +38,34 @@ interface Row {
   token: string;
   response: string | null;
   lease_expires_at: number;
+  expires_at: number;
 }
 
 /** The prepared statements of one database handle, made once. */
 function prepare(db: SqliteDatabase) {
-  const insert = db.prepare<{ scope: string; key: string; hash: string; token: string; lease: number; now: number }>(
-    CLAIM,
-  );
+  const insert = db.prepare<{
+    scope: string;
+    key: string;
+    hash: string;
+    token: string;
+    lease: number;
+    now: number;
+    forget: number;
+  }>(CLAIM);
   const read = db.prepare<[string, string], Row>(
-    'SELECT payload_hash, token, response, lease_expires_at FROM seller_idempotency WHERE scope = ? AND key = ?',
+    'SELECT payload_hash, token, response, lease_expires_at, expires_at FROM seller_idempotency WHERE scope = ? AND key = ?',
   );
   return {
     // The claim and the read that explains a refusal share one IMMEDIATE transaction.
     claim: db.transaction((scope: string, key: string, options: IdempotencyClaimOptions): IdempotencyClaim => {
       const now = options.now ?? Date.now();
       const token = randomUUID();
-      const inserted = insert.get({ scope, key, hash: options.payloadHash, token, lease: now + options.leaseMs, now });
+      const forget = now - (options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS);
+      const lease = now + options.leaseMs;
+      const inserted = insert.get({ scope, key, hash: options.payloadHash, token, lease, now, forget });
       if (inserted !== undefined) return { kind: 'claimed', token };
       const row = read.get(scope, key) as Row;
+      if (row.response !== null && row.expires_at <= now) return { kind: 'expired' };
       if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
       if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: row.lease_expires_at };
       return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
@@ -116,8 +128,8 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
     return changed === 1 ? { kind: 'claimed', token: next } : undefined;
   }
 
-  async sweep(now = Date.now()): Promise<number> {
-    return this.#sql.sweep.run(now, now).changes;
+  async sweep(now = Date.now(), options: { expiredForMs?: number } = {}): Promise<number> {
+    return this.#sql.sweep.run(now - (options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS), now).changes;
   }
 
   async close(): Promise<void> {

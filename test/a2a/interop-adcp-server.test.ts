@@ -28,7 +28,11 @@ describe('A2ATransport against createAdcpServer', () => {
 
   it('follows an AdCP submitted task with the get_task_status skill', async () => {
     const t = new A2ATransport({ url: agent.listening.a2aUrl, maxBytes: MAX });
-    const first = await t.callTool('create_media_buy', {}, { maxBytes: MAX });
+    const first = await t.callTool(
+      'create_media_buy',
+      { idempotency_key: 'interop-a2a-0000000000000001' },
+      { maxBytes: MAX },
+    );
     assert.equal(first.status, 'submitted');
     assert.equal(typeof first.taskId, 'string');
     agent.release();

@@ -133,7 +133,9 @@ describe('two agent instances sharing a PostgreSQL task store', { skip: pgSkip }
   });
 
   it('polls through instance B an AdCP async task submitted through instance A, until its result', async () => {
-    const submitted = bodyOf(await send(0, 'alice', 'create_media_buy', { buyer_ref: 'b1' }, true));
+    const submitted = bodyOf(
+      await send(0, 'alice', 'create_media_buy', { buyer_ref: 'b1', idempotency_key: crypto.randomUUID() }, true),
+    );
     assert.equal(submitted.status, 'submitted');
     const taskId = submitted.task_id as string;
     assert.equal(typeof taskId, 'string');

@@ -186,7 +186,7 @@ describe('createAdcpServer over A2A', () => {
   });
 
   it('carries an AdCP submitted answer inside a completed A2A task', async () => {
-    const reply = await rpc('message/send', v03Message('create_media_buy', {}));
+    const reply = await rpc('message/send', v03Message('create_media_buy', { idempotency_key: randomUUID() }));
     const task = reply.result as Json;
     assert.equal((task.status as Json).state, 'completed');
     const data = ((task.artifacts as Json[])[0]!.parts as Json[])[1]?.data as Json;

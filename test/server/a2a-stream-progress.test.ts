@@ -35,6 +35,7 @@ const tools: AdcpToolDefinition[] = [
   {
     name: 'sync_creatives',
     description: 'Reports progress, then waits for the test.',
+    mutating: false, // about progress, not keys
     handler: async (_args, ctx) => {
       await ctx.working('Validating assets', { percentage: 25, step: 'validate' });
       await held.promise;

@@ -43,6 +43,7 @@ export function testTools(options: { approval?: Promise<void>; slow?: Promise<vo
     {
       name: 'create_media_buy',
       description: 'Async media buy.',
+      mutating: false, // these tests are about tasks and wires; keys are test/server/idempotency-wire's
       handler: (_args, context) =>
         context.submit(
           async (progress) => {
@@ -56,6 +57,7 @@ export function testTools(options: { approval?: Promise<void>; slow?: Promise<vo
     {
       name: 'sync_creatives',
       description: 'Slow optional tool (held by a gate).',
+      mutating: false, // these tests are about tasks and wires; keys are test/server/idempotency-wire's
       handler: async () => {
         await (options.slow ?? Promise.resolve());
         return { creatives: [] };

@@ -193,7 +193,10 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
 
   it('serves AdCP async: submitted, then get_task_status reaches completed with the result', async () => {
     const client = await connect();
-    const submitted = await client.callTool({ name: 'create_media_buy', arguments: { context: { c: 1 } } });
+    const submitted = await client.callTool({
+      name: 'create_media_buy',
+      arguments: { context: { c: 1 }, idempotency_key: crypto.randomUUID() },
+    });
     const body = submitted.structuredContent as Json;
     assert.equal(body.status, 'submitted');
     assert.equal(typeof body.task_id, 'string');
@@ -215,7 +218,10 @@ describe('createAdcpServer over MCP (official SDK client)', () => {
 
   it('answers the legacy tasks/get tool like get_task_status', async () => {
     const client = await connect();
-    const submitted = await client.callTool({ name: 'create_media_buy', arguments: {} });
+    const submitted = await client.callTool({
+      name: 'create_media_buy',
+      arguments: { idempotency_key: crypto.randomUUID() },
+    });
     const taskId = (submitted.structuredContent as Json).task_id;
     const polled = await client.callTool({ name: 'tasks/get', arguments: { task_id: taskId } });
     assert.equal((polled.structuredContent as Json).task_id, taskId);

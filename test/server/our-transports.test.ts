@@ -51,7 +51,11 @@ describe("the library's own transports against createAdcpServer", () => {
     });
 
     it(`reads a submitted answer with its AdCP task_id (${kind})`, async () => {
-      const result = await open(kind).callTool('create_media_buy', {}, { maxBytes: MAX });
+      const result = await open(kind).callTool(
+        'create_media_buy',
+        { idempotency_key: crypto.randomUUID() },
+        { maxBytes: MAX },
+      );
       assert.equal(result.status, 'submitted');
       assert.equal(typeof result.taskId, 'string');
     });

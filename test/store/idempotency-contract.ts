@@ -91,14 +91,32 @@ export function idempotencyStoreContract(
       );
     });
 
-    it('treats a key past its TTL as unseen, and sweeps it', async () => {
+    it('answers expired for a key past its TTL, whatever the payload, then forgets it and sweeps it', async () => {
       const store = await open(make);
       const scope = randomUUID();
       const token = await claimed(store, scope, 'h1');
       await store.complete(scope, 'key-0123456789abcdef', token, { response: { a: 1 }, ttlMs: 1000, now: T0 });
       assert.equal((await claim(store, scope, 'h2', T0 + 999)).kind, 'conflict');
-      assert.ok((await store.sweep(T0 + 1000)) >= 1);
-      await claimed(store, scope, 'h2', T0 + 1000);
+      const kept = { payloadHash: 'h1', leaseMs: LEASE, expiredForMs: 5000 };
+      assert.deepEqual(await store.claim(scope, 'key-0123456789abcdef', { ...kept, now: T0 + 1000 }), {
+        kind: 'expired',
+      });
+      assert.deepEqual(
+        await store.claim(scope, 'key-0123456789abcdef', { ...kept, payloadHash: 'h2', now: T0 + 5999 }),
+        { kind: 'expired' },
+      );
+      assert.equal(await store.sweep(T0 + 5999, { expiredForMs: 5000 }), 0, 'an expired key is kept');
+      assert.ok((await store.sweep(T0 + 6000, { expiredForMs: 5000 })) >= 1);
+      assert.equal((await store.claim(scope, 'key-0123456789abcdef', { ...kept, now: T0 + 6000 })).kind, 'claimed');
+    });
+
+    it('takes over a key forgotten past its expiry without a sweep', async () => {
+      const store = await open(make);
+      const scope = randomUUID();
+      const token = await claimed(store, scope, 'h1');
+      await store.complete(scope, 'key-0123456789abcdef', token, { response: { a: 1 }, ttlMs: 1000, now: T0 });
+      const options = { payloadHash: 'h2', leaseMs: LEASE, expiredForMs: 10, now: T0 + 1010 };
+      assert.equal((await store.claim(scope, 'key-0123456789abcdef', options)).kind, 'claimed');
     });
 
     it('reclaims a finished entry once, for the caller that names its token', async () => {
