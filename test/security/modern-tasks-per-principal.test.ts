@@ -28,6 +28,7 @@ describe('createAdcpServer, modern-era tasks per principal', () => {
       tools: [
         {
           name: 'sync_creatives',
+          mutating: false, // about tasks, not idempotency keys
           description: 'Held until the test ends.',
           handler: async () => {
             await held.promise;

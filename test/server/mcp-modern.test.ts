@@ -18,6 +18,7 @@ describe('createAdcpServer on the MCP 2026-07-28 era', () => {
         ...testTools().filter((tool) => tool.name !== 'sync_creatives'),
         {
           name: 'sync_creatives',
+          mutating: false, // about tasks, not idempotency keys
           description: 'Task-capable; waits for the gate of the moment.',
           handler: async (_args, context) => {
             await context.working('Syncing');
@@ -27,6 +28,7 @@ describe('createAdcpServer on the MCP 2026-07-28 era', () => {
         },
         {
           name: 'build_creative',
+          mutating: false, // about tasks, not idempotency keys
           description: 'Always a task; fails with an AdCP error.',
           taskSupport: 'required',
           handler: () => {
