@@ -36,6 +36,9 @@ import { taskStatusTools } from './task-status-tools.js';
 import { startTaskUpkeep } from './task-upkeep.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
+import { checkActivityListener } from '../telemetry/activity.js';
+import { traceHttpServer, withActivity } from '../telemetry/server-tracing.js';
+import { traceStore } from '../telemetry/traced-store.js';
 
 /** Paths served under the server's root. */
 export const ADCP_SERVER_PATHS = {
@@ -120,11 +123,13 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const serving = createAdcpServing(options);
   // Checked before anything starts: a bad auth configuration throws with nothing to clean up.
   const requestAuth = options.auth === undefined ? undefined : createRequestAuth(options.auth, serving.defaultRelease);
+  checkActivityListener('createAdcpServer', options.onActivity);
   const ownsStore = options.store === undefined;
-  const store = options.store ?? new MemoryTaskStore();
+  const store = traceStore(options.store ?? new MemoryTaskStore(), 'tasks');
   const webhooks = createServerWebhooks({
     ...options.webhooks,
     ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
+    ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
   });
   const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -133,7 +138,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     throw new RangeError('createAdcpServer: idempotency.replayTtlSeconds must be an integer from 3600 to 604800');
   }
   const ownsIdempotencyStore = options.idempotency?.store === undefined;
-  const idempotencyStore = options.idempotency?.store ?? new MemoryIdempotencyStore();
+  const idempotencyStore = traceStore(options.idempotency?.store ?? new MemoryIdempotencyStore(), 'idempotency');
   const idempotency = createIdempotencyLayer({
     store: idempotencyStore,
     tasks: store,
@@ -172,7 +177,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       throw new TypeError('createAdcpServer: every tool needs a name and a handler');
     }
     // A tool of the caller's replaces a built-in of the same name.
-    tools.set(tool.name, idempotency.wrap(tool, { requiresKey: requiresIdempotencyKey(tool, serving.supported) }));
+    const wrapped = idempotency.wrap(tool, { requiresKey: requiresIdempotencyKey(tool, serving.supported) });
+    tools.set(tool.name, withActivity(wrapped, options.onActivity));
   }
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
@@ -299,7 +305,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    traceHttpServer(req, res, Object.values(ADCP_SERVER_PATHS), () => serve(req, res));
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refused = checkHostAndOrigin(req, allowedHosts);
     if (refused !== undefined) {
       refuseUnread(req, res, 403, { error: refused });

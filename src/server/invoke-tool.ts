@@ -5,6 +5,7 @@ import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
 import { adcpErrorFromThrown } from './tool-error.js';
 import type { AdcpToolDefinition, ToolContext, WorkingProgress } from './types.js';
+import { noteValidation, traceHandler, traceInvocation } from '../telemetry/server-tracing.js';
 
 /** A finished AdCP answer, protocol-neutral: the flat body and whether it is an error answer. */
 export interface AdcpAnswer {
@@ -54,7 +55,11 @@ export function errorAnswer(error: AdcpError, args: unknown, adcpVersion: string
  * and the arguments checked against its request schema first, and the answer after; a throw or
  * an abort becomes an error answer.
  */
-export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
+export function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
+  return traceInvocation(input.tool, input.protocol, () => runTool(input));
+}
+
+async function runTool(input: InvokeInput): Promise<AdcpAnswer> {
   const { tool, runner, serving } = input;
   let adcpVersion = input.adcpVersion;
   if (!isJsonObject(input.args)) {
@@ -68,6 +73,7 @@ export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
   if (serving !== undefined) {
     const prepared = serving.prepare(tool.name, args);
     adcpVersion = prepared.release;
+    noteValidation(prepared.error);
     if (prepared.error !== undefined) return errorAnswer(prepared.error, args, adcpVersion);
   }
   const context: ToolContext = {
@@ -93,7 +99,10 @@ export async function invokeTool(input: InvokeInput): Promise<AdcpAnswer> {
       input.signal.addEventListener('abort', () => reject(input.signal.reason), { once: true });
     });
     aborted.catch(() => undefined);
-    const body = await Promise.race([Promise.resolve(tool.handler(args, context)), aborted]);
+    const body = await Promise.race([
+      traceHandler(tool.name, () => Promise.resolve(tool.handler(args, context))),
+      aborted,
+    ]);
     if (!isJsonObject(body)) throw new TypeError(`tool ${tool.name} answered with something that is not a JSON object`);
     const answer = finishAnswer(body, args, adcpVersion);
     const invalid = serving?.checkAnswer(tool.name, answer.body, adcpVersion);

@@ -10,7 +10,7 @@ import type { WebhookSend } from './types.js';
 /** How the server sends AdCP webhooks (the library's emitter unless `send` replaces it). */
 export interface ServerWebhookOptions extends Pick<
   WebhookEmitterOptions,
-  'signingKey' | 'allowInsecureUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch'
+  'signingKey' | 'allowInsecureUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch' | 'onActivity'
 > {
   /** Replaces the emitter (tests, queues); the registration is still checked. */
   send?: WebhookSend;
@@ -36,6 +36,7 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
     ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
   });
   return {
     accept(config) {

@@ -9,6 +9,7 @@ import type { InsertLimits } from './insert-rate-limiter.js';
 import type { ServerWebhookOptions } from './server-webhooks.js';
 import type { RequestSigningServerOptions } from './request-signing.js';
 import type { AdcpAuthOptions } from './auth-options.js';
+import type { ActivityListener } from '../telemetry/activity.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type { TaskSupport };
@@ -197,4 +198,9 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * tools), `webhook_signing` and `request_signing` from its configuration.
    */
   capabilities?: CapabilitiesOverride;
+  /**
+   * Told of every tool invocation (a request event, then a response event with its status and
+   * error code), without bodies or credentials (docs/telemetry.md); its throws are ignored.
+   */
+  onActivity?: ActivityListener;
 }

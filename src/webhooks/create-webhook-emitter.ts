@@ -5,6 +5,9 @@ import { createPinnedFetch, UnsafeDestinationError, type ResolveHost } from './p
 import { backoffDelay, classifyResponse, type DeliveryFailure } from './delivery-policy.js';
 import { signWebhookHmac, validateWebhookSecret } from './hmac.js';
 import { signWebhookRequest, type WebhookSigningKey } from './sign-webhook-request.js';
+import { checkActivityListener, type ActivityListener } from '../telemetry/activity.js';
+import { tracedFetch } from '../telemetry/traced-fetch.js';
+import { noteWebhookAttempt, traceWebhookSend } from '../telemetry/webhook-tracing.js';
 
 /** Where to deliver: the buyer's `push_notification_config`. */
 export interface PushNotificationConfig {
@@ -41,6 +44,8 @@ export interface WebhookEmitterOptions {
   now?: () => number;
   /** Told of every attempt (for `webhook_activity` style diagnostics); its errors are ignored. */
   onAttempt?: (attempt: DeliveryAttempt) => void;
+  /** Told of every attempt as a `webhook` `sent` activity event (docs/telemetry.md); its errors are ignored. */
+  onActivity?: ActivityListener;
 }
 
 /** One HTTP attempt of a delivery. */
@@ -82,12 +87,14 @@ export interface WebhookEmitter {
 
 /** Creates the seller-side webhook emitter (webhooks.md; security.md "Webhook callbacks"). */
 export function createWebhookEmitter(options: WebhookEmitterOptions = {}): WebhookEmitter {
-  const doFetch =
+  checkActivityListener('createWebhookEmitter', options.onActivity);
+  const doFetch = tracedFetch(
     options.fetch ??
-    createPinnedFetch({
-      allowSpecialUse: options.allowInsecureUrls === true,
-      ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
-    });
+      createPinnedFetch({
+        allowSpecialUse: options.allowInsecureUrls === true,
+        ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
+      }),
+  );
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = options.maxAttempts ?? 6;
   const backoff = { baseDelayMs: options.baseDelayMs ?? 1000, maxDelayMs: options.maxDelayMs ?? 60_000 };
@@ -98,6 +105,7 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
   if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1))
     throw new RangeError('createWebhookEmitter: maxAttempts must be an integer >= 1');
   const report = (attempt: DeliveryAttempt): void => {
+    noteWebhookAttempt(options.onActivity, attempt);
     try {
       options.onAttempt?.(attempt);
     } catch {
@@ -126,10 +134,19 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
     return signWebhookRequest({ url, body, key: options.signingKey, now: now() });
   }
 
-  async function deliver(
+  function deliver(
     config: PushNotificationConfig,
     envelope: JsonObject,
     sendOptions: { signal?: AbortSignal } = {},
+  ): Promise<DeliveryOutcome> {
+    const ids = { operationId: envelope['operation_id'], taskId: envelope['task_id'], status: envelope['status'] };
+    return traceWebhookSend(String(config.url), ids, () => deliverOnce(config, envelope, sendOptions));
+  }
+
+  async function deliverOnce(
+    config: PushNotificationConfig,
+    envelope: JsonObject,
+    sendOptions: { signal?: AbortSignal },
   ): Promise<DeliveryOutcome> {
     const idempotencyKey = String(envelope['idempotency_key']);
     const destination = checkWebhookDestination(config.url, { allowInsecure: options.allowInsecureUrls === true });

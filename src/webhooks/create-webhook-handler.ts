@@ -10,6 +10,9 @@ import {
 } from './process-delivery.js';
 import { OperationSignals } from './wait-for-operation.js';
 import type { WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
+import { checkActivityListener } from '../telemetry/activity.js';
+import { traceStore } from '../telemetry/traced-store.js';
+import { traceWebhookReceive } from '../telemetry/webhook-tracing.js';
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,8 +40,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       throw new TypeError('createWebhookHandler: publicOrigin is an origin only, like https://buyer.example');
     publicOrigin = url.origin;
   }
+  checkActivityListener('createWebhookHandler', options.onActivity);
   const signals = new OperationSignals();
-  const dedup = options.dedup;
+  const dedup = traceStore(options.dedup, 'dedup');
   const sweepMs = options.sweepIntervalMs ?? 600_000;
   const sweeper = sweepMs > 0 ? setInterval(() => void dedup.sweep().catch(() => undefined), sweepMs) : undefined;
   sweeper?.unref();
@@ -49,7 +53,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     onEvent: options.onEvent,
     resolveA2AOperationId: options.resolveA2AOperationId,
     dedup,
-    operations: options.operations,
+    operations: options.operations === undefined ? undefined : traceStore(options.operations, 'operations'),
     leaseMs: options.leaseMs ?? 60_000,
     dedupTtlMs: options.dedupTtlMs ?? DAY_MS,
     now: options.now ?? Date.now,
@@ -69,7 +73,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   };
   // Both adapters end here: the body read (a failed read is `unreadable_body`, 400), the pipeline
   // (an unexpected throw is `internal_error`, 500), and onReject for every refusal.
-  const run = async (
+  const run = (
+    request: Omit<IncomingDelivery, 'body'>,
+    readBody: () => Promise<IncomingDelivery['body']>,
+  ): Promise<DeliveryAnswer> =>
+    traceWebhookReceive(request.headers, options.onActivity, () => receive(request, readBody));
+  const receive = async (
     request: Omit<IncomingDelivery, 'body'>,
     readBody: () => Promise<IncomingDelivery['body']>,
   ): Promise<DeliveryAnswer> => {

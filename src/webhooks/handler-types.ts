@@ -6,6 +6,7 @@ import type { JwksInput } from '../signing/jwks.js';
 import type { ReplayStore } from '../signing/replay-store.js';
 import type { RevocationSource } from '../signing/revocation.js';
 import type { AdmissionMonitor } from '../signing/admission-monitor.js';
+import type { ActivityListener } from '../telemetry/activity.js';
 
 /** The explicit, loud opt-out of signature verification. Never a default. */
 export const UNSIGNED_WEBHOOKS = 'none-i-know-this-is-unsafe';
@@ -70,6 +71,11 @@ export interface WebhookHandlerOptions {
   now?: () => number;
   /** Called for every refused delivery, with the status and typed reason (for logs/metrics). */
   onReject?: (rejection: WebhookRejection) => void;
+  /**
+   * Told of every delivery as one `webhook` `received` activity event (accepted, duplicate or
+   * refused, with the status and reason; docs/telemetry.md); its errors are ignored.
+   */
+  onActivity?: ActivityListener;
 }
 
 /** One verified, de-duplicated delivery, as the caller's `onEvent` receives it. */

@@ -4,6 +4,7 @@ import { readHeader, type HeaderSource } from '../signing/signature-base.js';
 import { authenticateWebhook, type ResolvedSignature } from './authenticate-webhook.js';
 import { readWebhookEvent, type ParsedDelivery } from './read-webhook-event.js';
 import type { WebhookEvent, WebhookHandlerOptions } from './handler-types.js';
+import { traceVerification, traceWebhookHandler } from '../telemetry/webhook-tracing.js';
 
 /** A request as the pipeline sees it; the adapters produce it (`body: 'too_large'` once past the cap). */
 export interface IncomingDelivery {
@@ -53,7 +54,9 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   const body = request.body;
   const nowMs = ctx.now();
 
-  const auth = await authenticateWebhook(ctx.signature, { ...request, body }, { agent: ctx.agent, nowMs });
+  const auth = await traceVerification(() =>
+    authenticateWebhook(ctx.signature, { ...request, body }, { agent: ctx.agent, nowMs }),
+  );
   if (!auth.ok) {
     const headers: Record<string, string> = {};
     if (auth.challenge !== undefined) headers['www-authenticate'] = auth.challenge;
@@ -123,7 +126,8 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
   const event = built.event;
   if (ctx.onEvent !== undefined) {
     try {
-      await ctx.onEvent(event);
+      const onEvent = ctx.onEvent;
+      await traceWebhookHandler(event, async () => onEvent(event));
     } catch (error) {
       await release();
       return { status: 500, reason: 'handler_failed', detail: describe(error) };

@@ -55,7 +55,7 @@ describe('AdcpClient with an OpenTelemetry SDK registered', () => {
       assert.equal(attr(call, 'adcp.status'), 'completed');
       assert.equal(attr(call, 'adcp.protocol'), protocol);
       const attemptName = protocol === 'mcp' ? 'tools/call get_products' : 'SendMessage get_products';
-      const attempt = spans.find((s) => s.name === attemptName);
+      const attempt = spans.find((s) => s.name === attemptName && s.kind === 2);
       assert.ok(attempt, `no attempt span in ${spans.map((s) => s.name).join(', ')}`);
       assert.equal(parentOf(attempt), call.spanContext().spanId);
       assert.equal(attr(attempt, 'adcp.attempt'), 1);
