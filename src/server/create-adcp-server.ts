@@ -419,9 +419,15 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       const vouched = authenticated ? principal : null;
       const admitted = await signing.admit(req, rawBody, body, vouched !== null);
       if (!admitted.ok && admitted.unauthenticated === true) {
-        // warn_for: a failed signature establishes no identity; with no other credential the caller is unauthenticated.
-        res.setHeader('www-authenticate', 'Bearer');
-        sendJson(res, 401, { error: 'Unauthorized' });
+        // warn_for: a failed signature establishes no identity; with no other credential the caller is
+        // unauthenticated, answered as the configured authentication answers a missing credential.
+        const refusal = requestAuth?.missing({ url: `${originOf(req)}${path}`, origin: originOf(req) }, body) ?? {
+          challenge: 'Bearer',
+          status: 401,
+          body: { error: 'Unauthorized' },
+        };
+        res.setHeader('www-authenticate', refusal.challenge);
+        sendJson(res, refusal.status, refusal.body);
         return;
       }
       if (!admitted.ok) {

@@ -133,3 +133,51 @@ describe('request signing warn_for against the reference seller', () => {
     assert.deepEqual(warnings, []);
   });
 });
+
+describe('request signing warn_for behind static tokens (auth)', () => {
+  let seller: ReferenceSeller;
+  before(async () => {
+    seller = await startReferenceSeller({
+      auth: { tokens: { [BEARER]: 'buyer-bearer' } },
+      requestSigning: { jwks: { keys: [publicJwk] }, warnFor: ['create_media_buy'], coverContentDigest: 'required' },
+    });
+  });
+  after(async () => {
+    await seller.close();
+  });
+
+  it('refuses a failed signature without a token as auth refuses a missing credential', async () => {
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [
+            {
+              data: {
+                skill: 'create_media_buy',
+                input: { ...mediaBuyRequest([packageRequest('display_news', 10)]), idempotency_key: randomUUID() },
+              },
+            },
+          ],
+        },
+      },
+    });
+    const headers = signRequest(
+      { method: 'POST', url: seller.a2aUrl, headers: { 'content-type': 'application/json' }, body: text },
+      { keyid, privateKey: other.privateKey, alg: 'ed25519' },
+    );
+    const response = await fetch(seller.a2aUrl, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', ...ACTIVATED_HEADERS },
+      body: text,
+    });
+    const answer = await response.text();
+    assert.equal(response.status, 401);
+    assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm=/);
+    assert.match(answer, /AUTH_MISSING|AUTH_REQUIRED/);
+  });
+});
