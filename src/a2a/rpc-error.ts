@@ -5,6 +5,8 @@ import type { RpcErrorObject } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
 import { TASK_NOT_FOUND, VERSION_NOT_SUPPORTED } from '../core/a2a-wire.js';
 import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
+import { A2A_PROFILE_ERROR_CODES, type A2AProfileErrorCode } from '../core/a2a-profile.js';
+import { isPlainObject } from '../core/plain-object.js';
 
 /**
  * JSON-RPC errors that are the agent saying no rather than failing: invalid params, method not
@@ -30,7 +32,12 @@ export function rpcErrorToResult(
   const where = `${tool ?? 'A2A request'} at ${endpoint.url}`;
   const said = sanitizeSellerText(error.message, { maxLength: 200 });
   const detail = `JSON-RPC error ${error.code}${said === undefined || said === '' ? '' : ` "${said}"`}`;
-  const options = { url: endpoint.url, ...(tool === undefined ? {} : { tool }) };
+  const rule = profileRuleOf(error.data);
+  const options = {
+    url: endpoint.url,
+    ...(tool === undefined ? {} : { tool }),
+    ...(rule === undefined ? {} : { rule }),
+  };
   if (error.code === VERSION_NOT_SUPPORTED) {
     const pinned = pin === 'auto' ? '' : `; this client is pinned to A2A ${pin}`;
     throw new AdcpWireError(
@@ -47,4 +54,18 @@ export function rpcErrorToResult(
     cause: error,
     retryable: error.code === -32603,
   });
+}
+
+/**
+ * The AdCP A2A profile rule a refusal names: `metadata.profile_error` of a `google.rpc.ErrorInfo`
+ * in `error.data` (how a profiled agent says which rule the request broke), when it is a known rule.
+ */
+export function profileRuleOf(data: unknown): A2AProfileErrorCode | undefined {
+  const details = Array.isArray(data) ? data.slice(0, 8) : [data];
+  for (const detail of details) {
+    const metadata = isPlainObject(detail) ? detail['metadata'] : undefined;
+    const rule = isPlainObject(metadata) ? metadata['profile_error'] : undefined;
+    if ((A2A_PROFILE_ERROR_CODES as readonly unknown[]).includes(rule)) return rule as A2AProfileErrorCode;
+  }
+  return undefined;
 }
