@@ -1,5 +1,6 @@
 import { UsageError, parseCommand, printable } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, readConnection } from './connection-flags.js';
+import { interruptSignal } from './until-stopped.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { openClient, type OpenClient } from './open-client.js';
 import { createProgressLine } from './progress-line.js';
@@ -34,6 +35,7 @@ Exit codes:
   2  usage error
   3  could not reach or read the agent
   4  --wait ran out of time before the task finished
+  130  Ctrl-C during --wait: stopped waiting; the task still runs (its id is printed)
 
 Examples:
   adcp call http://127.0.0.1:3000/mcp get_products '{"buying_mode":"brief","brief":"coffee lovers"}'
@@ -69,6 +71,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
   let pending: TaskResult | undefined;
   let seenTaskId: string | undefined;
   let agentUrl = url;
+  let interrupt: { signal: AbortSignal; release(): void } | undefined;
   try {
     // Names as agents list them: snake_case tools, and legacy slash names such as tasks/get.
     if (!/^[a-z][a-z0-9_./-]{0,99}$/i.test(tool)) {
@@ -82,6 +85,8 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
     agentUrl = connection.url;
     client = await open(connection);
+    // Ctrl-C while waiting stops the wait at once; the work stays at the agent, so say its ids.
+    interrupt = values.wait === true ? interruptSignal(io) : undefined;
     const progress = createProgressLine(io.stderr, { clock: values.wait === true });
     // Progress is for people: on a terminal, or when asked to wait; never mixed into --json.
     const quiet = values.json === true || (values.wait !== true && io.stderr.isTTY !== true);
@@ -114,7 +119,8 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       const remaining = Math.max(1, connection.timeoutMs - (Date.now() - started));
       waiting = true;
       try {
-        result = await client.waitFor(result, { timeoutMs: remaining, onProgress });
+        const signal = interrupt?.signal;
+        result = await client.waitFor(result, { timeoutMs: remaining, onProgress, ...(signal ? { signal } : {}) });
       } finally {
         progress.done();
       }
@@ -136,12 +142,14 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     }
     return exitFor(result);
   } catch (error) {
-    if (waiting && isTimeout(error)) {
+    const interrupted = waiting && interrupt?.signal.aborted === true;
+    if (interrupted || (waiting && isTimeout(error))) {
       // The work exists at the agent: never leave without its ids.
       const taskId = pending?.taskId ?? seenTaskId;
       const a2aTask = pending?.transportTaskId;
       if (values.json === true && pending !== undefined) {
-        const doc: Record<string, unknown> = { ...resultToJson(pending), attempts, timed_out: true };
+        const doc: Record<string, unknown> = { ...resultToJson(pending), attempts };
+        doc[interrupted ? 'interrupted' : 'timed_out'] = true;
         if (taskId !== undefined) doc['task_id'] = taskId;
         io.stdout.write(`${safeJson(doc, 2)}\n`);
       }
@@ -151,6 +159,10 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
           : a2aTask !== undefined
             ? `adcp tasks get ${agentUrl} ${printable(a2aTask)} --transport-task`
             : `adcp tasks get`;
+      if (interrupted) {
+        io.stderr.write(`adcp call: interrupted; the task is still running at the agent. Follow it: ${follow}\n`);
+        return EXIT.interrupted;
+      }
       io.stderr.write(
         `adcp call: the task did not finish within --timeout; it may still finish. Follow it: ${follow}\n`,
       );
@@ -161,6 +173,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       return reportError(io, 'call', new UsageError(error.message.replace(/^[\w.]+\([^)]*\): /, '')));
     return reportError(io, 'call', error);
   } finally {
+    interrupt?.release();
     await client?.close().catch(() => undefined);
   }
 }

@@ -21,7 +21,7 @@ export interface CliClient {
   ): Promise<TaskResult>;
   waitFor(
     result: TaskResult,
-    options?: { timeoutMs?: number; onProgress?: (event: ProgressEvent) => void },
+    options?: { timeoutMs?: number; signal?: AbortSignal; onProgress?: (event: ProgressEvent) => void },
   ): Promise<TaskResult>;
   discover(options?: { timeoutMs?: number }): Promise<DiscoverResult>;
   close(): Promise<void>;
