@@ -8,6 +8,7 @@ import type { CliIo } from './io.js';
 /** The options every command that talks to an agent accepts. */
 export const CONNECTION_OPTIONS = {
   protocol: { type: 'string' },
+  'mcp-era': { type: 'string' },
   auth: { type: 'string' },
   header: { type: 'string', multiple: true },
   'credential-origin': { type: 'string', multiple: true },
@@ -19,6 +20,8 @@ export const CONNECTION_OPTIONS = {
 export const CONNECTION_HELP = [
   "  --protocol mcp|a2a|auto  which wire to speak (default auto: A2A when the URL is the agent's",
   '                           A2A address by its agent card, MCP otherwise)',
+  '  --mcp-era auto|modern|legacy  MCP only: the era to speak (default auto: MCP 2026-07-28',
+  '                           when server/discover says the agent is modern, else the 2025 era)',
   '  --auth TOKEN             bearer token (or set ADCP_AUTH_TOKEN, kept out of shell history)',
   '  --header K:V             extra request header, repeatable',
   '  --credential-origin URL  another origin --auth and --header may be sent to (an A2A card',
@@ -32,6 +35,8 @@ export const CONNECTION_HELP = [
 export interface Connection {
   url: string;
   protocol: 'mcp' | 'a2a' | 'auto';
+  /** MCP era: probed (`auto`) or pinned. */
+  mcpEra?: 'auto' | 'modern' | 'legacy';
   headers: Record<string, string>;
   auth?: string;
   /** Origins besides the URL's that the credentials may go to. */
@@ -47,6 +52,7 @@ export function readConnection(
   url: string,
   values: {
     protocol?: string;
+    'mcp-era'?: string;
     auth?: string;
     header?: string[];
     'credential-origin'?: string[];
@@ -85,6 +91,13 @@ export function readConnection(
     headers,
     timeoutMs: parseSeconds('timeout', values.timeout) ?? defaultTimeoutMs,
   };
+  const era = values['mcp-era'];
+  if (era !== undefined) {
+    if (era !== 'auto' && era !== 'modern' && era !== 'legacy') {
+      throw new UsageError(`--mcp-era takes auto, modern or legacy, not '${printable(era)}'.`);
+    }
+    connection.mcpEra = era;
+  }
   if (auth !== undefined && auth !== '') connection.auth = auth;
   if (values['sign-key'] !== undefined) connection.signing = readSigningKey(values['sign-key'], io);
   const origins = values['credential-origin'] ?? [];

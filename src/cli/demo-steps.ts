@@ -11,7 +11,10 @@ import type { JsonObject } from '../core/types.js';
 /** What the steps share: the running env, one buyer client per wire, and what earlier steps found. */
 export interface DemoContext {
   env: DemoEnv;
+  /** MCP on the era learned from the seller (2026-07-28 with adcp-wire's seller). */
   mcp: AdcpClient;
+  /** MCP pinned to the 2025 era, where the caller asks for an MCP Task (the 2026 server decides). */
+  mcpLegacy: AdcpClient;
   a2a: AdcpClient;
   /** An MCP client whose fetch counts `tools/call` requests (to show a retry happened). */
   counted: { client: AdcpClient; toolCalls(): number; rateLimitedAnswers(): number };
@@ -143,10 +146,10 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
 
 function mcpTaskStep(ctx: DemoContext): DemoStep {
   return {
-    title: 'MCP Task-augmented call',
+    title: 'MCP Task-augmented call (2025 era)',
     expect: 'an MCP Task, completed',
     async run(say) {
-      const result = await ctx.mcp.call(
+      const result = await ctx.mcpLegacy.call(
         'get_products',
         { buying_mode: 'brief', brief: 'audio and podcasts' },
         { task: { ttl: 60_000 }, timeoutMs: 10_000 },

@@ -112,7 +112,11 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
 /** One buyer client per wire, plus an MCP one that counts its tool calls and rate-limit answers. */
 async function buyerContext(env: DemoEnv, style: DemoContext['style'], clients: AdcpClient[]): Promise<DemoContext> {
   const { AdcpClient } = await import('../client/adcp-client.js');
-  const open = (url: string, protocol: 'mcp' | 'a2a', extra: { fetch?: typeof fetch } = {}) => {
+  const open = (
+    url: string,
+    protocol: 'mcp' | 'a2a',
+    extra: { fetch?: typeof fetch; mcpEra?: 'modern' | 'legacy' } = {},
+  ) => {
     const client = new AdcpClient({ url, protocol, timeoutMs: 15_000, ...extra });
     clients.push(client);
     return client;
@@ -139,6 +143,7 @@ async function buyerContext(env: DemoEnv, style: DemoContext['style'], clients: 
   return {
     env,
     mcp: open(env.seller.mcpUrl, 'mcp'),
+    mcpLegacy: open(env.seller.mcpUrl, 'mcp', { mcpEra: 'legacy' }),
     a2a: open(env.seller.a2aUrl, 'a2a'),
     counted: {
       client: open(env.seller.mcpUrl, 'mcp', { fetch: counting }),

@@ -44,6 +44,7 @@ export async function openAdcpClient(connection: Connection): Promise<AdcpClient
       protocol: connection.protocol,
       headers: connection.headers,
       timeoutMs: connection.timeoutMs,
+      ...(connection.mcpEra !== undefined ? { mcpEra: connection.mcpEra } : {}),
       ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
       ...(connection.signing !== undefined ? { signing: connection.signing } : {}),
       ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),

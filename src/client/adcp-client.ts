@@ -116,6 +116,12 @@ export class AdcpClient {
       this.#transportOptions.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     );
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
+    if (options.mcpEra !== undefined) {
+      if (!['auto', 'modern', 'legacy'].includes(options.mcpEra)) {
+        throw new TypeError("AdcpClient: mcpEra must be 'auto', 'modern' or 'legacy'");
+      }
+      this.#transportOptions.mcpEra = options.mcpEra;
+    }
     if (options.credentialOrigins !== undefined) {
       credentialOriginsOf(url, options.credentialOrigins); // TypeError now, not at the first call
       this.#transportOptions.credentialOrigins = options.credentialOrigins;

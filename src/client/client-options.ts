@@ -86,6 +86,12 @@ export interface AdcpClientOptions {
   negotiate?: boolean;
   /** A2A only: pin the wire instead of choosing from the agent card. */
   a2aWire?: 'auto' | '1.0' | '0.3';
+  /**
+   * MCP only: `auto` (default) learns the era once with `server/discover` (MCP 2026-07-28 to a
+   * modern agent, the 2025 era to an older one; a network failure is an error, never a reason to
+   * fall back); `modern` or `legacy` pins one.
+   */
+  mcpEra?: 'auto' | 'modern' | 'legacy';
   /** Records `submitted`/`working` results as operations and advances them while waiting. */
   operations?: OperationStore;
   /** Time and randomness for tests. */

@@ -55,7 +55,8 @@ export const ADCP_TOOLS: Readonly<Record<string, AdcpToolFacts>> = {
   update_rights: { readOnly: false, taskSupport: 'optional' },
 };
 
-function factsOf(tool: string): AdcpToolFacts | undefined {
+/** The table row of `tool`, when it has one. */
+export function factsOf(tool: string): AdcpToolFacts | undefined {
   return Object.hasOwn(ADCP_TOOLS, tool) ? ADCP_TOOLS[tool] : undefined;
 }
 

@@ -24,6 +24,9 @@ import { untilAborted } from '../transport/until-aborted.js';
 import { cancelMcpTask, followMcpTask, getMcpTask, type McpTaskOutcome } from './follow-mcp-task.js';
 import { mapMcpTaskStatus } from './map-task-status.js';
 import { McpSession } from './mcp-session.js';
+import { factsOf } from '../core/tool-table.js';
+import { probeMcpEra, type EraProbe, type McpEra } from './mcp-era.js';
+import { ModernMcp, type ModernOutcome } from './modern-mcp.js';
 import { RpcErrorAnswer } from './rpc-error-answer.js';
 import { readServerCard } from './read-server-card.js';
 import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
@@ -45,6 +48,9 @@ export class McpTransport implements AdcpTransport {
   #tools: Promise<Map<string, ToolInfo>> | undefined;
   /** Set once the tool list is known to hold no `taskSupport: required` tool. */
   #noRequiredTools = false;
+  readonly #modern: ModernMcp;
+  /** The era, learned once per transport (one agent) and remembered: no probe per call. */
+  #era: Promise<EraProbe> | undefined;
 
   constructor(options: TransportOptions) {
     if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
@@ -56,6 +62,40 @@ export class McpTransport implements AdcpTransport {
     if (options.headers !== undefined) session.headers = options.headers;
     if (options.fetch !== undefined) session.fetch = options.fetch;
     this.#session = new McpSession(session);
+    const fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#modern = new ModernMcp({
+      url: options.url,
+      fetch: fetcher,
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+    });
+    const pinned = options.mcpEra ?? 'auto';
+    if (pinned !== 'auto') this.#era = Promise.resolve({ era: pinned });
+  }
+
+  /**
+   * The agent's MCP era (and its `server/discover` answer when modern): pinned by `mcpEra`, or
+   * probed once with `server/discover` and remembered (basic-versioning.md: the era is a property
+   * of the server). A probe that failed to reach the agent is forgotten, so the next call probes again.
+   */
+  era(options: Pick<TransportCallOptions, 'signal'> = {}): Promise<EraProbe> {
+    if (this.#era === undefined) {
+      const probing = probeMcpEra({
+        url: this.#options.url,
+        fetch: this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        maxBytes: this.#options.maxBytes,
+        signal: AbortSignal.timeout(30_000),
+        ...(this.#options.headers === undefined ? {} : { headers: this.#options.headers }),
+      });
+      this.#era = probing;
+      probing.catch(() => {
+        if (this.#era === probing) this.#era = undefined;
+      });
+    }
+    return untilAborted(this.#era, options.signal);
+  }
+
+  async #eraOf(options: TransportCallOptions): Promise<McpEra> {
+    return (await this.era(options)).era;
   }
 
   /**
@@ -68,6 +108,12 @@ export class McpTransport implements AdcpTransport {
       throw new TypeError(`callTool(${tool}): continueTask is A2A only; ${this.#options.url} is an MCP agent`);
     }
     try {
+      if ((await this.#eraOf(options)) === 'modern') {
+        // The server decides when a call becomes a task; a `task` asked of a tool whose listing
+        // forbids tasks is still the caller's mistake, said before anything is sent.
+        if (options.task !== undefined) await this.#refuseForbiddenTask(tool, options);
+        return this.#modernResult(await this.#modern.callTool(tool, args, options), options);
+      }
       const ttl = this.#plainForSure(options) ? undefined : await this.#taskTtl(tool, options);
       if (ttl === undefined) return await this.#callPlain(tool, args, options);
       return await this.#callAsTask(tool, args, ttl, options);
@@ -78,6 +124,9 @@ export class McpTransport implements AdcpTransport {
 
   async getTask(taskId: string, options: TransportCallOptions): Promise<TaskResult> {
     try {
+      if ((await this.#eraOf(options)) === 'modern') {
+        return this.#modernResult(await this.#modern.getTask(taskId, options), options);
+      }
       const task = await getMcpTask(this.#session, taskId, this.#send(options));
       if (task.status !== 'completed' && task.status !== 'failed') return this.#outcome({ task }, options);
       return this.#outcome(await followMcpTask(task, this.#follow(options)), options);
@@ -88,6 +137,9 @@ export class McpTransport implements AdcpTransport {
 
   async cancelTask(taskId: string, options: TransportCallOptions): Promise<TaskResult> {
     try {
+      if ((await this.#eraOf(options)) === 'modern') {
+        return this.#modernResult(await this.#modern.cancelTask(taskId, options), options);
+      }
       return this.#outcome({ task: await cancelMcpTask(this.#session, taskId, this.#send(options)) }, options);
     } catch (error) {
       return this.#fromRpcError(error, 'tasks/cancel');
@@ -97,12 +149,18 @@ export class McpTransport implements AdcpTransport {
   async listTools(options: TransportCallOptions): Promise<ToolInfo[]> {
     const tools: ToolInfo[] = [];
     let cursor: string | undefined;
+    const modern = (await this.#eraOf(options)) === 'modern';
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const listed = await sendRequest(this.#session, { ...this.#send(options), what: 'tools/list' }, (client, s) =>
-        client.request({ method: 'tools/list', params }, ListToolsResultSchema, { signal: s, timeout: NO_SDK_TIMEOUT }),
-      );
-      for (const tool of listed.tools) tools.push(toToolInfo(tool));
+      const listed = modern
+        ? await this.#modernToolPage(params, options)
+        : await sendRequest(this.#session, { ...this.#send(options), what: 'tools/list' }, (client, s) =>
+            client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
+              signal: s,
+              timeout: NO_SDK_TIMEOUT,
+            }),
+          );
+      for (const tool of listed.tools) tools.push(toToolInfo(tool, modern));
       cursor = listed.nextCursor;
       if (cursor === undefined) break;
     }
@@ -147,6 +205,15 @@ export class McpTransport implements AdcpTransport {
       return options.task.ttl ?? null;
     }
     return info?.taskSupport === 'required' ? null : undefined;
+  }
+
+  async #refuseForbiddenTask(tool: string, options: TransportCallOptions): Promise<void> {
+    const info = (await this.#knownTools(options)).get(tool);
+    if (info !== undefined && (info.taskSupport ?? 'forbidden') === 'forbidden') {
+      throw new TypeError(
+        `callTool(${tool}): ${tool} does not take MCP Tasks (its listing says taskSupport: forbidden); call it without task`,
+      );
+    }
   }
 
   /** The tool list, read once per transport, for `taskSupport: required`; a failure reads as "none known". */
@@ -214,6 +281,29 @@ export class McpTransport implements AdcpTransport {
     const status = mapMcpTaskStatus(created.task.status) ?? 'unknown';
     options.onProgress?.({ status, taskId: created.task.taskId });
     return this.#outcome(await followMcpTask(created.task, this.#follow(options)), options);
+  }
+
+  async #modernToolPage(params: JsonObject, options: TransportCallOptions) {
+    const page = await this.#modern.post('tools/list', params, options);
+    if (!Array.isArray(page.tools)) {
+      throw new AdcpWireError('protocol', `tools/list at ${this.#options.url}: the answer has no tools array`, {
+        url: this.#options.url,
+      });
+    }
+    const tools = page.tools.filter(
+      (tool): tool is JsonObject & { name: string } =>
+        tool !== null && typeof tool === 'object' && typeof (tool as JsonObject).name === 'string',
+    );
+    return { tools, nextCursor: typeof page.nextCursor === 'string' ? page.nextCursor : undefined };
+  }
+
+  #modernResult(outcome: ModernOutcome, options: TransportCallOptions): TaskResult {
+    const { task, result } = outcome;
+    if (result !== undefined) {
+      const read = this.#toResult(options.maxBytes);
+      return taskResultFromMcp(result, task === undefined ? read : { ...read, transportTaskId: task.taskId });
+    }
+    return fromBareTask(task as unknown as Task);
   }
 
   #outcome(outcome: McpTaskOutcome, options: TransportCallOptions): TaskResult {
@@ -287,17 +377,24 @@ function fromBareTask(task: Task): TaskResult {
   }
 }
 
-function toToolInfo(tool: {
-  name: string;
-  description?: string | undefined;
-  inputSchema?: unknown;
-  execution?: { taskSupport?: string | undefined } | undefined;
-}): ToolInfo {
+/**
+ * A listed tool. The 2026 era lists no `execution.taskSupport` (its tasks are server-directed):
+ * there the AdCP tool table (the mcp-guide's "Tool-Level Task Support") says it for known tools.
+ */
+function toToolInfo(
+  tool: {
+    name: string;
+    description?: string | undefined;
+    inputSchema?: unknown;
+    execution?: { taskSupport?: string | undefined } | undefined;
+  },
+  modern = false,
+): ToolInfo {
   const info: ToolInfo = { name: tool.name };
   if (tool.description !== undefined) info.description = tool.description;
   if (tool.inputSchema !== null && typeof tool.inputSchema === 'object')
     info.inputSchema = tool.inputSchema as JsonObject;
-  const support = tool.execution?.taskSupport;
+  const support = tool.execution?.taskSupport ?? (modern ? factsOf(tool.name)?.taskSupport : undefined);
   if (support === 'forbidden' || support === 'optional' || support === 'required') info.taskSupport = support;
   return info;
 }

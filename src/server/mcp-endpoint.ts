@@ -61,7 +61,7 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const sessions = new Map<string, Session>();
   const abortTask = (taskId: string) => options.taskWork.abort(taskId);
-  const toolList = mcpToolList(options.tools, 'legacy') as unknown as Tool[];
+  const toolList = mcpToolList(options.tools) as unknown as Tool[];
 
   const runTool = (
     tool: AdcpToolDefinition,

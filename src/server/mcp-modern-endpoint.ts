@@ -104,7 +104,7 @@ async function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined>
  */
 export function createModernMcpEndpoint(options: ModernMcpEndpointOptions): ModernMcpEndpoint {
   const { store, taskWork } = options;
-  const toolList = mcpToolList(options.tools, 'modern');
+  const toolList = mcpToolList(options.tools);
 
   const run = (
     tool: AdcpToolDefinition,

@@ -97,6 +97,12 @@ export interface TransportOptions {
   maxBytes: number;
   /** A2A only: pin the wire instead of choosing from the agent card. */
   a2aWire?: 'auto' | '1.0' | '0.3';
+  /**
+   * MCP only: the era to speak. `auto` (default) asks `server/discover` once and speaks
+   * 2026-07-28 to a modern agent, the 2025 era (`initialize`, sessions) to the others;
+   * `modern` or `legacy` pins one, without the probe.
+   */
+  mcpEra?: 'auto' | 'modern' | 'legacy';
   /** Origins besides `url`'s that `headers` may be sent to (an agent card may point elsewhere). */
   credentialOrigins?: readonly string[];
 }

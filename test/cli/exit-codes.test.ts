@@ -54,7 +54,11 @@ describe('adcp exit codes (README table)', () => {
 
   it('1: cancelling an MCP Task that already finished', async () => {
     const io = recordingIo();
-    assert.equal(await main(['call', seller.mcpUrl, 'get_products', PRODUCTS, '--task', '--json'], io), 0);
+    // 2025 MCP Tasks: the caller asks for the task (on the 2026 era the server decides).
+    assert.equal(
+      await main(['call', seller.mcpUrl, 'get_products', PRODUCTS, '--task', '--json', '--mcp-era', 'legacy'], io),
+      0,
+    );
     const taskId = (JSON.parse(io.out()) as { transport_task_id?: string }).transport_task_id ?? '';
     assert.match(taskId, /\S/, io.out());
     const cancel = recordingIo();

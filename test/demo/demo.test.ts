@@ -16,7 +16,7 @@ describe('adcp demo (in-process)', () => {
       'get_products \\(MCP\\)',
       'get_products \\(A2A\\)',
       'create_media_buy \\+ webhook',
-      'MCP Task-augmented call',
+      'MCP Task-augmented call \\(2025 era\\)',
       'rate-limited call',
     ]) {
       assert.match(summary, new RegExp(`^\\d  ${step} .*  ok  +\\d+\\.\\d\\d s$`, 'm'), step);

@@ -51,7 +51,7 @@ describe('createAdcpServer on the MCP 2026-07-28 era', () => {
     });
   });
 
-  it('lists tools with their input schemas and no 2025 execution field', async () => {
+  it('lists tools with their input schemas and no 2025 execution field (the SDK drops it on this era)', async () => {
     const answer = await modernRpc(server.mcpUrl, 'tools/list');
     const tools = answer.body.result?.tools as { name: string; inputSchema: unknown; execution?: unknown }[];
     const products = tools.find((tool) => tool.name === 'get_products');

@@ -1,0 +1,143 @@
+import type { JsonObject } from '../core/types.js';
+import { isJsonObject } from '../core/json-object.js';
+import { AdcpWireError } from '../core/wire-error.js';
+import { sanitizeSellerText } from '../core/sanitize.js';
+import type { ProgressEvent, TransportCallOptions } from '../transport/transport.js';
+import { sleep } from '../transport/sleep.js';
+import { pollDelay } from './follow-mcp-task.js';
+import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from './map-task-status.js';
+import { postModern, type ModernPostOptions } from './modern-post.js';
+import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';
+
+/** A Tasks-extension task as the server sent it (SEP-2663, "Tasks"). */
+export interface ModernTask extends JsonObject {
+  taskId: string;
+  status: string;
+}
+
+/** Where a modern call ended: the `CallToolResult`, or a task without one (working, cancelled, input). */
+export interface ModernOutcome {
+  task?: ModernTask;
+  result?: JsonObject;
+}
+
+export interface ModernMcpOptions {
+  url: string;
+  fetch: typeof fetch;
+  headers?: Record<string, string>;
+}
+
+/**
+ * MCP 2026-07-28 calls for AdcpClient: stateless, one POST per request, no session to open.
+ * Tools answer directly or, when the server decides, with a Tasks-extension task that is polled
+ * (`tasks/get`, honouring `pollIntervalMs`) to its end; an aborted wait cancels it (best effort).
+ */
+export class ModernMcp {
+  readonly #options: ModernMcpOptions;
+
+  constructor(options: ModernMcpOptions) {
+    this.#options = options;
+  }
+
+  post(method: string, params: JsonObject, call: TransportCallOptions, name?: string): Promise<JsonObject> {
+    const options: ModernPostOptions = { ...this.#options, maxBytes: call.maxBytes };
+    if (call.signal !== undefined) options.signal = call.signal;
+    if (name !== undefined) options.name = name;
+    const onProgress = call.onProgress;
+    if (onProgress !== undefined && method === 'tools/call') {
+      options.onNotification = (message) => {
+        if (message.method === 'notifications/progress' && isJsonObject(message.params))
+          onProgress(progressOf(message.params));
+      };
+    }
+    return postModern(method, params, options);
+  }
+
+  async callTool(tool: string, args: JsonObject, call: TransportCallOptions): Promise<ModernOutcome> {
+    // A progress token asks for `notifications/progress` on the answer's stream.
+    const meta = call.onProgress === undefined ? {} : { _meta: { progressToken: `p-${tool}` } };
+    const answer = await this.post('tools/call', { name: tool, arguments: args, ...meta }, call, tool);
+    if (answer.resultType !== 'task') return { result: answer };
+    const task = toTask(answer, this.#options.url);
+    call.onProgress?.(taskProgress(task));
+    return this.follow(task, call);
+  }
+
+  async getTask(taskId: string, call: TransportCallOptions): Promise<ModernOutcome> {
+    return outcomeOf(toTask(await this.post('tasks/get', { taskId }, call, taskId), this.#options.url));
+  }
+
+  /**
+   * Cancels a task. The server acknowledges even a task that already ended (SEP-2663); as on the
+   * 2025 era, cancelling one that ended is refused here (-32602), after asking for its state.
+   */
+  async cancelTask(taskId: string, call: TransportCallOptions): Promise<ModernOutcome> {
+    const before = toTask(await this.post('tasks/get', { taskId }, call, taskId), this.#options.url);
+    if (isTerminalMcpTaskStatus(before.status)) {
+      throw new RpcErrorAnswer(
+        { code: -32602, message: `Task is already in a terminal status: ${taskId}` },
+        'tasks/cancel',
+      );
+    }
+    await this.post('tasks/cancel', { taskId }, call, taskId);
+    return this.getTask(taskId, call);
+  }
+
+  /** Polls a task until it ends or needs input; a failed task rejects with its JSON-RPC error. */
+  async follow(first: ModernTask, call: TransportCallOptions): Promise<ModernOutcome> {
+    let task = first;
+    let last = `${task.status}|${String(task.statusMessage)}`;
+    try {
+      while (!isTerminalMcpTaskStatus(task.status) && task.status !== 'input_required') {
+        await sleep(pollDelay(task.pollIntervalMs), call.signal);
+        task = toTask(await this.post('tasks/get', { taskId: task.taskId }, call, task.taskId), this.#options.url);
+        const now = `${task.status}|${String(task.statusMessage)}`;
+        if (now !== last) call.onProgress?.(taskProgress(task));
+        last = now;
+      }
+    } catch (error) {
+      if (call.signal?.aborted === true) {
+        const quiet = { maxBytes: 64 * 1024, signal: AbortSignal.timeout(2_000) };
+        void this.post('tasks/cancel', { taskId: task.taskId }, quiet, task.taskId).catch(() => undefined);
+      }
+      throw error;
+    }
+    return outcomeOf(task);
+  }
+}
+
+function outcomeOf(task: ModernTask): ModernOutcome {
+  if (task.status === 'completed' && isJsonObject(task.result)) return { task, result: task.result };
+  if (task.status === 'failed') {
+    const error = toRpcErrorObject(task.error) ?? { code: -32603, message: 'the task failed without an error' };
+    throw new RpcErrorAnswer(error, `task ${task.taskId}`);
+  }
+  return { task };
+}
+
+function toTask(value: JsonObject, url: string): ModernTask {
+  if (typeof value.taskId !== 'string' || typeof value.status !== 'string' || mapMcpTaskStatus(value.status) === null) {
+    throw new AdcpWireError('protocol', `the MCP server at ${url} sent a task without a valid taskId and status`, {
+      url,
+    });
+  }
+  return value as ModernTask;
+}
+
+function taskProgress(task: ModernTask): ProgressEvent {
+  const event: ProgressEvent = { status: mapMcpTaskStatus(task.status) ?? 'unknown', taskId: task.taskId };
+  const message = sanitizeSellerText(typeof task.statusMessage === 'string' ? task.statusMessage : undefined);
+  if (message !== undefined) event.message = message;
+  return event;
+}
+
+function progressOf(params: JsonObject): ProgressEvent {
+  const event: ProgressEvent = { status: 'working' };
+  const { progress, total } = params;
+  if (typeof progress === 'number' && typeof total === 'number' && total > 0) {
+    event.percentage = Math.min(100, (progress / total) * 100);
+  }
+  const message = sanitizeSellerText(typeof params.message === 'string' ? params.message : undefined);
+  if (message !== undefined) event.message = message;
+  return event;
+}
