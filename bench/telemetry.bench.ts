@@ -92,7 +92,8 @@ async function main(): Promise<void> {
   // In-process canned MCP answers (no socket, no server): the time per call is the client's own.
   const canned = (async (_url: unknown, init: RequestInit = {}) => {
     if ((init.method ?? 'GET') !== 'POST') return new Response(null, { status: init.method === 'DELETE' ? 200 : 405 });
-    const msg = JSON.parse(String(init.body)) as { id?: number; method: string };
+    if (typeof init.body !== 'string') throw new TypeError('bench fetch: the MCP client sends JSON text');
+    const msg = JSON.parse(init.body) as { id?: number; method: string };
     if (msg.id === undefined) return new Response(null, { status: 202 });
     const result =
       msg.method === 'initialize'
