@@ -35,6 +35,9 @@ Options:
                     runner contract asks (its public test keys from keys.json, test-revoked-2026
                     revoked, 100 entries per keyid, create_media_buy and tasks/cancel required).
                     Those keys are public: never use --sandbox for real traffic
+  --test-controller serve comply_test_controller (seed fixtures, force media buy and creative
+                    statuses, simulate delivery and spend) for compliance storyboards. A sandbox
+                    or staging deployment only: any caller can change any of its own state
   --signing-vectors DIR
                     the request-signing vectors folder holding keys.json (with --sandbox;
                     default ../shared/request-signing-vectors)
@@ -60,6 +63,7 @@ const SPEC = {
     'store-url': { type: 'string' },
     sandbox: { type: 'boolean' },
     'auth-token': { type: 'string', multiple: true },
+    'test-controller': { type: 'boolean' },
     'signing-vectors': { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -92,12 +96,13 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(storeUrl !== undefined ? { storeUrl } : {}),
       ...(requestSigning !== undefined ? { requestSigning } : {}),
       ...(tokens.size > 0 ? { auth: { tokens } } : {}),
+      ...(values['test-controller'] === true ? { testController: true } : {}),
     });
     seller = started;
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, principals: [...new Set(tokens.values())] })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true })}\n`,
       );
     } else {
       io.stdout.write(
@@ -117,6 +122,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           tokens.size === 0
             ? '  auth  open: no credentials asked (every caller is anonymous@<its address>; --auth-token requires one)'
             : `  auth  bearer tokens for ${[...new Set(tokens.values())].map(printable).join(', ')}; discovery stays open`,
+          ...(values['test-controller'] === true
+            ? [style.bold('  comply_test_controller served: a sandbox deployment, never for real traffic')]
+            : []),
           `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
           style.dim('Ctrl-C to stop.'),
           '',

@@ -1,6 +1,9 @@
 import { openSqliteFile } from '../store/sqlite-database.js';
 import type { JsonObject } from '../core/types.js';
 
+/** What the sandbox controller keeps: seeded products, simulated delivery and spend per media buy. */
+export type FixtureKind = 'product' | 'delivery' | 'spend';
+
 /** The reference seller's own state (media buys, creatives), per principal. */
 export interface SellerDb {
   saveMediaBuy(principal: string, mediaBuyId: string, body: JsonObject, now: number): void;
@@ -8,7 +11,13 @@ export interface SellerDb {
   listMediaBuys(principal: string): { id: string; body: JsonObject; createdAt: number }[];
   /** Inserts or replaces a creative; returns whether it existed. */
   upsertCreative(principal: string, creativeId: string, body: JsonObject, now: number): 'created' | 'updated';
-  listCreatives(principal: string, limit: number, offset: number): { items: JsonObject[]; total: number };
+  getCreative(principal: string, creativeId: string): JsonObject | undefined;
+  /** Every creative of the principal, by creative_id (the paging order). */
+  allCreatives(principal: string): JsonObject[];
+  /** Sandbox state (`comply_test_controller`): seeded products, delivery and spend, by kind and id. */
+  getFixture(principal: string, kind: FixtureKind, id: string): JsonObject | undefined;
+  putFixture(principal: string, kind: FixtureKind, id: string, body: JsonObject): void;
+  listFixtures(principal: string, kind: FixtureKind): JsonObject[];
   close(): void;
 }
 
@@ -19,6 +28,9 @@ CREATE TABLE IF NOT EXISTS seller_media_buys (
 CREATE TABLE IF NOT EXISTS seller_creatives (
   principal TEXT NOT NULL, creative_id TEXT NOT NULL, body TEXT NOT NULL, updated_at INTEGER NOT NULL,
   PRIMARY KEY (principal, creative_id));
+CREATE TABLE IF NOT EXISTS seller_fixtures (
+  principal TEXT NOT NULL, kind TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (principal, kind, id));
 `;
 
 /** Opens (creating if needed) the seller's SQLite file, WAL mode. */
@@ -65,17 +77,45 @@ export function openSellerDb(path: string): SellerDb {
       );
       return existed ? 'updated' : 'created';
     },
-    listCreatives(principal, limit, offset) {
-      const total = (
-        db.prepare('SELECT count(*) AS n FROM seller_creatives WHERE principal = ?').get(principal) as { n: number }
-      ).n;
-      const items = db
-        .prepare<[string, number, number], { body: string }>(
-          'SELECT body FROM seller_creatives WHERE principal = ? ORDER BY creative_id LIMIT ? OFFSET ?',
+    getCreative(principal, id) {
+      const row = db
+        .prepare<[string, string], { body: string }>(
+          'SELECT body FROM seller_creatives WHERE principal = ? AND creative_id = ?',
         )
-        .all(principal, limit, offset)
+        .get(principal, id);
+      return row === undefined ? undefined : parse(row.body);
+    },
+    allCreatives(principal) {
+      return db
+        .prepare<[string], { body: string }>(
+          'SELECT body FROM seller_creatives WHERE principal = ? ORDER BY creative_id LIMIT 10000',
+        )
+        .all(principal)
         .map((r) => parse(r.body));
-      return { items, total };
+    },
+    getFixture(principal, kind, id) {
+      const row = db
+        .prepare<[string, string, string], { body: string }>(
+          'SELECT body FROM seller_fixtures WHERE principal = ? AND kind = ? AND id = ?',
+        )
+        .get(principal, kind, id);
+      return row === undefined ? undefined : parse(row.body);
+    },
+    putFixture(principal, kind, id, body) {
+      db.prepare('INSERT OR REPLACE INTO seller_fixtures VALUES (?, ?, ?, ?)').run(
+        principal,
+        kind,
+        id,
+        JSON.stringify(body),
+      );
+    },
+    listFixtures(principal, kind) {
+      return db
+        .prepare<[string, string], { body: string }>(
+          'SELECT body FROM seller_fixtures WHERE principal = ? AND kind = ? ORDER BY id LIMIT 1000',
+        )
+        .all(principal, kind)
+        .map((r) => parse(r.body));
     },
     close() {
       if (db.open) db.close();

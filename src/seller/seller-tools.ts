@@ -4,7 +4,9 @@ import { isJsonObject } from '../core/json-object.js';
 import { adcpError } from '../server/adcp-error.js';
 import { AdcpToolError } from '../server/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
-import { findProduct, productToWire, searchCatalog } from './catalog.js';
+import { findProduct, productToWire, searchCatalog, type CatalogProduct } from './catalog.js';
+import { adcpInputSchema } from './input-schema.js';
+import { listTools } from './list-tools.js';
 import type { SellerDb } from './seller-db.js';
 
 export interface SellerTimings {
@@ -28,12 +30,6 @@ export interface SellerToolDeps {
 }
 
 const MAX_ITEMS = 100;
-const open = (properties: JsonObject, required: string[] = []): JsonObject => ({
-  type: 'object',
-  properties,
-  ...(required.length > 0 ? { required } : {}),
-  additionalProperties: true,
-});
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -70,14 +66,27 @@ function unit(seed: string): number {
   return createHash('sha256').update(seed).digest().readUInt32BE(0) / 2 ** 32;
 }
 
+/** Products seeded for this principal through comply_test_controller (sandbox fixtures). */
+function seededProducts(db: SellerDb, principal: string): CatalogProduct[] {
+  return db
+    .listFixtures(principal, 'product')
+    .map((f) => f.product)
+    .filter(isJsonObject) as unknown as CatalogProduct[];
+}
+
 /** The reference seller's tools, built only on the public createAdcpServer tool contract. */
 export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
   const { db, timings, fault, now } = deps;
+  const seeded = (principal: string, id: unknown): CatalogProduct | undefined => {
+    if (typeof id !== 'string') return undefined;
+    const stored = db.getFixture(principal, 'product', id)?.product;
+    return isJsonObject(stored) ? (stored as unknown as CatalogProduct) : undefined;
+  };
   return [
     {
       name: 'get_products',
       description: 'Discover advertising products matching a brief and filters.',
-      inputSchema: open({ brief: { type: 'string' }, buying_mode: { type: 'string' }, filters: { type: 'object' } }),
+      inputSchema: adcpInputSchema('get_products', { brief: { type: 'string' }, filters: { type: 'object' } }),
       handler: async (args, ctx) => {
         fault('get_products', args, ctx.headers);
         if (args.brief !== undefined && (typeof args.brief !== 'string' || args.brief.length > 10_000)) {
@@ -87,7 +96,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           throw invalid('filters must be an object.', 'filters');
         // An interim `working` update on an A2A stream (the CLI's progress line); nothing on MCP.
         await ctx.working('Ranking the catalog against the brief', { percentage: 50, step: 'ranking' });
-        const products = searchCatalog(args.brief, args.filters ?? {});
+        const products = [...searchCatalog(args.brief, args.filters ?? {}), ...seededProducts(db, ctx.principal)];
         return {
           message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,
           products: products.map(productToWire),
@@ -99,10 +108,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       name: 'create_media_buy',
       description:
         'Create a media buy; answers submitted, then completes after approval (webhooks on push_notification_config).',
-      inputSchema: open(
-        { packages: { type: 'array' }, buyer_ref: { type: 'string' }, push_notification_config: { type: 'object' } },
-        ['packages'],
-      ),
+      inputSchema: adcpInputSchema('create_media_buy', { packages: { type: 'array' } }),
       handler: async (args, ctx) => {
         fault('create_media_buy', args, ctx.headers);
         // Replays and concurrent retries are the server's idempotency layer's (createAdcpServer).
@@ -111,9 +117,12 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         if (!Array.isArray(args.packages) || args.packages.length === 0 || args.packages.length > MAX_ITEMS) {
           throw invalid(`packages must be an array of 1 to ${MAX_ITEMS} packages.`, 'packages');
         }
+        let sandboxOnly = true;
         const packages = args.packages.map((pkg, i) => {
           if (!isJsonObject(pkg)) throw invalid('each package must be an object.', `packages[${i}]`);
-          const item = findProduct(pkg.product_id);
+          const fixture = seeded(ctx.principal, pkg.product_id);
+          if (fixture === undefined) sandboxOnly = false;
+          const item = fixture ?? findProduct(pkg.product_id);
           if (item === undefined)
             throw adcpError('PRODUCT_NOT_FOUND', {
               message: 'Referenced product IDs are unknown.',
@@ -123,7 +132,13 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) {
             throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
           }
-          const pricing = item.pricing_options[0]!;
+          const pricing =
+            item.pricing_options.find((o) => o.pricing_option_id === pkg.pricing_option_id) ?? item.pricing_options[0];
+          if (pricing === undefined) {
+            throw new AdcpToolError('PRODUCT_UNAVAILABLE', 'The product has no pricing option.', {
+              field: `packages[${i}].pricing_option_id`,
+            });
+          }
           return {
             package_id: `pkg_${i + 1}`,
             product_id: item.product_id,
@@ -135,6 +150,28 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         const buyerRef = args.buyer_ref === undefined ? undefined : shortString(args.buyer_ref, 'buyer_ref');
         const reject = typeof buyerRef === 'string' && buyerRef.includes('[reject]');
         const principal = ctx.principal;
+        // The buyer's key, hashed, names the media buy (security.md, rule 10, "thread-buyer-key"):
+        // if this work is run again for the same key (its first run died), it rewrites the same
+        // media buy instead of creating a second one.
+        const newMediaBuyId = () =>
+          key === undefined
+            ? `mb_${randomUUID().slice(0, 8)}`
+            : `mb_${createHash('sha256').update(`${principal}\u0000${key}`).digest('hex').slice(0, 16)}`;
+        if (sandboxOnly && !reject && args.push_notification_config === undefined) {
+          // Sandbox fixtures need no review: confirmed at once, awaiting creatives (deterministic tests);
+          // a buyer that registered a webhook gets the review flow and its webhooks.
+          const mediaBuyId = newMediaBuyId();
+          const body: JsonObject = {
+            media_buy_id: mediaBuyId,
+            ...(buyerRef === undefined ? {} : { buyer_ref: buyerRef }),
+            media_buy_status: 'pending_creatives',
+            confirmed_at: new Date(now()).toISOString(),
+            revision: 1,
+            packages,
+          };
+          db.saveMediaBuy(principal, mediaBuyId, { ...body, status: 'pending_creatives' }, now());
+          return { message: `Media buy ${mediaBuyId} confirmed (sandbox products)`, ...body };
+        }
         const submitted = await ctx.submit(
           async (progress) => {
             await sleep(timings.workingAfterMs, progress.signal);
@@ -144,13 +181,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
               throw new AdcpToolError('POLICY_VIOLATION', 'The media buy was rejected in review.', {
                 recovery: 'correctable',
               });
-            // The buyer's key, hashed, names the media buy (security.md, rule 10, "thread-buyer-key"):
-            // if this work is run again for the same key (its first run died), it rewrites the same
-            // media buy instead of creating a second one.
-            const mediaBuyId =
-              key === undefined
-                ? `mb_${randomUUID().slice(0, 8)}`
-                : `mb_${createHash('sha256').update(`${principal}\u0000${key}`).digest('hex').slice(0, 16)}`;
+            const mediaBuyId = newMediaBuyId();
             const body: JsonObject = {
               media_buy_id: mediaBuyId,
               ...(buyerRef === undefined ? {} : { buyer_ref: buyerRef }),
@@ -170,7 +201,9 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'get_media_buy_delivery',
       description: 'Delivery totals of media buys.',
-      inputSchema: open({ media_buy_ids: { type: 'array', items: { type: 'string' } } }),
+      inputSchema: adcpInputSchema('get_media_buy_delivery', {
+        media_buy_ids: { type: 'array', items: { type: 'string' } },
+      }),
       handler: (args, ctx) => {
         fault('get_media_buy_delivery', args, ctx.headers);
         let buys = db.listMediaBuys(ctx.principal);
@@ -187,10 +220,21 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         }
         const end = now();
         const deliveries = buys.map((b) => {
+          // Delivery simulated through comply_test_controller replaces the synthetic figures.
+          const simulated = db.getFixture(ctx.principal, 'delivery', b.id);
           const hours = Math.max(0, (end - b.createdAt) / 3_600_000);
-          const impressions = Math.floor((1000 + unit(b.id) * 9000) * (1 + hours));
-          const spend = Math.round(impressions * 0.02 * 100) / 100;
-          const totals = { impressions, spend, clicks: Math.floor(impressions * 0.004) };
+          const impressions =
+            simulated === undefined
+              ? Math.floor((1000 + unit(b.id) * 9000) * (1 + hours))
+              : Number(simulated.impressions) || 0;
+          const spend =
+            simulated === undefined
+              ? Math.round(impressions * 0.02 * 100) / 100
+              : isJsonObject(simulated.reported_spend)
+                ? Number(simulated.reported_spend.amount) || 0
+                : 0;
+          const clicks = simulated === undefined ? Math.floor(impressions * 0.004) : Number(simulated.clicks) || 0;
+          const totals = { impressions, spend, clicks };
           const packages = Array.isArray(b.body.packages) ? b.body.packages.filter(isJsonObject) : [];
           const share = packages.length === 0 ? 0 : 1 / packages.length;
           const byPackage = packages.map((p) => ({
@@ -201,7 +245,8 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             rate: typeof p.rate === 'number' ? p.rate : 0,
             currency: 'USD',
           }));
-          return { media_buy_id: b.id, status: 'active', totals, by_package: byPackage };
+          const status = typeof b.body.status === 'string' ? b.body.status : 'active';
+          return { media_buy_id: b.id, status, totals, by_package: byPackage };
         });
         return {
           currency: 'USD',
@@ -216,7 +261,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'sync_creatives',
       description: 'Create or update creatives in the library.',
-      inputSchema: open({ creatives: { type: 'array' } }, ['creatives']),
+      inputSchema: adcpInputSchema('sync_creatives', { creatives: { type: 'array' } }),
       handler: (args, ctx) => {
         fault('sync_creatives', args, ctx.headers);
         if (!Array.isArray(args.creatives) || args.creatives.length === 0 || args.creatives.length > MAX_ITEMS) {
@@ -241,29 +286,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         return { creatives: results };
       },
     },
-    {
-      name: 'list_creatives',
-      description: 'List creatives in the library.',
-      inputSchema: open({ pagination: { type: 'object' } }),
-      handler: (args, ctx) => {
-        fault('list_creatives', args, ctx.headers);
-        const page = isJsonObject(args.pagination) ? args.pagination : {};
-        // Out-of-range pages can never work: a validation error, never a transient failure.
-        const limit = page.max_results ?? 50;
-        if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_ITEMS) {
-          throw invalid(`pagination.max_results must be an integer from 1 to ${MAX_ITEMS}.`, 'pagination.max_results');
-        }
-        const offset = page.offset ?? 0;
-        if (!Number.isSafeInteger(offset) || (offset as number) < 0) {
-          throw invalid('pagination.offset must be a non-negative integer.', 'pagination.offset');
-        }
-        const { items, total } = db.listCreatives(ctx.principal, limit as number, offset as number);
-        return {
-          query_summary: { total_matching: total, returned: items.length },
-          pagination: { has_more: (offset as number) + items.length < total, total_count: total },
-          creatives: items,
-        };
-      },
-    },
+    ...listTools({ db, fault }),
   ];
 }

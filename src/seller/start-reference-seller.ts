@@ -15,6 +15,7 @@ import { SqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
 import { createFaultInjector } from './fault-injection.js';
+import { sandboxScenarios } from './sandbox-controller.js';
 import { openSellerDb } from './seller-db.js';
 import type { SellerTimings } from './seller-tools.js';
 import { sellerTools } from './seller-tools.js';
@@ -60,6 +61,12 @@ export interface ReferenceSellerOptions {
    * `strict`). Default `off`: the first check of a tool compiles its schemas (hundreds of ms).
    */
   validateResponses?: ResponseValidation;
+  /**
+   * Serve `comply_test_controller` (seed products, creatives and media buys; force media buy and
+   * creative statuses; simulate delivery and spend). A sandbox deployment only. `isLive` names the
+   * principals whose accounts are live: they get FORBIDDEN (comply-controller-mode-gate).
+   */
+  testController?: boolean | { isLive?: (principal: string) => boolean };
 }
 
 /**
@@ -125,6 +132,12 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     };
   }
   const db = openSellerDb(path);
+  const controller =
+    options.testController === undefined || options.testController === false
+      ? undefined
+      : options.testController === true
+        ? {}
+        : options.testController;
   const adcpVersions = options.adcpVersions ?? ['3.0', '3.1'];
   const host = options.host ?? '127.0.0.1';
   const generated = options.signingKey === undefined ? ephemeralSigningKey() : undefined;
@@ -140,6 +153,16 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       now: Date.now,
       ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1' ? { afterEffect: holdAfterEffect } : {}),
     }),
+    ...(controller === undefined
+      ? {}
+      : {
+          testController: {
+            scenarios: sandboxScenarios(db, Date.now),
+            ...(controller.isLive === undefined
+              ? {}
+              : { isSandbox: (context: { principal: string }) => !controller.isLive!(context.principal) }),
+          },
+        }),
     adcpVersions,
     validateResponses: options.validateResponses ?? 'off',
     store,

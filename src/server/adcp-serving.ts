@@ -45,7 +45,7 @@ export interface AdcpServing {
   readonly supported: readonly string[];
   readonly defaultRelease: string;
   /** Negotiates the release and checks the arguments; an `error` is the answer to send instead. */
-  prepare(tool: string, args: JsonObject): { release: string; error?: AdcpError };
+  prepare(tool: string, args: JsonObject, options?: { validate?: boolean }): { release: string; error?: AdcpError };
   /** The manifest `protocol` of an AdCP tool (`media-buy`), when it is one of the task protocols. */
   protocolOf(tool: string): string | undefined;
   /** Checks an answer (`strict` turns an invalid one into an error answer's `adcp_error`). */
@@ -94,11 +94,11 @@ export function createAdcpServing(options: AdcpServingOptions = {}): AdcpServing
         return undefined; // no schemas on disk: the field is left out
       }
     },
-    prepare(tool, args) {
+    prepare(tool, args, prepareOptions) {
       const negotiated = negotiateVersion(args, supported, defaultRelease);
       if (!negotiated.ok) return { release: defaultRelease, error: negotiated.error };
       const release = negotiated.release;
-      if (!validateRequests) return { release };
+      if (!validateRequests || prepareOptions?.validate === false) return { release };
       const checked = getValidator(release).request(tool, args);
       if (checked.ok) return { release };
       const first = checked.issues[0];

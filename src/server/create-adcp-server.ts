@@ -33,6 +33,7 @@ import type { EndpointKind } from './anonymous-call.js';
 import { PROTECTED_RESOURCE_PREFIX } from './protected-resource.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
+import { advertiseComplianceTesting, createTestControllerTool } from './test-controller.js';
 import { startTaskUpkeep } from './task-upkeep.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
@@ -171,7 +172,11 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     ...(signing === undefined ? {} : { requestSigning: signing.capability }),
     ...(options.capabilities === undefined ? {} : { override: options.capabilities }),
   });
-  const builtIns = [defaultCapabilitiesTool(capabilities), ...statusTools];
+  const builtIns = [
+    defaultCapabilitiesTool(capabilities),
+    ...statusTools,
+    ...(options.testController === undefined ? [] : [createTestControllerTool(options.testController)]),
+  ];
   for (const tool of [...builtIns, ...options.tools]) {
     if (typeof tool.name !== 'string' || typeof tool.handler !== 'function') {
       throw new TypeError('createAdcpServer: every tool needs a name and a handler');
@@ -181,6 +186,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     tools.set(tool.name, withActivity(wrapped, options.onActivity));
   }
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
+  if (options.testController !== undefined) advertiseComplianceTesting(tools, options.testController);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
   const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore });
   const name = options.name ?? 'adcp-wire-agent';

@@ -71,7 +71,7 @@ async function runTool(input: InvokeInput): Promise<AdcpAnswer> {
   }
   const args = input.args;
   if (serving !== undefined) {
-    const prepared = serving.prepare(tool.name, args);
+    const prepared = serving.prepare(tool.name, args, { validate: tool.validateRequest !== false });
     adcpVersion = prepared.release;
     noteValidation(prepared.error);
     if (prepared.error !== undefined) return errorAnswer(prepared.error, args, adcpVersion);

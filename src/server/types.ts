@@ -10,6 +10,7 @@ import type { ServerWebhookOptions } from './server-webhooks.js';
 import type { RequestSigningServerOptions } from './request-signing.js';
 import type { AdcpAuthOptions } from './auth-options.js';
 import type { ActivityListener } from '../telemetry/activity.js';
+import type { TestControllerOptions } from './test-controller.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type { TaskSupport };
@@ -79,6 +80,12 @@ export interface AdcpToolDefinition {
    * manifest says of a tool of this name (mutating, key required), `false` for other names.
    */
   mutating?: boolean;
+  /**
+   * Check the arguments against the release's request schema before the handler runs (default
+   * true). `false` for a tool that answers bad arguments in its own vocabulary
+   * (`comply_test_controller`: `UNKNOWN_SCENARIO`, `INVALID_PARAMS`); the version is still negotiated.
+   */
+  validateRequest?: boolean;
   handler(args: JsonObject, context: ToolContext): ToolAnswer | Promise<ToolAnswer>;
 }
 
@@ -203,4 +210,11 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * error code), without bodies or credentials (docs/telemetry.md); its throws are ignored.
    */
   onActivity?: ActivityListener;
+  /**
+   * Serve `comply_test_controller` (comply-test-controller.md) with these scenarios, and advertise
+   * them as `compliance_testing` in `get_adcp_capabilities`. Only for a sandbox or staging
+   * deployment: without this option the tool is in no tool list or card and a call to it is an
+   * unknown tool, as the spec requires of production. `isSandbox` refuses live accounts (FORBIDDEN).
+   */
+  testController?: TestControllerOptions;
 }

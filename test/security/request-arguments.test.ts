@@ -28,9 +28,8 @@ describe('reference seller arguments that can never work', () => {
   };
 
   for (const [name, pagination, field] of [
-    ['offset 1e19', { offset: 1e19 }, 'pagination.offset'],
-    ['offset -1', { offset: -1 }, 'pagination.offset'],
-    ['offset 1.5', { offset: 1.5 }, 'pagination.offset'],
+    ['a forged cursor', { cursor: 'c1.eyJhIjoiemMifQ' }, 'pagination.cursor'],
+    ['a cursor of another agent', { cursor: 'opaque-123' }, 'pagination.cursor'],
     ['max_results 0', { max_results: 0 }, 'pagination.max_results'],
     ['max_results "10"', { max_results: '10' }, 'pagination.max_results'],
   ] as const) {
