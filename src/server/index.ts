@@ -25,3 +25,9 @@ export type { AdcpAuthOptions, AuthInfo, OAuthResourceOptions, OAuthTokenVerifie
 export { isAnonymousPrincipal } from './auth-options.js';
 export { jwtVerifier } from './jwt-verifier.js';
 export type { JwtVerifierOptions } from './jwt-verifier.js';
+export { ControllerError, CONTROLLER_SCENARIOS, createTestControllerTool } from './test-controller.js';
+export type { ControllerErrorCode, ControllerScenario, TestControllerOptions } from './test-controller.js';
+export { assertTransition, isLifecycleStatus, LIFECYCLES } from './lifecycles.js';
+export type { LifecycleName } from './lifecycles.js';
+export { pageOf, readPageQuery } from './paginate.js';
+export type { PageInfo, PageQuery } from './paginate.js';

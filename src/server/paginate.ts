@@ -117,8 +117,3 @@ function firstAfter<T>(items: readonly T[], keyOf: (item: T) => string, after: s
   }
   return low;
 }
-
-/** Compares sort keys the way `pageOf` expects them ordered (code-unit order). */
-export function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
