@@ -1,4 +1,5 @@
-import { ADCP_A2A_PROFILE_URI, profileViolation, type A2AProfileViolation } from './a2a-profile.js';
+import { ADCP_PROFILE_URI } from './a2a-wire.js';
+import { profileViolation, type A2AProfileViolation } from './a2a-profile.js';
 import { isPlainObject } from './plain-object.js';
 
 /** What a conformant card says about the profile. */
@@ -25,13 +26,12 @@ export function checkProfileCard(card: unknown): ProfileCardCheck | A2AProfileVi
   const capabilities = card['capabilities'];
   const listed = isPlainObject(capabilities) ? capabilities['extensions'] : undefined;
   const extension = Array.isArray(listed)
-    ? listed.find((entry) => isPlainObject(entry) && entry['uri'] === ADCP_A2A_PROFILE_URI)
+    ? listed.find((entry) => isPlainObject(entry) && entry['uri'] === ADCP_PROFILE_URI)
     : undefined;
   if (!isPlainObject(extension)) {
     const topLevel = card['extensions'];
     const misplaced =
-      Array.isArray(topLevel) &&
-      topLevel.some((entry) => isPlainObject(entry) && entry['uri'] === ADCP_A2A_PROFILE_URI);
+      Array.isArray(topLevel) && topLevel.some((entry) => isPlainObject(entry) && entry['uri'] === ADCP_PROFILE_URI);
     return misplaced
       ? profileViolation(
           'extension_not_under_capabilities',
@@ -39,7 +39,7 @@ export function checkProfileCard(card: unknown): ProfileCardCheck | A2AProfileVi
         )
       : profileViolation(
           'extension_not_advertised',
-          `the card does not declare ${ADCP_A2A_PROFILE_URI} under capabilities.extensions[]`,
+          `the card does not declare ${ADCP_PROFILE_URI} under capabilities.extensions[]`,
         );
   }
   const params = extension['params'];

@@ -1,4 +1,5 @@
-import { profileViolation, isProfileActivated, type A2AProfileViolation, ADCP_A2A_PROFILE_URI } from './a2a-profile.js';
+import { ADCP_PROFILE_URI } from './a2a-wire.js';
+import { profileViolation, isProfileActivated, type A2AProfileViolation } from './a2a-profile.js';
 import { isPlainObject } from './plain-object.js';
 import type { JsonObject } from './types.js';
 import { invocationParams } from './a2a-wire.js';
@@ -189,13 +190,6 @@ export function buildInvocationMessage(
   return invocationParams(options.wire, skill, input, options)['message'] as JsonObject;
 }
 
-/** The request headers of an activated 1.0 request (a2a-guide.md, "A2A Client Setup"). */
-export function profileRequestHeaders(wire: '1.0' | '0.3'): Record<string, string> {
-  return wire === '1.0'
-    ? { 'A2A-Version': '1.0', 'A2A-Extensions': ADCP_A2A_PROFILE_URI }
-    : { 'A2A-Extensions': ADCP_A2A_PROFILE_URI };
-}
-
 /**
  * Checks a whole profile request as a server receives it: activation first (when `required`),
  * then the Message. `headers` are the request's (any case; Node lower-cases them).
@@ -208,7 +202,7 @@ export function checkProfileRequest(
   if (options.required && !isProfileActivated(headerValue(headers, 'a2a-extensions'))) {
     return profileViolation(
       'extension_not_activated',
-      `this interface requires the AdCP A2A profile: send the header A2A-Extensions: ${ADCP_A2A_PROFILE_URI}`,
+      `this interface requires the AdCP A2A profile: send the header A2A-Extensions: ${ADCP_PROFILE_URI}`,
     );
   }
   return parseProfileInvocation(message, options);

@@ -6,9 +6,6 @@
 
 import { ADCP_PROFILE_URI } from './a2a-wire.js';
 
-/** The extension URI, versioned by the AdCP major (the one constant in `a2a-wire.ts`). */
-export const ADCP_A2A_PROFILE_URI = ADCP_PROFILE_URI;
-
 /** The A2A 1.0 service parameter (an HTTP header on HTTP bindings) that activates extensions. */
 export const A2A_EXTENSIONS_HEADER = 'A2A-Extensions';
 
@@ -61,7 +58,7 @@ export function isProfileActivated(value: string | readonly string[] | undefined
     if (typeof header !== 'string') continue;
     for (const item of header.split(',')) {
       if (++seen > MAX_LISTED_EXTENSIONS) return false;
-      if (item.trim() === ADCP_A2A_PROFILE_URI) return true;
+      if (item.trim() === ADCP_PROFILE_URI) return true;
     }
   }
   return false;

@@ -1,5 +1,6 @@
+import { ADCP_PROFILE_URI } from '../core/a2a-wire.js';
 import type { IncomingMessage } from 'node:http';
-import { ADCP_A2A_PROFILE_URI, isProfileActivated, type A2AProfileErrorCode } from '../core/a2a-profile.js';
+import { isProfileActivated, type A2AProfileErrorCode } from '../core/a2a-profile.js';
 import { checkProfileRequest, type ProfileInvocationParse } from '../core/a2a-profile-invocation.js';
 import type { JsonObject } from '../core/types.js';
 import type { A2AWire } from '../core/a2a-wire.js';
@@ -46,7 +47,7 @@ export function profileRpcError(rule: A2AProfileErrorCode, message: string): Jso
         '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
         reason,
         domain: 'a2a-protocol.org',
-        metadata: { profile_error: rule, extension: ADCP_A2A_PROFILE_URI },
+        metadata: { profile_error: rule, extension: ADCP_PROFILE_URI },
       },
     ],
   };
@@ -62,7 +63,7 @@ export function activationRefusal(req: IncomingMessage, wire: A2AWire, mode: Pro
   if (mode !== 'profile' || wire !== '1.0' || isProfileActivated(req.headers['a2a-extensions'])) return undefined;
   return profileRpcError(
     'extension_not_activated',
-    `this interface requires the AdCP A2A profile: send the header A2A-Extensions: ${ADCP_A2A_PROFILE_URI}`,
+    `this interface requires the AdCP A2A profile: send the header A2A-Extensions: ${ADCP_PROFILE_URI}`,
   );
 }
 

@@ -1,3 +1,4 @@
+import { ADCP_PROFILE_URI } from '../core/a2a-wire.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS, TaskState } from '@a2a-js/sdk';
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
@@ -10,7 +11,6 @@ import { A2A_STATE, createSdkTaskStore } from './a2a-sdk-task-store.js';
 import { a2aMethodRoute } from '../core/a2a-wire.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
-import { ADCP_A2A_PROFILE_URI } from '../core/a2a-profile.js';
 import { activationRefusal, profileRpcError, readInvocation, requestActivatesProfile } from './a2a-profile-gate.js';
 import type { ProfileMode } from './a2a-profile-gate.js';
 import type { AdcpToolDefinition } from './types.js';
@@ -108,7 +108,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
       const { wire, operation: op } = route;
       const mode = options.mode ?? 'profile';
       // The response confirms activation (a2a-profile-extension.md, "Advertisement and activation").
-      if (requestActivatesProfile(req)) res.setHeader('A2A-Extensions', ADCP_A2A_PROFILE_URI);
+      if (requestActivatesProfile(req)) res.setHeader('A2A-Extensions', ADCP_PROFILE_URI);
       const notActivated = activationRefusal(req, wire, mode);
       if (notActivated !== undefined) {
         writeJson(res, { jsonrpc: '2.0', id, error: notActivated });
