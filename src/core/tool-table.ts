@@ -1,8 +1,9 @@
 /**
  * What the spec says about each AdCP tool, in one table: whether it only reads (no
  * `idempotency_key`) and its MCP `execution.taskSupport`. The buyer's client and the seller's
- * server both read it. To be generated from the schema manifest (issue 15); until then kept by
- * hand from the sources named on each column.
+ * server both read it. Core reads no files, so the table is kept by hand; a test
+ * (`test/schemas/tool-table-manifest.test.ts`) holds the read-only column to the official schema
+ * manifests of every bundled release.
  */
 
 /** MCP `execution.taskSupport` of a tool (MCP Tasks). */
@@ -43,13 +44,23 @@ export const ADCP_TOOLS: Readonly<Record<string, AdcpToolFacts>> = {
   list_property_lists: { readOnly: true },
   get_content_standards: { readOnly: true },
   list_content_standards: { readOnly: true },
+  // Reads by the schema manifest (`mutating: false`, no idempotency_key in their request schemas).
+  get_account_financials: { readOnly: true },
+  get_collection_list: { readOnly: true },
+  get_creative_features: { readOnly: true },
+  get_media_buy_artifacts: { readOnly: true },
+  search_brands: { readOnly: true },
+  si_get_offering: { readOnly: true },
+  validate_content_delivery: { readOnly: true },
+  validate_input: { readOnly: true },
+  validate_property_delivery: { readOnly: true },
   create_media_buy: { readOnly: false, taskSupport: 'optional' },
   update_media_buy: { readOnly: false, taskSupport: 'optional' },
   build_creative: { readOnly: false, taskSupport: 'optional' },
   sync_creatives: { readOnly: false, taskSupport: 'optional' },
   activate_signal: { readOnly: false, taskSupport: 'optional' },
   sync_plans: { readOnly: false, taskSupport: 'optional' },
-  check_governance: { readOnly: false, taskSupport: 'optional' },
+  check_governance: { readOnly: true, taskSupport: 'optional' }, // the manifest: mutating false
   report_plan_outcome: { readOnly: false, taskSupport: 'optional' },
   acquire_rights: { readOnly: false, taskSupport: 'optional' },
   update_rights: { readOnly: false, taskSupport: 'optional' },
