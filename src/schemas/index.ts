@@ -22,3 +22,11 @@ export { checkInputBounds, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES } from './bounde
 export type { InputBounds } from './bounded-input.js';
 export { describeIssues, MAX_ISSUES, pointerToField } from './validation-result.js';
 export type { ValidationIssue, ValidationResult } from './validation-result.js';
+export { projectSchema } from './tool-projection.js';
+export type { ToolProjection } from './tool-projection.js';
+export {
+  MCP_PROJECTION_REVISION,
+  toolDiscoverySchemas,
+  toolInputSchema,
+  toolOutputSchema,
+} from './discovery-schemas.js';

@@ -5,7 +5,6 @@ import { adcpError } from '../server/adcp-error.js';
 import { AdcpToolError } from '../server/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import { findProduct, productToWire, searchCatalog, type CatalogProduct } from './catalog.js';
-import { adcpInputSchema } from './input-schema.js';
 import { listTools } from './list-tools.js';
 import type { SellerDb } from './seller-db.js';
 
@@ -86,7 +85,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'get_products',
       description: 'Discover advertising products matching a brief and filters.',
-      inputSchema: adcpInputSchema('get_products', { brief: { type: 'string' }, filters: { type: 'object' } }),
       handler: async (args, ctx) => {
         fault('get_products', args, ctx.headers);
         if (args.brief !== undefined && (typeof args.brief !== 'string' || args.brief.length > 10_000)) {
@@ -108,7 +106,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       name: 'create_media_buy',
       description:
         'Create a media buy; answers submitted, then completes after approval (webhooks on push_notification_config).',
-      inputSchema: adcpInputSchema('create_media_buy', { packages: { type: 'array' } }),
       handler: async (args, ctx) => {
         fault('create_media_buy', args, ctx.headers);
         // Replays and concurrent retries are the server's idempotency layer's (createAdcpServer).
@@ -201,9 +198,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'get_media_buy_delivery',
       description: 'Delivery totals of media buys.',
-      inputSchema: adcpInputSchema('get_media_buy_delivery', {
-        media_buy_ids: { type: 'array', items: { type: 'string' } },
-      }),
       handler: (args, ctx) => {
         fault('get_media_buy_delivery', args, ctx.headers);
         let buys = db.listMediaBuys(ctx.principal);
@@ -261,7 +255,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'sync_creatives',
       description: 'Create or update creatives in the library.',
-      inputSchema: adcpInputSchema('sync_creatives', { creatives: { type: 'array' } }),
       handler: (args, ctx) => {
         fault('sync_creatives', args, ctx.headers);
         if (!Array.isArray(args.creatives) || args.creatives.length === 0 || args.creatives.length > MAX_ITEMS) {

@@ -67,6 +67,8 @@ export interface ReferenceSellerOptions {
    * principals whose accounts are live: they get FORBIDDEN (comply-controller-mode-gate).
    */
   testController?: boolean | { isLive?: (principal: string) => boolean };
+  /** Publish `outputSchema` in MCP `tools/list` (see `createAdcpServer`'s `outputSchemas`). Default false. */
+  outputSchemas?: boolean;
 }
 
 /**
@@ -165,6 +167,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         }),
     adcpVersions,
     validateResponses: options.validateResponses ?? 'off',
+    outputSchemas: options.outputSchemas === true,
     store,
     cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
     idempotency: { store: idempotency },

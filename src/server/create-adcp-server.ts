@@ -219,6 +219,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     maxSessions: options.maxSessions ?? 1000,
     maxSessionsPerPrincipal: options.maxSessionsPerPrincipal ?? 100,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+    outputSchemas: options.outputSchemas === true,
   });
   const taskAfterMs = options.taskAfterMs ?? 2_000;
   if (!Number.isFinite(taskAfterMs) || taskAfterMs < 0) {
@@ -236,6 +237,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     requestTimeoutMs,
     taskAfterMs,
     maxBodyBytes,
+    outputSchemas: options.outputSchemas === true,
   });
   const legacyUrl = (req: IncomingMessage) => cardInput(req).a2aLegacyUrl;
   const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs, legacyUrl });

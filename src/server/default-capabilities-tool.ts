@@ -13,7 +13,6 @@ export function defaultCapabilitiesTool(document: JsonObject): AdcpToolDefinitio
     name: 'get_adcp_capabilities',
     description:
       'Runtime AdCP capabilities: the AdCP versions, protocols, idempotency and signing this agent supports.',
-    inputSchema: { type: 'object', properties: { protocols: { type: 'array', items: { type: 'string' } } } },
     taskSupport: 'forbidden',
     handler: (args) => structuredClone(answerCapabilities(document, args)),
   };

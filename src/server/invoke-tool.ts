@@ -33,11 +33,15 @@ export interface InvokeInput {
  * Adds the envelope fields the producer owns (mcp-guide, "MCP Response Format"): `status`
  * (default `completed`, `failed` for an error), the caller's `context` echoed verbatim, and
  * `adcp_version`: the release actually served (versioning.md, step 4), never the caller's string.
+ * An error answer also carries the error in the payload's `errors[]` unless the handler set it
+ * (core/protocol-envelope.json: a fatal failure populates both; each response schema requires
+ * `errors` when `status` is `failed`, and MCP clients check `structuredContent` against it).
  */
 export function finishAnswer(body: JsonObject, args: JsonObject, adcpVersion: string): AdcpAnswer {
   const isError = isJsonObject(body.adcp_error);
   const out: JsonObject = { ...body };
   if (typeof out.status !== 'string') out.status = isError ? 'failed' : 'completed';
+  if (isError && !Array.isArray(out.errors)) out.errors = [structuredClone(body.adcp_error) as JsonObject];
   if (isJsonObject(args.context)) out.context = args.context;
   else delete out.context;
   out.adcp_version = adcpVersion;

@@ -37,6 +37,8 @@ export interface McpEndpointOptions {
   maxSessions: number;
   maxSessionsPerPrincipal: number;
   sessionIdleMs: number;
+  /** Publish `outputSchema` for AdCP tools (see CreateAdcpServerOptions). */
+  outputSchemas?: boolean;
 }
 
 export interface McpEndpoint {
@@ -61,7 +63,13 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const sessions = new Map<string, Session>();
   const abortTask = (taskId: string) => options.taskWork.abort(taskId);
-  const toolList = mcpToolList(options.tools) as unknown as Tool[];
+  // Built on the first tools/list (AdCP tools' discovery schemas are read from the schema tree).
+  let listed: Tool[] | undefined;
+  const toolList = (): Tool[] =>
+    (listed ??= mcpToolList(options.tools, {
+      release: options.serving?.defaultRelease ?? options.adcpVersion,
+      outputSchemas: options.outputSchemas === true,
+    }) as unknown as Tool[]);
 
   const runTool = (
     tool: AdcpToolDefinition,
@@ -95,7 +103,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         taskStore: createSdkTaskStore(options.store, mcpTaskOwner(principal), abortTask),
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = options.tools.get(request.params.name);
       if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

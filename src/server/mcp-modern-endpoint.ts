@@ -10,6 +10,7 @@ import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import * as z from 'zod';
 import { isJsonObject } from '../core/json-object.js';
+import type { JsonObject } from '../core/types.js';
 import { taskSupportFor } from '../core/tool-table.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
@@ -32,6 +33,8 @@ export interface ModernMcpEndpointOptions {
   version: string;
   adcpVersion: string;
   serving?: AdcpServing;
+  /** Publish `outputSchema` for AdCP tools (see CreateAdcpServerOptions). */
+  outputSchemas?: boolean;
   requestTimeoutMs: number;
   /** A task-capable call still running after this long becomes an MCP task (see `CreateAdcpServerOptions`). */
   taskAfterMs: number;
@@ -104,7 +107,13 @@ async function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined>
  */
 export function createModernMcpEndpoint(options: ModernMcpEndpointOptions): ModernMcpEndpoint {
   const { store, taskWork } = options;
-  const toolList = mcpToolList(options.tools);
+  // Built on the first tools/list (AdCP tools' discovery schemas are read from the schema tree).
+  let listed: JsonObject[] | undefined;
+  const toolList = (): JsonObject[] =>
+    (listed ??= mcpToolList(options.tools, {
+      release: options.serving?.defaultRelease ?? options.adcpVersion,
+      outputSchemas: options.outputSchemas === true,
+    }));
 
   const run = (
     tool: AdcpToolDefinition,
@@ -210,7 +219,7 @@ export function createModernMcpEndpoint(options: ModernMcpEndpointOptions): Mode
       { name: options.name, version: options.version },
       { capabilities: { tools: { listChanged: false }, extensions: { [MCP_TASKS_EXTENSION]: {} } } },
     );
-    server.setRequestHandler('tools/list', () => ({ tools: toolList as never }));
+    server.setRequestHandler('tools/list', () => ({ tools: toolList() as never }));
     server.setRequestHandler('tools/call', (request, ctx) => callTool(request.params, ctx) as never);
     server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
       const { task } = await findTask(ctx, params.taskId);

@@ -21,7 +21,6 @@ export function taskStatusTools(runner: AdcpTaskRunner): AdcpToolDefinition[] {
     {
       name: 'get_task_status',
       description: 'Read the status (and, with include_result, the result) of an AdCP async task.',
-      inputSchema: TASK_STATUS_SCHEMA,
       taskSupport: 'forbidden',
       handler,
     },

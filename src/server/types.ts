@@ -180,6 +180,13 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    */
   taskAfterMs?: number;
   /**
+   * Publish each AdCP tool's `outputSchema` in MCP `tools/list` (the projection of the served
+   * release's response schema). Default false: MCP SDK clients compile every listed
+   * `outputSchema` when they list tools (seconds for the large AdCP responses) and check every
+   * answer against it, errors included; the `inputSchema` is always published.
+   */
+  outputSchemas?: boolean;
+  /**
    * Idempotency (security.md, "Idempotency"): every call that carries an `idempotency_key` runs
    * at most once per principal, key and payload within the replay window; a retry gets the stored
    * answer with `replayed: true`, another payload `IDEMPOTENCY_CONFLICT`. `store` defaults to

@@ -55,7 +55,10 @@ describe('createAdcpServer on the MCP 2026-07-28 era', () => {
     const answer = await modernRpc(server.mcpUrl, 'tools/list');
     const tools = answer.body.result?.tools as { name: string; inputSchema: unknown; execution?: unknown }[];
     const products = tools.find((tool) => tool.name === 'get_products');
-    assert.deepEqual(products?.inputSchema, { type: 'object', additionalProperties: true });
+    // An AdCP tool without a seller-written schema lists its release's discovery schema.
+    const input = products?.inputSchema as { type?: unknown; properties?: Record<string, unknown> } | undefined;
+    assert.equal(input?.type, 'object');
+    assert.ok(input?.properties !== undefined && 'buying_mode' in input.properties);
     assert.equal(products?.execution, undefined);
     assert.equal(answer.body.result?.resultType, 'complete');
   });
