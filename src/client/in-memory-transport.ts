@@ -27,6 +27,8 @@ export interface InMemoryTransportOptions {
   maxResponseBytes?: number;
   /** A2A only: pin the wire instead of choosing from the agent card. */
   a2aWire?: 'auto' | '1.0' | '0.3';
+  /** MCP only: pin the era (`modern` 2026-07-28, `legacy` 2025) instead of learning it (`auto`). */
+  mcpEra?: 'auto' | 'modern' | 'legacy';
 }
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -71,6 +73,7 @@ class InMemoryTransport implements AdcpTransport {
     };
     if (options.headers !== undefined) this.#options.headers = options.headers;
     if (options.a2aWire !== undefined) this.#options.a2aWire = options.a2aWire;
+    if (options.mcpEra !== undefined) this.#options.mcpEra = options.mcpEra;
   }
 
   /** The real MCP or A2A transport over the in-memory fetch, made on first use (its SDK loads then). */

@@ -1,3 +1,4 @@
+import { storeTarget } from '../core/store-target.js';
 import type { OperationFilter, OperationRecord, OperationStore, OperationUpdate } from './types.js';
 import { statusRank } from './types.js';
 import { FINAL_RANK } from './operation-rules.js';
@@ -52,7 +53,7 @@ const databases = new WeakMap<OperationStore, PgDatabase>();
 
 /** The database a `PgOperationStore` writes to; undefined for any other store. */
 export function pgDatabaseOf(store: OperationStore): PgDatabase | undefined {
-  return databases.get(store);
+  return databases.get(storeTarget(store));
 }
 
 /**

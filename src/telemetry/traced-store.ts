@@ -1,3 +1,4 @@
+import { STORE_TARGET } from '../core/store-target.js';
 import { meters } from './metrics.js';
 import { addActiveEvent } from './span.js';
 
@@ -15,6 +16,7 @@ export function traceStore<T extends object>(store: T, name: string): T {
   return new Proxy(store, {
     get(target, key) {
       if (key === TRACED) return true;
+      if (key === STORE_TARGET) return target;
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function' || typeof key === 'symbol' || key === 'constructor') return value;
       let fn = wrapped.get(key);

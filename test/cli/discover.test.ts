@@ -21,7 +21,7 @@ describe('adcp discover against the reference seller', () => {
     assert.match(out, /supported_protocols +\["media_buy"\]/);
     assert.match(out, /^get_products +optional /m);
     assert.match(out, /^get_adcp_capabilities +forbidden /m);
-    assert.match(out, /^Tools \(8\)$/m);
+    assert.match(out, /^Tools \(9\)$/m);
   });
 
   it('shows the A2A agent card and skills with --protocol a2a', async () => {

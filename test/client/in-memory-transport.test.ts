@@ -46,7 +46,8 @@ describe('AdcpClient over createInMemoryTransport (createAdcpServer, no port)', 
 
   for (const protocol of ['mcp', 'a2a'] as const) {
     it(`calls a tool over ${protocol} and reads its transport task by id`, async () => {
-      const client = new AdcpClient({ transport: createInMemoryTransport(server, { protocol }) });
+      // MCP Tasks a caller asks for with { task } are the 2025 era's (on 2026-07-28 the server decides).
+      const client = new AdcpClient({ transport: createInMemoryTransport(server, { protocol, mcpEra: 'legacy' }) });
       try {
         assert.equal(client.url, `http://127.0.0.1/${protocol}`);
         const result = await client.call(
@@ -81,7 +82,7 @@ describe('AdcpClient over createInMemoryTransport (createAdcpServer, no port)', 
   });
 
   it('reports the agent refusing to cancel a finished MCP Task, and an unknown id on both wires', async () => {
-    const mcp = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'mcp' }) });
+    const mcp = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'mcp', mcpEra: 'legacy' }) });
     const a2a = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'a2a' }) });
     try {
       const done = await mcp.call('get_products', { buying_mode: 'brief' }, { task: {} });

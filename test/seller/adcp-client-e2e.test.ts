@@ -78,12 +78,16 @@ describe('AdcpClient against the reference seller', () => {
     });
   }
 
-  it('runs an MCP Task-augmented call to the AdCP answer', async () => {
-    const result = await open('mcp').call(
-      'get_products',
-      { buying_mode: 'brief', brief: 'ctv' },
-      { task: { ttl: 60_000 } },
-    );
+  it('runs an MCP Task-augmented call to the AdCP answer (2025 era: the caller asks for the task)', async () => {
+    const legacy = new AdcpClient({
+      url: seller.mcpUrl,
+      protocol: 'mcp',
+      mcpEra: 'legacy',
+      clock: fastClock,
+      timeoutMs: 20_000,
+    });
+    clients.push(legacy);
+    const result = await legacy.call('get_products', { buying_mode: 'brief', brief: 'ctv' }, { task: { ttl: 60_000 } });
     assert.equal(result.status, 'completed');
     assert.equal(typeof result.transportTaskId, 'string');
   });

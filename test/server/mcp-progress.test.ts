@@ -71,8 +71,8 @@ describe('createAdcpServer over MCP: ctx.working reaches the caller', () => {
     assert.equal(notified, 0);
   });
 
-  it("reaches AdcpClient's onProgress over MCP", async () => {
-    const adcp = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp' });
+  it("reaches AdcpClient's onProgress over MCP (2025 era; the 2026 era reports progress through its tasks)", async () => {
+    const adcp = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp', mcpEra: 'legacy' });
     const events: ProgressEvent[] = [];
     try {
       const result = await adcp.call('get_products', {}, { onProgress: (e) => events.push(e) });

@@ -77,8 +77,10 @@ describe("the library's own transports against createAdcpServer", () => {
     assert.ok(Array.isArray(a2aCard.card?.supportedInterfaces));
   });
 
-  it('runs a task-augmented MCP call to completion', async () => {
-    const result = await open('mcp').callTool('get_products', { brief: 'x' }, { maxBytes: MAX, task: { ttl: 60_000 } });
+  it('runs a task-augmented MCP call to completion (2025 era: the caller asks for the task)', async () => {
+    const legacy = createMcpTransport({ url: listening.mcpUrl, maxBytes: MAX, mcpEra: 'legacy' });
+    transports.push(legacy);
+    const result = await legacy.callTool('get_products', { brief: 'x' }, { maxBytes: MAX, task: { ttl: 60_000 } });
     assert.equal(result.status, 'completed');
     assert.equal(typeof result.transportTaskId, 'string');
   });
