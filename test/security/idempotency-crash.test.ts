@@ -7,58 +7,22 @@
 // media buy from the key); a further retry replays.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
+import { killChild as kill, spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
 
-const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
 /** The dead claim's lease: the default request timeout (30 s) plus 5 s. */
 const LEASE_MS = 35_000;
 
 type Json = Record<string, unknown>;
 
-function serve(db: string): Promise<{ child: ChildProcess; mcp: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ADCP_SELLER_TEST_HOOKS: '1' };
-  delete env.ADCP_STORE_URL;
-  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--port', '0', '--db', db], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`adcp serve did not start: ${err}`));
-    }, 90_000);
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve({ child, mcp: (JSON.parse(line) as { mcp: string }).mcp });
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`adcp serve exited ${code}: ${err}`));
-    });
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
+const serve = (db: string): Promise<ServeProcess> => spawnServe(['--db', db], { env: { ADCP_SELLER_TEST_HOOKS: '1' } });
 
 async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'crash-test', version: '1.0.0' });
@@ -121,7 +85,14 @@ describe('adcp serve SIGKILLed between a side effect and its stored answer', () 
     assert.ok(Number(error.retry_after) >= 1);
     assert.deepEqual(await mediaBuys(reader), [made]);
     await kill(first.child);
-    assert.ok((await pending) instanceof Error, 'the held request died with the process');
+    // The held request never got its answer: it died with the process, or (on a loaded machine,
+    // past the agent's 30 s request timeout) it was told the agent timed out, transient.
+    const died = await pending;
+    const timedOut = !(died instanceof Error) && ((died as Json).adcp_error as Json | undefined)?.code;
+    assert.ok(
+      died instanceof Error || timedOut === 'SERVICE_UNAVAILABLE',
+      `the held request died with the process: ${JSON.stringify(died)}`,
+    );
 
     const second = await serve(db);
     running.push(second.child);

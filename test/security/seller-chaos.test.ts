@@ -6,18 +6,17 @@
 // task, and the buyer ends with exactly one media buy.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AdcpClient } from '../../src/client/index.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { adminQuery, pgSkip, pgUrl } from '../pg/pg-test-env.js';
+import { killChild as kill, spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
 
-const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
 /**
  * The buyer's own limit is an hour by default. Once the seller is back, the answer must come
  * within about one task lease (10 s) plus a poll; the bound leaves room for a loaded machine.
@@ -32,48 +31,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-interface Seller {
-  child: ChildProcess;
-  mcp: string;
-}
-
-/** Starts `adcp serve --json` and resolves once it printed its endpoints (at most 90 s). */
-function serve(args: string[]): Promise<Seller> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.ADCP_STORE_URL;
-  const child = spawn(process.execPath, [BIN, 'serve', '--json', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`adcp serve did not start: ${err}`));
-    }, 90_000);
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve({ child, mcp: (JSON.parse(line) as { mcp: string }).mcp });
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`adcp serve exited ${code}: ${err}`));
-    });
-  });
-}
-
-function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
+const serve = (args: string[]): Promise<ServeProcess> => spawnServe(args);
 
 interface Backend {
   name: string;

@@ -5,23 +5,41 @@ const BIN = fileURLToPath(new URL('../../../bin/adcp.js', import.meta.url));
 
 export interface ServeProcess {
   mcp: string;
+  child: ChildProcess;
+  /** SIGTERM, resolved once the process exited. */
   stop(): Promise<void>;
+  /** Sends `signal` (SIGKILL by default), resolved once the process exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `adcp serve --json --port 0` as a child process (127.0.0.1); resolves once it printed its endpoints. */
-export function spawnServe(args: string[] = []): Promise<ServeProcess> {
+export interface SpawnServeOptions {
+  /** Added to the environment (ADCP_STORE_URL is always removed first). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Ends `child` with `signal`; resolved once it exited (at once if it already had). */
+export function killChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+/**
+ * Starts `adcp serve --json` as a child process (127.0.0.1; `--port 0` unless `args` name a
+ * port); resolves once it printed its endpoints (at most 90 s).
+ */
+export function spawnServe(args: string[] = [], options: SpawnServeOptions = {}): Promise<ServeProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.ADCP_STORE_URL;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--json', '--port', '0', ...args], {
+  Object.assign(env, options.env);
+  const port = args.includes('--port') ? [] : ['--port', '0'];
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--json', ...port, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+  const kill = (signal: NodeJS.Signals = 'SIGKILL') => killChild(child, signal);
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -35,7 +53,8 @@ export function spawnServe(args: string[] = []): Promise<ServeProcess> {
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line === undefined) return;
       clearTimeout(timer);
-      resolve({ mcp: (JSON.parse(line) as { mcp: string }).mcp, stop });
+      const { mcp } = JSON.parse(line) as { mcp: string };
+      resolve({ mcp, child, stop: () => kill('SIGTERM'), kill });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
