@@ -11,7 +11,7 @@ import { signRequest } from '../../src/signing/sign-request.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import type { Jwk } from '../../src/signing/jwks.js';
 import type { RequestSignatureError } from '../../src/signing/signature-codes.js';
-import { ACTIVATED_HEADERS } from '../server/profile-activation.js';
+import { ACTIVATED_HEADERS, sendMessageBody } from '../server/profile-activation.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const other = generateKeyPairSync('ed25519');
@@ -46,14 +46,7 @@ describe('request signing warn_for against the reference seller', () => {
     await seller.close();
   });
 
-  // A2A 1.0 SendMessage with the profile activated: one DataPart { skill, input }.
-  const invoke = (skill: string, input: Record<string, unknown>) =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input } }] } },
-    });
+  const invoke = sendMessageBody;
   const body = () =>
     invoke('create_media_buy', {
       ...mediaBuyRequest([packageRequest('display_news', 10)]),
@@ -147,24 +140,9 @@ describe('request signing warn_for behind static tokens (auth)', () => {
   });
 
   it('refuses a failed signature without a token as auth refuses a missing credential', async () => {
-    const text = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: {
-          messageId: randomUUID(),
-          role: 'ROLE_USER',
-          parts: [
-            {
-              data: {
-                skill: 'create_media_buy',
-                input: { ...mediaBuyRequest([packageRequest('display_news', 10)]), idempotency_key: randomUUID() },
-              },
-            },
-          ],
-        },
-      },
+    const text = sendMessageBody('create_media_buy', {
+      ...mediaBuyRequest([packageRequest('display_news', 10)]),
+      idempotency_key: randomUUID(),
     });
     const headers = signRequest(
       { method: 'POST', url: seller.a2aUrl, headers: { 'content-type': 'application/json' }, body: text },

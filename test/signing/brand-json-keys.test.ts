@@ -17,7 +17,7 @@ import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/sta
 import { productsRequest } from '../../src/seller/sample-requests.js';
 import { AdcpClient } from '../../src/client/adcp-client.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
-import { ACTIVATED_HEADERS } from '../server/profile-activation.js';
+import { ACTIVATED_HEADERS, sendMessageBody } from '../server/profile-activation.js';
 import { agentCapabilities } from '../../src/client/agent-capabilities.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -317,18 +317,7 @@ describe('the chain behind a running seller, and agentCapabilities', () => {
     assert.ok(refused instanceof AdcpWireError, String(refused));
     assert.equal(refused.status, 401);
     // The code itself, as a raw caller reads it (A2A 1.0, profile activated).
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: {
-        message: {
-          messageId: 'm-1',
-          role: 'ROLE_USER',
-          parts: [{ data: { skill: 'get_products', input: productsRequest() } }],
-        },
-      },
-    });
+    const body = sendMessageBody('get_products', productsRequest(), 'm-1');
     const headers = signRequest(
       { method: 'POST', url: seller.a2aUrl, headers: { 'content-type': 'application/json' }, body },
       { keyid: KID, privateKey, alg: 'ed25519' },
