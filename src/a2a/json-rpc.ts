@@ -1,6 +1,7 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { parseJsonStrict } from '../core/json.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
+import { signatureRefusal } from '../core/signature-challenge.js';
 import { readCappedChunks, readCappedText } from './read-capped.js';
 import { describe, type WireContext } from './wire-context.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
@@ -83,14 +84,16 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
+    const signature = signatureRefusal(response.status, response.headers.get('www-authenticate'));
     throw new AdcpWireError(
       'http_status',
-      `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}`,
+      `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}${signature.note}`,
       {
         ...errorOptions(ctx),
         status: response.status,
         retryable: isRetryableStatus(response.status),
         ...retryAfterOf(response),
+        ...signature.fields,
       },
     );
   }

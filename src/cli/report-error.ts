@@ -30,7 +30,8 @@ export function reportError(io: CliIo, command: string, error: unknown): number 
     return usageError(io, command, error);
   }
   if (isAdcpWireError(error)) {
-    const hint = NEXT_STEP[error.code] ?? '';
+    const hint =
+      error.signatureError !== undefined ? signatureHint(error.signatureError) : (NEXT_STEP[error.code] ?? '');
     io.stderr.write(`adcp ${command}: ${printable(error.message)} [${error.code}]\n${hint ? `  ${hint}\n` : ''}`);
     // The agent answered (no such task, refused): exit 1 as for any other refusal.
     return error.code === 'not_found' || error.code === 'refused' ? EXIT.failed : EXIT.unreachable;
@@ -38,4 +39,10 @@ export function reportError(io: CliIo, command: string, error: unknown): number 
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`adcp ${command}: ${printable(message)}\n`);
   return EXIT.failed;
+}
+
+/** The next step for a request whose signature the agent refused (`request_signature_*`). */
+function signatureHint(code: string): string {
+  if (code === 'request_signature_required') return 'the agent requires a signed request here: pass --sign-key FILE.';
+  return `the agent refused the request signature (${code}); check --sign-key, that the agent trusts its public key, and the clock.`;
 }

@@ -39,6 +39,11 @@ export interface WireErrorOptions {
   url?: string;
   /** The AdCP A2A profile rule broken, when `code` is `profile_violation`. */
   rule?: A2AProfileErrorCode;
+  /**
+   * The request-signing code of a 401's `WWW-Authenticate: Signature error="..."` challenge
+   * (`request_signature_required`, `request_signature_key_unknown`, ...), when `code` is `http_status`.
+   */
+  signatureError?: string;
 }
 
 export class AdcpWireError extends Error {
@@ -50,6 +55,7 @@ export class AdcpWireError extends Error {
   readonly tool: string | undefined;
   readonly url: string | undefined;
   readonly rule: A2AProfileErrorCode | undefined;
+  readonly signatureError: string | undefined;
 
   constructor(code: WireErrorCode, message: string, options: WireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -60,6 +66,7 @@ export class AdcpWireError extends Error {
     this.tool = options.tool;
     this.url = options.url;
     this.rule = options.rule;
+    this.signatureError = options.signatureError;
   }
 }
 

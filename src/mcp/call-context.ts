@@ -15,6 +15,8 @@ export interface CallContext {
   /** The HTTP status of a non-2xx answer, and its `Retry-After` in seconds when readable. */
   httpStatus?: number;
   retryAfterSeconds?: number;
+  /** The `WWW-Authenticate: Signature` challenge of a non-2xx answer, for its request-signing code. */
+  challenge?: string;
   /** Set once the request has its outcome. */
   settled?: boolean;
 }

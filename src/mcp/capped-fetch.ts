@@ -32,6 +32,8 @@ export interface CappedFetch {
   fetch: typeof fetch;
   /** Aborts every request still in flight that belongs to no call (calls are failed by their owner). */
   abortAll(): void;
+  /** Status and `WWW-Authenticate` of the last refused request that belonged to no call (initialize). */
+  lastRefusal(): { status: number; challenge: string | null } | undefined;
 }
 
 /**
@@ -44,6 +46,7 @@ export interface CappedFetch {
 export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   const base = options.fetch ?? globalThis.fetch;
   const inFlight = new Set<AbortController>();
+  let lastRefusal: { status: number; challenge: string | null } | undefined;
 
   async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     // The call this request belongs to, if any (see `runAsRequest`): its cap, signal and failure.
@@ -70,7 +73,14 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       context.httpStatus = response.status;
       const retryAfter = retryAfterHeaderSeconds(response.headers.get('retry-after'));
       if (retryAfter !== undefined) context.retryAfterSeconds = retryAfter;
+      const challenge = response.headers.get('www-authenticate');
+      if (challenge !== null) context.challenge = challenge;
     }
+    // Outside calls (initialize): the last refusal's challenge, for the connect error to name.
+    if (context === undefined)
+      lastRefusal = response.ok
+        ? undefined
+        : { status: response.status, challenge: response.headers.get('www-authenticate') };
     const maxBytes = context?.maxBytes ?? options.maxBytes;
     const overflow = (seen: number): AdcpWireError => {
       const error = new AdcpWireError(
@@ -134,6 +144,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       for (const controller of inFlight) controller.abort(new AdcpWireError('aborted', 'the MCP client was closed'));
       inFlight.clear();
     },
+    lastRefusal: () => lastRefusal,
   };
 }
 

@@ -1,3 +1,4 @@
+import { signatureRefusal } from '../core/signature-challenge.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -174,7 +175,7 @@ export class McpSession {
     try {
       return await this.#initialize(streamable, 'streamable-http', timeout);
     } catch (error) {
-      if (!isWrongTransport(error)) throw toConnectError(error, this.#options.url);
+      if (!isWrongTransport(error)) throw toConnectError(error, this.#options.url, this.#capped.lastRefusal());
       streamableError = error;
     }
     // Agents on the 2024-11-05 HTTP+SSE transport answer POST with 404/405: try that one.
@@ -234,14 +235,16 @@ function isStatus(error: unknown, status: number): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === status;
 }
 
-function toConnectError(error: unknown, url: string): Error {
+function toConnectError(error: unknown, url: string, refusal?: { status: number; challenge: string | null }): Error {
   if (error instanceof AdcpWireError) return error;
   if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) {
-    const hint = error.code === 404 ? ' (nothing serves MCP at this path)' : '';
+    const signature = signatureRefusal(error.code, refusal?.status === error.code ? refusal.challenge : undefined);
+    const hint = error.code === 404 ? ' (nothing serves MCP at this path)' : signature.note;
     return new AdcpWireError(
       'http_status',
       `MCP server at ${url} answered HTTP ${error.code} while connecting${hint}`,
       {
+        ...signature.fields,
         cause: error,
         status: error.code,
         retryable: isRetryableStatus(error.code),

@@ -2,6 +2,7 @@ import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
+import { signatureRefusal } from '../core/signature-challenge.js';
 import { capBody } from '../transport/capped-body.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
@@ -78,7 +79,9 @@ export async function postModern(method: string, params: JsonObject, options: Mo
     throw new RpcErrorAnswer(rpc, method);
   if (!response.ok) {
     const retryAfter = retryAfterHeaderSeconds(response.headers.get('retry-after'));
-    throw new AdcpWireError('http_status', `${method} at ${url}: HTTP ${status}`, {
+    const signature = signatureRefusal(status, response.headers.get('www-authenticate'));
+    throw new AdcpWireError('http_status', `${method} at ${url}: HTTP ${status}${signature.note}`, {
+      ...signature.fields,
       status,
       retryable: isRetryableStatus(status),
       ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),

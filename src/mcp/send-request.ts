@@ -1,3 +1,4 @@
+import { signatureRefusal } from '../core/signature-challenge.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -62,7 +63,9 @@ export function toRequestError(error: unknown, context: CallContext, options: Se
   }
   if (error instanceof McpError && status === undefined) return fromSdkError(error, what);
   if (typeof status === 'number' && status > 0) {
-    return new AdcpWireError('http_status', `${what} at ${url}: HTTP ${status}`, {
+    const signature = signatureRefusal(status, context.httpStatus === status ? context.challenge : undefined);
+    return new AdcpWireError('http_status', `${what} at ${url}: HTTP ${status}${signature.note}`, {
+      ...signature.fields,
       cause: error,
       status,
       retryable: isRetryableStatus(status),

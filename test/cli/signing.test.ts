@@ -67,8 +67,12 @@ describe('adcp signing generate, then adcp call --sign-key', () => {
     assert.equal(await main(argv, signed), 0, signed.err());
     assert.equal((JSON.parse(signed.out()) as { status: string }).status, 'submitted');
     const unsigned = recordingIo({ cwd: dir });
-    assert.notEqual(await main(['call', seller.mcpUrl, 'create_media_buy', args, '--json'], unsigned), 0);
-    assert.match(unsigned.err() + unsigned.out(), /401/);
+    assert.equal(await main(['call', seller.mcpUrl, 'create_media_buy', args, '--json'], unsigned), 3);
+    assert.match(unsigned.err(), /HTTP 401 \(request signature refused: request_signature_required\)/);
+    assert.match(unsigned.err(), /requires a signed request here: pass --sign-key FILE/);
+    const a2a = recordingIo({ cwd: dir });
+    assert.equal(await main(['call', seller.url, 'create_media_buy', args, '--protocol', 'a2a'], a2a), 3);
+    assert.match(a2a.err(), /HTTP 401 \(request signature refused: request_signature_required\)/);
   });
 
   it('refuses a --sign-key file that is not a private JWK, without echoing it', async () => {

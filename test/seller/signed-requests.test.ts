@@ -78,6 +78,56 @@ describe('signed requests against the reference seller (requiredFor: create_medi
       assert.ok(error instanceof AdcpWireError, String(error));
       assert.equal(error.code, 'http_status');
       assert.equal(error.status, 401);
+      assert.equal(error.signatureError, 'request_signature_required');
+      assert.match(error.message, /request signature refused: request_signature_required/);
+    });
+  }
+
+  it('an unsigned AdcpClient on the 2025 MCP era (SDK session) is refused with request_signature_required', async () => {
+    const client = new AdcpClient({
+      url: seller.mcpUrl,
+      protocol: 'mcp',
+      mcpEra: 'legacy',
+      retry: false,
+      timeoutMs: 60_000,
+    });
+    clients.push(client);
+    const error = await client.call('create_media_buy', buy).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof AdcpWireError, String(error));
+    assert.equal(error.status, 401);
+    assert.equal(error.signatureError, 'request_signature_required', error.message);
+  });
+
+  // A key the seller does not trust: refused on the first POST (before any operation), whatever it is.
+  const stranger = generateKeyPairSync('ed25519').privateKey;
+  for (const [protocol, wire, mcpEra] of [
+    ['mcp', undefined, 'modern'],
+    ['mcp', undefined, 'legacy'],
+    ['a2a', '1.0', undefined],
+    ['a2a', '0.3', undefined],
+  ] as const) {
+    const label = [protocol, wire, mcpEra].filter((x) => x !== undefined).join(' ');
+    it(`names request_signature_key_unknown when the key is not the seller's (${label})`, async () => {
+      const client = new AdcpClient({
+        url: protocol === 'mcp' ? seller.mcpUrl : seller.url,
+        protocol,
+        ...(wire === undefined ? {} : { a2aWire: wire }),
+        ...(mcpEra === undefined ? {} : { mcpEra }),
+        signing: { keyid: 'stranger-2026', privateKey: stranger, alg: 'ed25519' },
+        retry: false,
+        timeoutMs: 60_000,
+      });
+      clients.push(client);
+      const error = await client.call('get_products', { buying_mode: 'brief', brief: 'news' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof AdcpWireError, String(error));
+      assert.equal(error.status, 401);
+      assert.equal(error.signatureError, 'request_signature_key_unknown', error.message);
     });
   }
 
