@@ -14,6 +14,20 @@ import { isPlainObject } from '../core/plain-object.js';
  * operation (-32004) and content type (-32005) errors.
  */
 const REFUSALS = new Set([-32602, -32601, -32002, -32003, -32004, -32005]);
+const TASK_NOT_CANCELABLE = -32002;
+
+/**
+ * @a2a-js/sdk 0.3's Express handler bundles a second copy of its `A2AError` class, so the request
+ * handler's "Task not found" and "Task not cancelable" errors fail its `instanceof` check and reach
+ * the wire as -32603 internal errors carrying the SDK's own words (sellers built on `@adcp/sdk`
+ * 6.x's A2A adapter answer so). Those words name the code they stand for.
+ */
+function sdkWrappedCode(error: RpcErrorObject): number {
+  if (error.code !== -32603 || typeof error.message !== 'string') return error.code;
+  if (/^Task not found: /.test(error.message)) return TASK_NOT_FOUND;
+  if (/^Task not cancelable: /.test(error.message)) return TASK_NOT_CANCELABLE;
+  return error.code;
+}
 
 /**
  * What a JSON-RPC error means for the caller: a `failed` TaskResult when it carries an
@@ -46,9 +60,9 @@ export function rpcErrorToResult(
       options,
     );
   }
-  if (error.code === TASK_NOT_FOUND)
-    throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, options);
-  if (REFUSALS.has(error.code)) throw new AdcpWireError('refused', `${where}: refused (${detail})`, options);
+  const code = sdkWrappedCode(error);
+  if (code === TASK_NOT_FOUND) throw new AdcpWireError('not_found', `${where}: task not found (${detail})`, options);
+  if (REFUSALS.has(code)) throw new AdcpWireError('refused', `${where}: refused (${detail})`, options);
   throw new AdcpWireError('protocol', `${where}: ${detail}`, {
     ...options,
     cause: error,

@@ -34,7 +34,8 @@ describe('buyer against the @adcp/sdk framework seller', () => {
     describe(`over ${protocol}`, () => {
       let client: AdcpClient;
       before(() => {
-        client = new AdcpClient({ url: url(), protocol, timeoutMs: 10_000 });
+        // Generous: the framework compiles its schemas on a tool's first call, slow on a loaded machine.
+        client = new AdcpClient({ url: url(), protocol, timeoutMs: 60_000 });
       });
       after(async () => client.close());
 
@@ -60,7 +61,7 @@ describe('buyer against the @adcp/sdk framework seller', () => {
         const submitted = await client.call('create_media_buy', buy());
         assert.equal(submitted.status, 'submitted');
         assert.match(submitted.taskId ?? '', /^task_/);
-        const done = await client.waitFor(submitted, { pollIntervalMs: 100, timeoutMs: 10_000 });
+        const done = await client.waitFor(submitted, { pollIntervalMs: 100, timeoutMs: 30_000 });
         assert.equal(done.status, 'completed');
         assert.equal(done.taskId, submitted.taskId);
         const id = dataOf(done)['media_buy_id'];
@@ -78,10 +79,145 @@ describe('buyer against the @adcp/sdk framework seller', () => {
             returnImmediately: true,
           });
           assert.ok(['submitted', 'working'].includes(first.status), first.status);
-          const done = await client.waitFor(first, { pollIntervalMs: 100, timeoutMs: 10_000 });
+          const done = await client.waitFor(first, { pollIntervalMs: 100, timeoutMs: 30_000 });
           assert.equal(done.status, 'completed');
           assert.equal(seller.mediaBuyIds().length, before + 1);
           assert.equal(dataOf(done)['media_buy_id'], seller.mediaBuyIds().at(-1));
+        });
+      }
+
+      describe("rate limits (RATE_LIMITED, retry_after 1 s, from the framework's RateLimitedError)", () => {
+        after(() => seller.rateLimit(0));
+
+        it('retries after the retry_after the seller gives and returns the data', async () => {
+          seller.rateLimit(1);
+          const calls = seller.deliveryCalls();
+          const retries: { attempt: number; delayMs: number; agentAsked: boolean; reason: string }[] = [];
+          const result = await client.call('get_media_buy_delivery', {}, { onRetry: (r) => retries.push(r) });
+          assert.equal(result.status, 'completed', JSON.stringify(result));
+          assert.equal(dataOf(result)['currency'], 'USD');
+          assert.equal(seller.deliveryCalls() - calls, 2);
+          assert.deepEqual(
+            retries.map(({ attempt, delayMs, agentAsked, reason }) => ({ attempt, delayMs, agentAsked, reason })),
+            [{ attempt: 2, delayMs: 1000, agentAsked: true, reason: 'RATE_LIMITED' }],
+          );
+        });
+
+        it('returns the last RATE_LIMITED answer with its retry_after once the attempts are used up', async () => {
+          seller.rateLimit(5);
+          const limited = new AdcpClient({ url: url(), protocol, timeoutMs: 20_000, retry: { maxAttempts: 2 } });
+          try {
+            const calls = seller.deliveryCalls();
+            const result = await limited.call('get_media_buy_delivery', {});
+            assert.equal(result.status, 'failed');
+            assert.equal(result.error?.code, 'RATE_LIMITED');
+            assert.equal(result.error?.retryDelaySeconds, 1);
+            assert.equal(seller.deliveryCalls() - calls, 2);
+          } finally {
+            await limited.close();
+          }
+        });
+
+        it('returns the answer at once when its retry_after would pass the deadline', async () => {
+          seller.rateLimit(1, 600);
+          const started = Date.now();
+          const result = await client.call('get_media_buy_delivery', {}, { timeoutMs: 8_000 });
+          assert.ok(Date.now() - started < 8_000, 'slept toward the deadline');
+          assert.equal(result.status, 'failed');
+          assert.equal(result.error?.code, 'RATE_LIMITED');
+          assert.equal(result.error?.retryDelaySeconds, 600);
+        });
+
+        it('adcp call says which attempt it makes, then prints the data', async () => {
+          seller.rateLimit(1);
+          const io = recordingIo();
+          const argv = ['call', url(), 'get_media_buy_delivery', '{}', '--protocol', protocol, '--json'];
+          assert.equal(await main(argv, io), 0, io.err());
+          assert.match(io.err(), /RATE_LIMITED: attempt 2 of 3, waiting 1 s as the agent asked/);
+          assert.equal((JSON.parse(io.out()) as { status: string }).status, 'completed');
+        });
+
+        it('adcp call exits 1 once the attempts are used up, saying how many were made', async () => {
+          seller.rateLimit(5);
+          const io = recordingIo();
+          const argv = ['call', url(), 'get_media_buy_delivery', '{}', '--protocol', protocol];
+          assert.equal(await main(argv, io), 1, io.err());
+          assert.match(io.err(), /RATE_LIMITED: attempt 3 of 3, waiting 1 s as the agent asked/);
+          assert.match(io.out(), /RATE_LIMITED/);
+          assert.match(io.out(), /after 3 attempts/);
+        });
+      });
+
+      if (protocol === 'a2a') {
+        it('cancels a running A2A task; waitFor, tasks get and a second cancel then say it is canceled', async () => {
+          const hold = seller.holdNext();
+          try {
+            const first = await client.call('get_media_buys', {}, { returnImmediately: true });
+            assert.equal(first.status, 'working');
+            const id = first.transportTaskId ?? '';
+            assert.match(id, /\S/);
+            await hold.started;
+            const canceled = await client.cancelTransportTask(id);
+            assert.equal(canceled.status, 'canceled');
+            assert.equal((await client.getTransportTask(id)).status, 'canceled');
+            const waited = await client.waitFor(first, { pollIntervalMs: 100, timeoutMs: 30_000 });
+            assert.equal(waited.status, 'canceled');
+            const get = recordingIo();
+            const getArgv = ['tasks', 'get', url(), id, '--transport-task', '--protocol', 'a2a', '--json'];
+            assert.equal(await main(getArgv, get), 0, get.err());
+            assert.equal((JSON.parse(get.out()) as { status: string }).status, 'canceled');
+            // The seller refuses to cancel a task that has ended: the agent saying no, exit 1.
+            const again = recordingIo();
+            assert.equal(await main(['tasks', 'cancel', url(), id, '--protocol', 'a2a'], again), 1, again.err());
+            assert.match(again.err(), /refused .*Task not cancelable/);
+            assert.doesNotMatch(again.err(), /--protocol/);
+          } finally {
+            hold.release();
+          }
+        });
+
+        it('adcp tasks cancel and get of an unknown A2A task exit 1', async () => {
+          const cancel = recordingIo();
+          assert.equal(await main(['tasks', 'cancel', url(), 'no-such-task', '--protocol', 'a2a'], cancel), 1);
+          assert.match(cancel.err(), /task not found/);
+          const get = recordingIo();
+          const argv = ['tasks', 'get', url(), 'no-such-task', '--transport-task', '--protocol', 'a2a'];
+          assert.equal(await main(argv, get), 1, get.err());
+        });
+
+        it('adcp call --task over A2A is a usage error (every A2A call is a task already)', async () => {
+          const io = recordingIo();
+          const argv = [
+            'call',
+            url(),
+            'get_products',
+            JSON.stringify(productsRequest('pets')),
+            '--protocol',
+            'a2a',
+            '--task',
+          ];
+          assert.equal(await main(argv, io), 2);
+        });
+      } else {
+        it('adcp call --task is refused before sending: the framework lists its tools with taskSupport forbidden', async () => {
+          const io = recordingIo();
+          const argv = [
+            'call',
+            url(),
+            'get_products',
+            JSON.stringify(productsRequest('pets')),
+            '--protocol',
+            'mcp',
+            '--task',
+          ];
+          assert.equal(await main(argv, io), 2);
+          assert.match(io.err(), /get_products does not take MCP Tasks \(its listing says taskSupport: forbidden\)/);
+        });
+
+        it('adcp tasks cancel of an MCP Task the seller does not have exits 1 (the framework has no MCP Tasks)', async () => {
+          const io = recordingIo();
+          assert.equal(await main(['tasks', 'cancel', url(), 'no-such-task', '--protocol', 'mcp'], io), 1);
+          assert.match(io.err(), /refused: Task not found/);
         });
       }
 

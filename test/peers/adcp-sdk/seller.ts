@@ -3,7 +3,9 @@
  * served over MCP (`/mcp`, stateless Streamable HTTP, as the SDK's own `serve()` does) and A2A
  * (`createA2AAdapter`, JSON-RPC at `/a2a`), on 127.0.0.1 only. `create_media_buy` hands off to a
  * background task (`submitted` + `task_id`) that completes after `approvalMs`; the framework offers
- * `tasks_get` to follow it.
+ * `tasks_get` to follow it. `rateLimit(n)` makes the next `n` `get_media_buy_delivery` calls answer
+ * `RATE_LIMITED` (the framework's `RateLimitedError`, `retry_after` 1 s); `holdNext()` keeps the
+ * next `get_media_buys` call running until released (so its A2A task can be cancelled).
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
@@ -17,6 +19,7 @@ import {
   createIdempotencyStore,
   memoryBackend,
   DEFAULT_REPORTING_CAPABILITIES,
+  RateLimitedError,
   type AccountStore,
   type DecisioningPlatform,
   type SalesCorePlatform,
@@ -30,6 +33,12 @@ export interface FrameworkSeller {
   a2aUrl: string;
   /** Media buys created so far (ids), to check a buy happened once. */
   mediaBuyIds(): string[];
+  /** The next `count` `get_media_buy_delivery` calls answer RATE_LIMITED with `retry_after` (1 s). */
+  rateLimit(count: number, retryAfterSeconds?: number): void;
+  /** `get_media_buy_delivery` calls received so far. */
+  deliveryCalls(): number;
+  /** The next `get_media_buys` call runs until `release()` (at most 30 s); resolves when it has started. */
+  holdNext(): { started: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -55,6 +64,9 @@ const PRODUCTS: Product[] = [
 
 class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<string, unknown>> {
   readonly buys: string[] = [];
+  limited: { count: number; retryAfter: number } = { count: 0, retryAfter: 1 };
+  deliveryCalls = 0;
+  hold: { started: () => void; released: Promise<void> } | undefined;
   constructor(private readonly approvalMs: number) {}
 
   capabilities = {
@@ -97,18 +109,37 @@ class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<s
         }),
       ),
     updateMediaBuy: async (id) => ({ media_buy_id: id, status: 'active' }),
-    getMediaBuyDelivery: async (req) => ({
-      currency: 'USD',
-      reporting_period: { start: req.start_date ?? '2026-01-01', end: req.end_date ?? '2026-01-31' },
-      media_buy_deliveries: [],
-    }),
-    getMediaBuys: async () => ({ media_buys: [] }),
+    getMediaBuyDelivery: async (req) => {
+      this.deliveryCalls++;
+      if (this.limited.count > 0) {
+        this.limited.count--;
+        throw new RateLimitedError(this.limited.retryAfter);
+      }
+      return {
+        currency: 'USD',
+        reporting_period: {
+          start: req.start_date ?? '2026-01-01T00:00:00Z',
+          end: req.end_date ?? '2026-01-31T23:59:59Z',
+        },
+        media_buy_deliveries: [],
+      };
+    },
+    getMediaBuys: async () => {
+      const hold = this.hold;
+      this.hold = undefined;
+      if (hold !== undefined) {
+        hold.started();
+        await hold.released;
+      }
+      return { media_buys: [] };
+    },
   };
 }
 
 /** Starts the seller on 127.0.0.1, port 0. */
 export async function startFrameworkSeller(options: { approvalMs?: number } = {}): Promise<FrameworkSeller> {
   const platform = new SmallSeller(options.approvalMs ?? 300);
+  const releases: (() => void)[] = [];
   const adcp = createAdcpServerFromPlatform(platform, {
     name: 'framework-seller',
     version: '0.0.1',
@@ -168,7 +199,26 @@ export async function startFrameworkSeller(options: { approvalMs?: number } = {}
     mcpUrl: `${origin}/mcp`,
     a2aUrl: `${origin}/a2a`,
     mediaBuyIds: () => [...platform.buys],
+    rateLimit: (count, retryAfterSeconds = 1) => {
+      platform.limited = { count, retryAfter: retryAfterSeconds };
+    },
+    deliveryCalls: () => platform.deliveryCalls,
+    holdNext: () => {
+      let started: () => void = () => undefined;
+      let release: () => void = () => undefined;
+      const startedPromise = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+        setTimeout(resolve, 30_000).unref();
+      });
+      platform.hold = { started, released };
+      releases.push(release);
+      return { started: startedPromise, release };
+    },
     close: async () => {
+      for (const release of releases) release();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue;
