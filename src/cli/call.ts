@@ -10,6 +10,7 @@ import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
 import { createStyle, wantsColor } from './style.js';
 import { describeProgress } from './describe-progress.js';
+import { activityToJson, formatActivity, type CliActivity } from './format-activity.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import type { ProgressEvent } from '../transport/transport.js';
@@ -27,6 +28,9 @@ ${CONNECTION_HELP}
   --task                   ask for an MCP Task-augmented call (MCP tools with task support)
   --webhook URL            ask the agent to push status changes to URL (push_notification_config)
   --webhook-secret SECRET  sign those webhooks with HMAC-SHA256 (legacy scheme) using SECRET
+  --verbose                print the activity on stderr, one line each: every request and
+                           answer (status, error code, ms, task id), retry, poll and status
+                           change (with --json: one JSON object per line); never bodies or tokens
   -h, --help               show this help
 
 Exit codes:
@@ -53,6 +57,7 @@ const SPEC = {
     task: { type: 'boolean' },
     webhook: { type: 'string' },
     'webhook-secret': { type: 'string' },
+    verbose: { type: 'boolean' },
   },
 } as const;
 
@@ -84,10 +89,17 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
     else if (values['webhook-secret'] !== undefined) throw new UsageError('--webhook-secret needs --webhook URL.');
     agentUrl = connection.url;
-    client = await open(connection);
+    const progress = createProgressLine(io.stderr, { clock: values.wait === true });
+    // --verbose: the activity stream on stderr, above the progress line (stdout stays the answer).
+    const verbose = values.verbose === true;
+    const activityStyle = createStyle(wantsColor(io, 'stderr'));
+    const show = (event: CliActivity): void => {
+      if (values.json === true) io.stderr.write(`${safeJson(activityToJson(event))}\n`);
+      else progress.above(formatActivity(event, activityStyle));
+    };
+    client = await open(connection, verbose ? { onActivity: show } : {});
     // Ctrl-C while waiting stops the wait at once; the work stays at the agent, so say its ids.
     interrupt = values.wait === true ? interruptSignal(io) : undefined;
-    const progress = createProgressLine(io.stderr, { clock: values.wait === true });
     // Progress is for people: on a terminal, or when asked to wait; never mixed into --json.
     const quiet = values.json === true || (values.wait !== true && io.stderr.isTTY !== true);
     const onProgress = (event: ProgressEvent) => {
@@ -98,6 +110,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     // Retries are never silent: the next attempt, the wait and why, on stderr (stdout stays the answer).
     const onRetry = (notice: RetryNotice) => {
       attempts = notice.attempt;
+      if (verbose) return show({ type: 'retry', at: Date.now(), tool, ...notice });
       const why = notice.agentAsked ? 'as the agent asked' : 'backing off';
       const text = `… ${notice.reason}: attempt ${notice.attempt} of ${notice.maxAttempts}, waiting ${formatSeconds(notice.delayMs)} ${why}`;
       if (values.json === true) io.stderr.write(`${printable(text)}\n`);

@@ -6,6 +6,7 @@ import type { ProgressEvent } from '../transport/transport.js';
 import type { AdcpClient } from '../client/adcp-client.js';
 import type { DiscoverResult } from '../client/discover.js';
 import type { RetryNotice } from '../client/retry.js';
+import type { ActivityListener } from '../telemetry/activity.js';
 
 /** What the CLI uses of AdcpClient: small, so a command can be tested with a stand-in. */
 export interface CliClient {
@@ -27,16 +28,21 @@ export interface CliClient {
   close(): Promise<void>;
 }
 
-export type OpenClient = (connection: Connection) => Promise<CliClient>;
+/** What a command adds to the connection flags: who is told of each request, answer and status change. */
+export interface ClientHooks {
+  onActivity?: ActivityListener;
+}
+
+export type OpenClient = (connection: Connection, hooks?: ClientHooks) => Promise<CliClient>;
 
 /** Opens the real AdcpClient, loaded lazily so `adcp --help` does not load the SDKs. */
-export const openClient: OpenClient = (connection) => openAdcpClient(connection);
+export const openClient: OpenClient = (connection, hooks) => openAdcpClient(connection, hooks);
 
 /**
  * The one AdcpClient a command talks through, made from the connection flags; a flag the client
  * refuses (a token with a line break...) is a usage error.
  */
-export async function openAdcpClient(connection: Connection): Promise<AdcpClient> {
+export async function openAdcpClient(connection: Connection, hooks: ClientHooks = {}): Promise<AdcpClient> {
   const { AdcpClient } = await import('../client/adcp-client.js');
   try {
     return new AdcpClient({
@@ -48,6 +54,7 @@ export async function openAdcpClient(connection: Connection): Promise<AdcpClient
       ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
       ...(connection.signing !== undefined ? { signing: connection.signing } : {}),
       ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),
+      ...(hooks.onActivity !== undefined ? { onActivity: hooks.onActivity } : {}),
     });
   } catch (error) {
     // The client refuses bad options (a token with a line break...) before any I/O: a usage error here.

@@ -3,6 +3,8 @@ import { printable } from './args.js';
 /** A one-line status that rewrites itself on a terminal and prints only changes elsewhere. */
 export interface ProgressLine {
   update(text: string): void;
+  /** Writes `line` (ending in a newline) above the live line, which stays drawn below it. */
+  above(line: string): void;
   /** Clears the live line (on a terminal) and stops its clock, so the next output starts clean. */
   done(): void;
 }
@@ -43,6 +45,14 @@ export function createProgressLine(
         timer = setInterval(draw, 1000);
         timer.unref();
       }
+    },
+    above(line) {
+      if (!tty || !live) {
+        stream.write(line);
+        return;
+      }
+      stream.write(`\r\u001b[2K${line}`);
+      draw();
     },
     done() {
       if (timer !== undefined) clearInterval(timer);

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { UsageError, printable } from './args.js';
 import type { ListenerEvent } from './format-event.js';
 import type { OperationRecord } from '../store/types.js';
+import type { ActivityEvent } from '../telemetry/activity.js';
 
 export type { ListenerEvent } from './format-event.js';
 
@@ -20,7 +21,8 @@ export interface WebhookListenerOptions {
   /** Dedup/operations state: SQLite path, `postgres://...`, or in memory when absent. */
   storeUrl?: string;
   onEvent(event: ListenerEvent): void;
-  onRejected?(reason: string, status: number): void;
+  /** Told of every delivery the handler answers: accepted, duplicate or refused (with its reason). */
+  onActivity?: (event: ActivityEvent) => void;
   /** Deadline for a request's headers (default 10 s). */
   headersTimeoutMs?: number;
   /** Deadline for a whole request, body included (default 20 s). */
@@ -76,7 +78,7 @@ export async function startWebhookListener(options: WebhookListenerOptions): Pro
         if (event.message !== undefined) out.message = event.message;
         options.onEvent(out);
       },
-      onReject: (rejection) => options.onRejected?.(rejection.reason, rejection.status),
+      ...(options.onActivity !== undefined ? { onActivity: options.onActivity } : {}),
     });
     const server = boundedServer(options, handler.node);
     await new Promise<void>((done, fail) => {

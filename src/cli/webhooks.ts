@@ -6,12 +6,15 @@ import { untilStopped } from './until-stopped.js';
 import { startWebhookListener, type ListenerEvent } from './webhook-listener.js';
 import { formatEvent, eventToJson } from './format-event.js';
 import { safeJson } from './safe-json.js';
+import { activityToJson, formatActivity } from './format-activity.js';
+import type { ActivityEvent } from '../telemetry/activity.js';
 
 const HELP = `Usage: adcp webhooks listen --port N (--secret SECRET | --jwks FILE|URL) [options]
 
 Receives AdCP webhooks on loopback, verifies each one (legacy HMAC-SHA256 with --secret,
 RFC 9421 signatures with --jwks), drops duplicates by idempotency_key, and prints each
-verified event. Deliveries that fail a check are answered 4xx and reported on stderr.
+verified event. Deliveries that fail a check are answered 4xx; they and duplicates are
+reported on stderr, one line each with the reason (--verbose: every delivery).
 Slow clients are cut off: headers within 10 s, the whole request within 20 s (408), and at
 most 64 bodies arriving at once (more get 503 with Retry-After).
 Runs until Ctrl-C (SIGINT) or SIGTERM.
@@ -24,7 +27,8 @@ Options:
                     (https; http only on loopback), fetched and refreshed as keys rotate
   --store-url URL   de-duplication state: a SQLite file path, or postgres://... (or set
                     ADCP_STORE_URL; default: memory)
-  --json            one JSON object per event (NDJSON) on stdout
+  --json            one JSON object per event (NDJSON) on stdout; delivery lines on stderr too
+  --verbose         also report each accepted delivery on stderr (HTTP status, ms)
   -h, --help        show this help
 
 Exit codes: 0 stopped cleanly, 1 the listener failed, 2 usage error.
@@ -47,6 +51,7 @@ const SPEC = {
     jwks: { type: 'string' },
     'store-url': { type: 'string' },
     json: { type: 'boolean' },
+    verbose: { type: 'boolean' },
   },
 } as const;
 
@@ -68,6 +73,7 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
   if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const style = createStyle(wantsColor(io));
+  const errStyle = createStyle(wantsColor(io, 'stderr'));
   let listener: { close(): Promise<void> } | undefined;
   try {
     const secret = values.secret ?? io.env['ADCP_WEBHOOK_SECRET'];
@@ -86,7 +92,14 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
         if (values.json === true) io.stdout.write(`${safeJson(eventToJson(event))}\n`);
         else io.stdout.write(formatEvent(event, style));
       },
-      onRejected: (reason: string, status: number) => io.stderr.write(`rejected (${status}): ${printable(reason)}\n`),
+      // One stderr line per refused or duplicate delivery (each, with --verbose): never its body or signature.
+      onActivity: (event: ActivityEvent) => {
+        if (event.type !== 'webhook' || event.direction !== 'received') return;
+        if (event.outcome === 'accepted' && values.verbose !== true) return;
+        io.stderr.write(
+          values.json === true ? `${safeJson(activityToJson(event))}\n` : formatActivity(event, errStyle),
+        );
+      },
     });
     listener = started;
     if (values.json !== true) {
