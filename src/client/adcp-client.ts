@@ -164,6 +164,7 @@ export class AdcpClient {
     }
     checkPositive('maxResponseBytes', options.maxResponseBytes);
     checkPositive('timeoutMs', options.timeoutMs);
+    checkTask(tool, options.task);
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const startedAt = this.#clock.now();
     const deadline = deadlineSignal(timeoutMs, options.signal, `${tool} at ${this.url}`);
@@ -553,6 +554,17 @@ function checkTransport(options: AdcpClientOptions): void {
   if (shaping.length > 0) {
     throw new TypeError(
       `AdcpClient: ${shaping.join(', ')} shape the transport the client creates; with { transport }, give them to the transport`,
+    );
+  }
+}
+
+/** `task` is `{}` or `{ ttl }` with a whole number of milliseconds, on either MCP era (said before anything is sent). */
+function checkTask(tool: string, task: unknown): void {
+  if (task === undefined) return;
+  const ttl = typeof task === 'object' && task !== null ? (task as { ttl?: unknown }).ttl : null;
+  if (ttl === null || (ttl !== undefined && (!Number.isSafeInteger(ttl) || (ttl as number) <= 0))) {
+    throw new RangeError(
+      `AdcpClient.call(${tool}): task must be {} or { ttl } with ttl a positive whole number of milliseconds`,
     );
   }
 }

@@ -109,8 +109,13 @@ export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   /**
-   * Ask for MCP Tasks augmentation (`params.task`). Refused with a TypeError on A2A (every A2A
-   * call is a task: use `returnImmediately`) and for a tool whose listing forbids tasks.
+   * Accept the call as an MCP Task. On the 2025 era this asks for one (`params.task`, with `ttl`
+   * in ms): the result carries its `transportTaskId`. On 2026-07-28 the server alone decides
+   * (Tasks extension, SEP-2663) and the client declares task support on every request anyway, so
+   * nothing more is sent and `ttl` is unused: `transportTaskId` is set only when the server made
+   * a task (docs/spec-notes.md, "MCP 2026-07-28"). Refused with a TypeError on A2A (every A2A call
+   * is a task: use `returnImmediately`) and for a tool whose listing forbids tasks, and with a
+   * RangeError for a `ttl` that is not a positive whole number, on both eras.
    */
   task?: { ttl?: number };
   /** Used as is; generated (UUID v4) for mutating tools when absent. */

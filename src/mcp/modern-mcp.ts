@@ -56,11 +56,26 @@ export class ModernMcp {
   async callTool(tool: string, args: JsonObject, call: TransportCallOptions): Promise<ModernOutcome> {
     // A progress token asks for `notifications/progress` on the answer's stream.
     const meta = call.onProgress === undefined ? {} : { _meta: { progressToken: `p-${tool}` } };
-    const answer = await this.post('tools/call', { name: tool, arguments: args, ...meta }, call, tool);
+    // The message last shown, so a report sent as a notification and then kept as the task's
+    // statusMessage reaches the caller once.
+    let shown: string | undefined;
+    const onProgress = call.onProgress;
+    const request =
+      onProgress === undefined
+        ? call
+        : {
+            ...call,
+            onProgress: (event: ProgressEvent) => {
+              shown = event.message ?? shown;
+              onProgress(event);
+            },
+          };
+    const answer = await this.post('tools/call', { name: tool, arguments: args, ...meta }, request, tool);
     if (answer.resultType !== 'task') return { result: answer };
     const task = toTask(answer, this.#options.url);
-    call.onProgress?.(taskProgress(task));
-    return this.follow(task, call);
+    const message = messageOf(task);
+    onProgress?.(taskProgress(task, message !== shown));
+    return this.follow(task, call, message ?? shown);
   }
 
   async getTask(taskId: string, call: TransportCallOptions): Promise<ModernOutcome> {
@@ -75,7 +90,7 @@ export class ModernMcp {
     const before = toTask(await this.post('tasks/get', { taskId }, call, taskId), this.#options.url);
     if (isTerminalMcpTaskStatus(before.status)) {
       throw new RpcErrorAnswer(
-        { code: -32602, message: `Task is already in a terminal status: ${taskId}` },
+        { code: -32602, message: `Task ${taskId} is already in a terminal status: ${before.status}` },
         'tasks/cancel',
       );
     }
@@ -83,17 +98,25 @@ export class ModernMcp {
     return this.getTask(taskId, call);
   }
 
-  /** Polls a task until it ends or needs input; a failed task rejects with its JSON-RPC error. */
-  async follow(first: ModernTask, call: TransportCallOptions): Promise<ModernOutcome> {
+  /**
+   * Polls a task until it ends or needs input; a failed task rejects with its JSON-RPC error.
+   * `shown` is the status message the caller has already seen.
+   */
+  async follow(first: ModernTask, call: TransportCallOptions, shown = messageOf(first)): Promise<ModernOutcome> {
     let task = first;
-    let last = `${task.status}|${String(task.statusMessage)}`;
+    let status = task.status;
+    let message = shown;
     try {
       while (!isTerminalMcpTaskStatus(task.status) && task.status !== 'input_required') {
         await sleep(pollDelay(task.pollIntervalMs), call.signal);
         task = toTask(await this.post('tasks/get', { taskId: task.taskId }, call, task.taskId), this.#options.url);
-        const now = `${task.status}|${String(task.statusMessage)}`;
-        if (now !== last) call.onProgress?.(taskProgress(task));
-        last = now;
+        // The Tasks extension has no progress notifications: a new status or status message
+        // (where `ctx.working` goes on this era) is the progress event, each message once.
+        const now = messageOf(task);
+        const fresh = now !== undefined && now !== message;
+        if (fresh || task.status !== status) call.onProgress?.(taskProgress(task, fresh));
+        status = task.status;
+        message = now ?? message;
       }
     } catch (error) {
       if (call.signal?.aborted === true) {
@@ -124,9 +147,14 @@ function toTask(value: JsonObject, url: string): ModernTask {
   return value as ModernTask;
 }
 
-function taskProgress(task: ModernTask): ProgressEvent {
+/** The task's status message, made safe to show. */
+function messageOf(task: ModernTask): string | undefined {
+  return sanitizeSellerText(typeof task.statusMessage === 'string' ? task.statusMessage : undefined);
+}
+
+function taskProgress(task: ModernTask, withMessage = true): ProgressEvent {
   const event: ProgressEvent = { status: mapMcpTaskStatus(task.status) ?? 'unknown', taskId: task.taskId };
-  const message = sanitizeSellerText(typeof task.statusMessage === 'string' ? task.statusMessage : undefined);
+  const message = withMessage ? messageOf(task) : undefined;
   if (message !== undefined) event.message = message;
   return event;
 }

@@ -85,6 +85,16 @@ function rateLimited(retryAfterMs: number): ProtocolError {
   });
 }
 
+/** Sends `ctx.working` reports as `notifications/progress` when the request carries a progress token. */
+function progressNotifier(meta: unknown, ctx: ServerContext): WorkingReport | undefined {
+  const token = isJsonObject(meta) ? meta.progressToken : undefined;
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  return (...report) => {
+    const progress = toProgressParams(token, ...report);
+    void ctx.mcpReq.notify({ method: 'notifications/progress', params: progress }).catch(() => undefined);
+  };
+}
+
 /** Resolves with the answer if it comes within `ms`, else with undefined. */
 async function within<T>(answer: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -167,23 +177,17 @@ export function createModernMcpEndpoint(options: ModernMcpEndpointOptions): Mode
       if (!created.ok) throw rateLimited(created.retryAfterMs);
       return created.result;
     }
+    // `ctx.working` becomes MCP `notifications/progress` while the caller's request is open and it
+    // asked for progress (basic/utilities/progress); once the call is a task, its statusMessage.
+    const onWorking = progressNotifier(params._meta, ctx);
     if (support === 'forbidden' || !tasksOk) {
       const signal = AbortSignal.any([ctx.mcpReq.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
-      const meta = isJsonObject(params._meta) ? params._meta : {};
-      const token = meta.progressToken;
-      // `ctx.working` becomes MCP `notifications/progress` when the caller asked for progress.
-      const onWorking =
-        typeof token === 'string' || typeof token === 'number'
-          ? (...report: Parameters<WorkingReport>) => {
-              const progress = toProgressParams(token, ...report);
-              void ctx.mcpReq.notify({ method: 'notifications/progress', params: progress }).catch(() => undefined);
-            }
-          : undefined;
       return toCallToolResult(tool.name, await run(tool, args, caller, signal, onWorking));
     }
     // The server decides (SEP-2663): a call that finishes within `taskAfterMs` answers at once,
     // one round trip; a longer one becomes a task the caller polls.
     const work = start();
+    if (onWorking !== undefined) work.setReport(onWorking);
     const disconnect = () => work.controller.abort(new Error('caller went away'));
     ctx.mcpReq.signal.addEventListener('abort', disconnect, { once: true });
     try {

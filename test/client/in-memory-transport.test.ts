@@ -123,6 +123,67 @@ describe('AdcpClient over createInMemoryTransport (createAdcpServer, no port)', 
   });
 });
 
+describe('AdcpClient over createInMemoryTransport on MCP 2026-07-28 (server-directed tasks)', () => {
+  let server: AdcpServer;
+  let release: () => void;
+  before(() => {
+    const gated = gatedTools();
+    release = gated.release;
+    // Every task-capable call becomes a task at once: the server decides on this era.
+    server = createAdcpServer({ validateRequests: false, tools: gated.tools, taskAfterMs: 0 });
+  });
+  after(async () => {
+    release();
+    await server.close();
+  });
+  const modern = () =>
+    new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'mcp', mcpEra: 'modern' }) });
+
+  it('calls a tool the server made a task and reads that task by id', async () => {
+    const client = modern();
+    try {
+      const result = await client.call('get_products', { buying_mode: 'brief' });
+      assert.equal(result.status, 'completed');
+      assert.equal(typeof result.transportTaskId, 'string');
+      const task = await client.getTransportTask(result.transportTaskId ?? '');
+      assert.equal(task.status, 'completed');
+      assert.equal(task.transportTaskId, result.transportTaskId);
+      assert.deepEqual(task.data?.['products'], []);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('cancels a running MCP Task (the waiting call ends canceled), then refuses to cancel it again', async () => {
+    const client = modern();
+    try {
+      let cancelled: Promise<unknown> | undefined;
+      const result = await client.call(
+        'create_media_buy',
+        {},
+        {
+          onProgress: (event) => {
+            if (event.taskId !== undefined) cancelled ??= client.cancelTransportTask(event.taskId);
+          },
+        },
+      );
+      assert.equal(result.status, 'canceled');
+      assert.equal(((await cancelled) as { status: string }).status, 'canceled');
+      await assert.rejects(client.cancelTransportTask(result.transportTaskId ?? ''), (error) => {
+        assert.ok(isAdcpWireError(error) && error.code === 'refused', String(error));
+        assert.match(error.message, /terminal status: cancelled/);
+        return true;
+      });
+      await assert.rejects(
+        client.getTransportTask('no-such-task'),
+        (error) => isAdcpWireError(error) && error.code === 'refused',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('createInMemoryTransport with credentials', () => {
   const server = createAdcpServer({
     validateRequests: false,

@@ -91,4 +91,15 @@ describe('AdcpClient against the reference seller', () => {
     assert.equal(result.status, 'completed');
     assert.equal(typeof result.transportTaskId, 'string');
   });
+
+  it('answers the same call with { task } on the 2026 era directly: the seller decides, and a quick call is no task', async () => {
+    const modern = new AdcpClient({ url: seller.mcpUrl, protocol: 'mcp', mcpEra: 'modern', clock: fastClock });
+    clients.push(modern);
+    const args = { buying_mode: 'brief', brief: 'ctv' } as const;
+    const result = await modern.call('get_products', args, { task: { ttl: 60_000 } });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.transportTaskId, undefined);
+    const plain = await modern.call('get_products', args);
+    assert.deepEqual(result.data?.products, plain.data?.products);
+  });
 });
