@@ -3,6 +3,8 @@ import type { ClaimAndAdvanceOutcome, ClaimAndAdvanceRequest, ClaimOutcome, Dedu
 import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
 import { pgDatabaseOf } from './pg-operation-store.js';
 import { pgClaimAndAdvance } from './pg-claim-and-advance.js';
+import { sweepInBatches } from './pg-sweep.js';
+import { encodeKey } from './pg-key.js';
 
 // The insert wins for a new key. The conditional update takes over a done row past its TTL
 // (with the new fingerprint) or a lease that expired because its holder crashed (keeping the
@@ -125,28 +127,19 @@ export class PgDedupStore implements DedupStore {
 
   /** Deletes in batches of 500 locked with SKIP LOCKED, so writers never wait on a sweep. */
   async sweep(now: number = Date.now()): Promise<number> {
-    let removed = 0;
-    for (let batch = 0; batch < 10_000; batch += 1) {
-      const result = await this.#db.query(
-        'dedup sweep',
-        `DELETE FROM adcp_webhook_dedup WHERE (scope, key) IN (
+    return sweepInBatches(
+      this.#db,
+      'dedup sweep',
+      `DELETE FROM adcp_webhook_dedup WHERE (scope, key) IN (
            SELECT scope, key FROM adcp_webhook_dedup
            WHERE state = 'done' AND expires_at <= $1
            LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
-        [now],
-      );
-      removed += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
-    }
-    return removed;
+      [now],
+      SWEEP_BATCH,
+    );
   }
 
   async close(): Promise<void> {
     if (this.#owned) await this.#db.close();
   }
-}
-
-/** Any JS string, losslessly (NUL and lone surrogates included): its UTF-16LE code units. */
-function encodeKey(key: string): Buffer {
-  return Buffer.from(key, 'utf16le');
 }

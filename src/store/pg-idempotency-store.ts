@@ -8,6 +8,8 @@ import {
   type IdempotencyStore,
 } from './idempotency-store.js';
 import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
+import { sweepInBatches } from './pg-sweep.js';
+import { encodeKey } from './pg-key.js';
 
 // One statement, atomic per key in PostgreSQL: the insert wins for a new key; the conditional
 // update takes over only a row that no longer answers for its key (done past its TTL and the time
@@ -113,28 +115,19 @@ export class PgIdempotencyStore implements IdempotencyStore {
 
   async sweep(now = Date.now(), options: { expiredForMs?: number } = {}): Promise<number> {
     const forget = now - (options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS);
-    let removed = 0;
-    for (let batch = 0; batch < 10_000; batch += 1) {
-      const result = await this.#db.query(
-        'idempotency sweep',
-        `DELETE FROM adcp_idempotency WHERE (scope, key) IN (
+    return sweepInBatches(
+      this.#db,
+      'idempotency sweep',
+      `DELETE FROM adcp_idempotency WHERE (scope, key) IN (
              SELECT scope, key FROM adcp_idempotency
              WHERE (response IS NOT NULL AND expires_at <= $2) OR (response IS NULL AND lease_expires_at <= $1)
              LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
-        [now, forget],
-      );
-      removed += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
-    }
-    return removed;
+      [now, forget],
+      SWEEP_BATCH,
+    );
   }
 
   async close(): Promise<void> {
     if (this.#owned) await this.#db.close();
   }
-}
-
-/** Any JS string, losslessly (NUL and lone surrogates included): its UTF-16LE code units. */
-function encodeKey(key: string): Buffer {
-  return Buffer.from(key, 'utf16le');
 }

@@ -1,4 +1,5 @@
 import { openPgDatabase, type PgDatabase, type PgStoreOptions } from './pg-database.js';
+import { sweepInBatches } from './pg-sweep.js';
 
 /** Same outcomes as the webhooks `ReplayStore` (structurally compatible; the store layer does not import webhooks). */
 export type PgReplayOutcome = 'recorded' | 'replayed' | 'rate_abuse';
@@ -76,18 +77,14 @@ export class PgReplayStore {
 
   /** Deletes expired entries in batches. Returns how many. */
   async sweep(nowSeconds: number = Math.floor(Date.now() / 1000)): Promise<number> {
-    let removed = 0;
-    for (let batch = 0; batch < 10_000; batch += 1) {
-      const result = await this.#db.query(
-        'replay sweep',
-        `DELETE FROM adcp_webhook_replay WHERE (keyid, nonce) IN (
+    return sweepInBatches(
+      this.#db,
+      'replay sweep',
+      `DELETE FROM adcp_webhook_replay WHERE (keyid, nonce) IN (
            SELECT keyid, nonce FROM adcp_webhook_replay WHERE expires_at <= $1 LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
-        [nowSeconds],
-      );
-      removed += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
-    }
-    return removed;
+      [nowSeconds],
+      SWEEP_BATCH,
+    );
   }
 
   async close(): Promise<void> {

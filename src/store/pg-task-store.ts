@@ -15,6 +15,7 @@ import { TERMINAL_TASK_STATUSES } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
 import { clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
 import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
+import { sweepInBatches } from './pg-sweep.js';
 
 export type PgTaskStoreOptions = PgStoreOptions & {
   policy?: Partial<TaskPolicy>;
@@ -107,19 +108,15 @@ export class PgTaskStore implements TaskStore {
   }
 
   async sweep(now = Date.now()): Promise<number> {
-    let removed = 0;
-    for (let batch = 0; batch < 10_000; batch += 1) {
-      const result = await this.#db.query(
-        'task sweep',
-        `DELETE FROM adcp_server_tasks WHERE task_id IN (
+    return sweepInBatches(
+      this.#db,
+      'task sweep',
+      `DELETE FROM adcp_server_tasks WHERE task_id IN (
            SELECT task_id FROM adcp_server_tasks WHERE expires_at IS NOT NULL AND expires_at <= $1
            LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`,
-        [now],
-      );
-      removed += result.rowCount ?? 0;
-      if ((result.rowCount ?? 0) < SWEEP_BATCH) break;
-    }
-    return removed;
+      [now],
+      SWEEP_BATCH,
+    );
   }
 
   async create(input: CreateTaskInput): Promise<CreateTaskOutcome> {

@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 // Three webhook receiver processes sharing one PostgreSQL database behind a round-robin
 // forwarder: 10,000 signed deliveries of 2,000 events (500 operations x 4 events) with
 // duplicates, concurrent repeats and retries; one receiver SIGKILLed mid-run and restarted.

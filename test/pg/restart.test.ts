@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PgDatabase } from '../../src/store/pg-database.js';

@@ -29,8 +29,8 @@ export function spawnReceiver(env: Record<string, string>, execArgv: string[] = 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`receiver did not start in 30 s: ${stderr}`));
-    }, 30_000);
+      reject(new Error(`receiver did not start in 90 s: ${stderr}`));
+    }, 90_000);
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
