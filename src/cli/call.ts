@@ -25,7 +25,8 @@ With --wait, --timeout bounds the call and the wait together (default 600 s then
 Options:
 ${CONNECTION_HELP}
   --wait                   follow async work (submitted/working) to its end, with a progress line
-  --task                   ask for an MCP Task-augmented call (MCP tools with task support)
+  --task                   ask for an MCP Task-augmented call (2025 era, tools with task
+                           support; on MCP 2026-07-28 the agent decides and this adds nothing)
   --webhook URL            ask the agent to push status changes to URL (push_notification_config)
   --webhook-secret SECRET  sign those webhooks with HMAC-SHA256 (legacy scheme) using SECRET
   --verbose                print the activity on stderr, one line each: every request and

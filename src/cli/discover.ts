@@ -9,8 +9,10 @@ import { createStyle, wantsColor } from './style.js';
 
 const HELP = `Usage: adcp discover <url> [options]
 
-Shows what an agent offers: its cards (MCP server card, A2A agent card), its AdCP
-capabilities (get_adcp_capabilities) and its tools with their MCP task support.
+Shows what an agent offers: its cards (MCP server card, A2A agent card), for MCP the
+era it speaks (2026-07-28 "modern" or the 2025 era) with its server's capabilities and
+extensions, its AdCP capabilities (get_adcp_capabilities) and its tools with their MCP
+task support.
 
 Options:
 ${CONNECTION_HELP}

@@ -8,7 +8,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./call.js')).callCommand,
   },
   discover: {
-    summary: "show an agent's cards, capabilities and tools with their task support",
+    summary: "show an agent's cards, MCP era and extensions, capabilities and tools",
     load: async () => (await import('./discover.js')).discoverCommand,
   },
   tasks: {

@@ -52,6 +52,8 @@ export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryVi
     if (tool.description !== undefined) row.description = tool.description;
     return row;
   });
+  if (found.mcp !== undefined) view.mcp = found.mcp;
+  else if (found.mcpProblem !== undefined) view.mcpProblem = found.mcpProblem;
   if (found.toolsProblem !== undefined && view.tools.length === 0)
     view.tools.push({ name: '(tools unavailable)', description: found.toolsProblem });
   return view;

@@ -3,6 +3,7 @@ import { safeJson } from './safe-json.js';
 import type { Style } from './style.js';
 import { formatTable } from './table.js';
 import type { JsonObject } from '../core/types.js';
+import type { McpServerFacts } from '../transport/transport.js';
 
 /** What `adcp discover` found, in one shape for both output modes. */
 export interface DiscoveryView {
@@ -14,6 +15,21 @@ export interface DiscoveryView {
   capabilities?: JsonObject;
   capabilitiesProblem?: string;
   tools: { name: string; taskSupport?: string; description?: string }[];
+  /** MCP agents: the era spoken and the server's capabilities and extensions, or why unknown. */
+  mcp?: McpServerFacts;
+  mcpProblem?: string;
+}
+
+/** The MCP section: era and revision, versions, server, capabilities, extensions. */
+function mcpRows(mcp: McpServerFacts): string[][] {
+  const era = mcp.era === 'modern' ? 'modern' : 'legacy';
+  const details = [mcp.protocolVersion, mcp.era === 'legacy' ? mcp.wire : 'stateless'].filter((d) => d !== undefined);
+  const rows = [['era', details.length === 0 ? era : `${era} (${details.join(', ')})`]];
+  if (mcp.supportedVersions !== undefined) rows.push(['versions', mcp.supportedVersions.join(', ')]);
+  if (mcp.server !== undefined) rows.push(['server', [mcp.server.name, mcp.server.version ?? ''].join(' ').trim()]);
+  rows.push(['capabilities', mcp.capabilities.join(', ') || '(none)']);
+  rows.push(['extensions', mcp.extensions.join(', ') || '(none)']);
+  return rows;
 }
 
 /** `protocols_supported: media_buy; adcp_version: 3.1` from a card's AdCP block. */
@@ -48,6 +64,12 @@ export function renderDiscovery(view: DiscoveryView, style: Style): string {
         { maxCell: 70, headerStyle: style.dim },
       ),
     );
+  }
+  if (view.protocol === 'mcp') {
+    out.push(style.bold('MCP'));
+    if (view.mcp !== undefined)
+      out.push(formatTable(['field', 'value'], mcpRows(view.mcp), { maxCell: 90, headerStyle: style.dim }));
+    else out.push(`  ${printable(view.mcpProblem ?? 'not reported')}`, '');
   }
   out.push(style.bold('Capabilities'));
   if (view.capabilities !== undefined) {

@@ -2,7 +2,7 @@ import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { adcpCardMeta } from '../mcp/read-server-card.js';
-import type { AdcpTransport, CardInfo, ToolInfo } from '../transport/transport.js';
+import type { AdcpTransport, CardInfo, McpServerFacts, ToolInfo } from '../transport/transport.js';
 
 /** What `AdcpClient.discover()` found. Each part that could not be read says why instead. */
 export interface DiscoverResult {
@@ -17,6 +17,9 @@ export interface DiscoverResult {
   /** Tools (MCP) or skills (A2A), with `taskSupport` on MCP. */
   tools?: ToolInfo[];
   toolsProblem?: string;
+  /** MCP: the era spoken and the server's own description (capabilities, extensions, versions). */
+  mcp?: McpServerFacts;
+  mcpProblem?: string;
 }
 
 export interface DiscoverParts {
@@ -30,10 +33,11 @@ export interface DiscoverParts {
 /** Reads card, tool list and capabilities side by side; only an abort or timeout of the whole call throws. */
 export async function discoverAgent(parts: DiscoverParts): Promise<DiscoverResult> {
   const { transport, signal } = parts;
-  const [card, tools, capabilities] = await Promise.allSettled([
+  const [card, tools, capabilities, mcp] = await Promise.allSettled([
     transport.readCard({ signal, maxBytes: parts.maxBytes }),
     parts.tools(),
     parts.capabilities(),
+    transport.mcpServer?.({ signal, maxBytes: parts.maxBytes }),
   ]);
   if (signal.aborted)
     throw signal.reason instanceof Error ? signal.reason : new AdcpWireError('aborted', 'discover was aborted');
@@ -47,6 +51,8 @@ export async function discoverAgent(parts: DiscoverParts): Promise<DiscoverResul
   else out.toolsProblem = describe(tools.reason);
   if (capabilities.status === 'fulfilled') out.capabilities = capabilities.value;
   else out.capabilitiesProblem = describe(capabilities.reason);
+  if (mcp.status === 'rejected') out.mcpProblem = describe(mcp.reason);
+  else if (mcp.value !== undefined) out.mcp = mcp.value;
   return out;
 }
 

@@ -4,6 +4,7 @@ import { createInMemoryFetch, type InMemoryHandler } from '../transport/in-memor
 import type {
   AdcpTransport,
   CardInfo,
+  McpServerFacts,
   ToolInfo,
   TransportCallOptions,
   TransportOptions,
@@ -105,6 +106,12 @@ class InMemoryTransport implements AdcpTransport {
 
   async readCard(options: TransportCallOptions): Promise<CardInfo> {
     return (await this.#transport()).readCard(options);
+  }
+
+  async mcpServer(options: TransportCallOptions): Promise<McpServerFacts> {
+    const transport = await this.#transport();
+    if (transport.mcpServer === undefined) throw new TypeError(`${this.protocol} has no MCP server to describe`);
+    return transport.mcpServer(options);
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ export type {
   ProgressEvent,
   ToolInfo,
   CardInfo,
+  McpServerFacts,
 } from '../transport/transport.js';
 export { createTransport } from './create-transport.js';
 export { createInMemoryTransport, type InMemoryTransportOptions, type InMemoryHandler } from './in-memory-transport.js';

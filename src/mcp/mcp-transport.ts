@@ -15,6 +15,7 @@ import { utf8ByteLength } from '../core/json.js';
 import type {
   AdcpTransport,
   CardInfo,
+  McpServerFacts,
   ProgressEvent,
   ToolInfo,
   TransportCallOptions,
@@ -23,6 +24,7 @@ import type {
 import { untilAborted } from '../transport/until-aborted.js';
 import { cancelMcpTask, followMcpTask, getMcpTask, type McpTaskOutcome } from './follow-mcp-task.js';
 import { mapMcpTaskStatus } from './map-task-status.js';
+import { factsFromDiscover, factsFromInitialize } from './mcp-server-facts.js';
 import { McpSession } from './mcp-session.js';
 import { factsOf } from '../core/tool-table.js';
 import { probeMcpEra, type EraProbe, type McpEra } from './mcp-era.js';
@@ -175,6 +177,26 @@ export class McpTransport implements AdcpTransport {
     if (this.#options.headers !== undefined) read.headers = this.#options.headers;
     if (options.signal !== undefined) read.signal = options.signal;
     return readServerCard(this.#options.url, read);
+  }
+
+  /**
+   * The agent's era and what its server says of itself: the `server/discover` answer on the
+   * modern era (asked now when the era was pinned, so none was probed), the `initialize` answer
+   * on the 2025 era (opening the session when none is open).
+   */
+  async mcpServer(options: TransportCallOptions): Promise<McpServerFacts> {
+    const probe = await this.era(options);
+    if (probe.era === 'modern') {
+      return factsFromDiscover(probe.discover ?? (await this.#modern.post('server/discover', {}, options)));
+    }
+    const connection = await untilAborted(this.#session.connect(), options.signal);
+    const { transport } = connection;
+    return factsFromInitialize({
+      capabilities: connection.client.getServerCapabilities(),
+      serverInfo: connection.client.getServerVersion(),
+      protocolVersion: 'protocolVersion' in transport ? (transport.protocolVersion as string | undefined) : undefined,
+      wire: connection.wire,
+    });
   }
 
   close(): Promise<void> {

@@ -26,7 +26,30 @@ export interface AdcpTransport {
   listTools(options: TransportCallOptions): Promise<ToolInfo[]>;
   /** Reads the agent's card(s); a missing card is `undefined`, a bad one a reported problem. */
   readCard(options: TransportCallOptions): Promise<CardInfo>;
+  /** MCP only: the era the agent speaks and what its server says of itself (for `discover`). */
+  mcpServer?(options: TransportCallOptions): Promise<McpServerFacts>;
   close(): Promise<void>;
+}
+
+/**
+ * An MCP server as it describes itself: `server/discover` on 2026-07-28, the `initialize` answer
+ * on the 2025 era. Names come from the server (capped in count and length, not sanitised).
+ */
+export interface McpServerFacts {
+  /** `modern`: MCP 2026-07-28, stateless; `legacy`: the 2025 era (`initialize`, sessions). */
+  era: 'modern' | 'legacy';
+  /** The revision spoken with it: 2026-07-28, or the one `initialize` negotiated. */
+  protocolVersion?: string;
+  /** Modern era: the revisions its `server/discover` lists. */
+  supportedVersions?: string[];
+  /** Its self-reported `serverInfo` (for display only). */
+  server?: { name: string; version?: string };
+  /** Top-level capability names (`tools`, `resources`, the 2025 era's `tasks`, ...). */
+  capabilities: string[];
+  /** Extension identifiers it declares (`capabilities.extensions`), e.g. `io.modelcontextprotocol/tasks`. */
+  extensions: string[];
+  /** 2025 era: the HTTP transport in use (`streamable-http`, or the older `sse`). */
+  wire?: 'streamable-http' | 'sse';
 }
 
 export interface TransportCallOptions {

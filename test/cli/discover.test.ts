@@ -24,12 +24,40 @@ describe('adcp discover against the reference seller', () => {
     assert.match(out, /^Tools \(9\)$/m);
   });
 
+  it("shows the MCP era and the server's capabilities and extensions, on both eras", async () => {
+    const modern = recordingIo();
+    assert.equal(await main(['discover', seller.mcpUrl], modern), 0);
+    assert.match(modern.out(), /^MCP$/m);
+    assert.match(modern.out(), /^era +modern \(2026-07-28, stateless\)$/m);
+    assert.match(modern.out(), /^versions +2026-07-28$/m);
+    assert.match(modern.out(), /^capabilities +tools$/m);
+    assert.match(modern.out(), /^extensions +io\.modelcontextprotocol\/tasks$/m);
+    const legacy = recordingIo();
+    assert.equal(await main(['discover', seller.mcpUrl, '--mcp-era', 'legacy'], legacy), 0);
+    assert.match(legacy.out(), /^era +legacy \(2025-\d\d-\d\d, streamable-http\)$/m);
+    assert.match(legacy.out(), /^capabilities +.*\btasks\b/m);
+    assert.match(legacy.out(), /^extensions +\(none\)$/m);
+    assert.match(legacy.out(), /^get_products +optional /m, 'the rest of the report is the same');
+  });
+
+  it('puts the MCP era and extensions in --json, on both eras', async () => {
+    for (const era of ['modern', 'legacy'] as const) {
+      const io = recordingIo();
+      assert.equal(await main(['discover', seller.mcpUrl, '--json', '--mcp-era', era], io), 0);
+      const view = JSON.parse(io.out()) as { mcp?: { era: string; extensions: string[]; capabilities: string[] } };
+      assert.equal(view.mcp?.era, era);
+      assert.deepEqual(view.mcp?.extensions, era === 'modern' ? ['io.modelcontextprotocol/tasks'] : []);
+      assert.ok(view.mcp?.capabilities.includes('tools'));
+    }
+  });
+
   it('shows the A2A agent card and skills with --protocol a2a', async () => {
     const io = recordingIo();
     assert.equal(await main(['discover', seller.a2aUrl, '--protocol', 'a2a'], io), 0);
     assert.match(io.out(), /A2A agent card +adcp-wire reference seller/);
     assert.match(io.out(), /MCP server card +adcp-wire reference seller .*\/\.well-known\/mcp\.json/);
     assert.match(io.out(), /^get_products /m);
+    assert.doesNotMatch(io.out(), /^MCP$/m, 'no MCP section for an A2A agent');
   });
 
   it('prints the same facts as JSON with --json', async () => {

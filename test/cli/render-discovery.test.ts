@@ -17,6 +17,14 @@ const found: DiscoverResult = {
     data: { status: 'completed', supported_protocols: [HOSTILE] },
   },
   tools: [{ name: `get_products${HOSTILE}`, taskSupport: 'optional', description: HOSTILE }],
+  mcp: {
+    era: 'modern',
+    protocolVersion: '2026-07-28',
+    supportedVersions: ['2026-07-28', HOSTILE],
+    server: { name: HOSTILE, version: '9' },
+    capabilities: ['tools', HOSTILE],
+    extensions: [`io.example/${HOSTILE}`],
+  },
 };
 
 describe('adcp discover output', () => {
@@ -28,6 +36,16 @@ describe('adcp discover output', () => {
     assert.doesNotMatch(io.out(), /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     assert.match(io.out(), /MCP server card +\]0;ownedEvil Seller/);
     assert.match(io.out(), /^get_products\]0;ownedEvil Seller +optional/m);
+    assert.match(io.out(), /^extensions +io\.example\/\]0;ownedEvil Seller$/m);
+    assert.match(io.out(), /^server +\]0;ownedEvil Seller 9$/m);
+  });
+
+  it('says why the MCP section is empty when the server could not be described', async () => {
+    const { mcp: _mcp, ...rest } = found;
+    const view = toDiscoveryView('http://x', { ...rest, mcpProblem: 'server/discover answered HTTP 500' });
+    const io = recordingIo();
+    await runDiscover(['http://127.0.0.1:1/mcp'], io, async () => view);
+    assert.match(io.out(), /^MCP\n {2}server\/discover answered HTTP 500$/m);
   });
 
   it('leaves out envelope fields from the capabilities table', async () => {

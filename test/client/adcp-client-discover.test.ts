@@ -2,6 +2,7 @@ import { isA2AAddress } from '../../src/client/create-transport.js';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
+import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
 import { startMcpTestServer, withMcpServer, type TestServer, type TestTool } from '../mcp/helpers/mcp-test-server.js';
 
 const tools: TestTool[] = [
@@ -40,6 +41,17 @@ describe('AdcpClient.discover over MCP', () => {
     assert.equal(found.protocol, 'mcp');
     assert.equal(found.card.url, `http://127.0.0.1:${server.port}/.well-known/server.json`);
     assert.deepEqual(found.adcpMeta, { adcp_version: '2.6.0', protocols_supported: ['media_buy'] });
+  });
+
+  it('says the agent speaks the 2025 era, with the capabilities its initialize answer declared', async () => {
+    const found = await client.discover();
+    assert.equal(found.mcp?.era, 'legacy');
+    assert.equal(found.mcp?.wire, 'streamable-http');
+    assert.match(found.mcp?.protocolVersion ?? '', /^2025-/);
+    assert.ok(found.mcp?.capabilities.includes('tools'));
+    assert.ok(found.mcp?.capabilities.includes('tasks'), 'experimental MCP Tasks are a 2025 capability');
+    assert.deepEqual(found.mcp?.extensions, []);
+    assert.equal(found.mcp?.supportedVersions, undefined);
   });
 
   it('returns the get_adcp_capabilities answer', async () => {
@@ -146,5 +158,54 @@ describe('isA2AAddress', () => {
   });
   it('is false for another path on the same host', () => {
     assert.equal(isA2AAddress('https://seller.example/mcp', card, interfaces), false);
+  });
+});
+
+describe("AdcpClient.discover: the MCP era and the server's extensions on both eras", () => {
+  let server: ListeningAdcpServer;
+  before(async () => {
+    server = await createAdcpServer({
+      validateRequests: false,
+      name: 'era-seller',
+      tools: [{ name: 'get_products', description: 'Products', handler: () => ({ products: [] }) }],
+    }).listen();
+  });
+  after(() => server.close());
+
+  for (const mcpEra of ['auto', 'modern', 'legacy'] as const) {
+    it(`reports ${mcpEra === 'legacy' ? 'the 2025 era' : 'MCP 2026-07-28'} with mcpEra '${mcpEra}'`, async () => {
+      const client = new AdcpClient({ url: server.mcpUrl, protocol: 'mcp', mcpEra });
+      try {
+        const { mcp, mcpProblem } = await client.discover();
+        assert.equal(mcpProblem, undefined);
+        assert.ok(mcp !== undefined);
+        assert.equal(mcp.server?.name, 'era-seller');
+        assert.ok(mcp.capabilities.includes('tools'));
+        if (mcpEra === 'legacy') {
+          assert.equal(mcp.era, 'legacy');
+          assert.ok(mcp.capabilities.includes('tasks'));
+          assert.deepEqual(mcp.extensions, []);
+        } else {
+          assert.equal(mcp.era, 'modern');
+          assert.equal(mcp.protocolVersion, '2026-07-28');
+          assert.deepEqual(mcp.supportedVersions, ['2026-07-28']);
+          assert.deepEqual(mcp.extensions, ['io.modelcontextprotocol/tasks']);
+          assert.ok(!mcp.capabilities.includes('extensions'), 'extensions are listed on their own');
+        }
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it('says nothing of MCP over A2A', async () => {
+    const client = new AdcpClient({ url: server.a2aUrl, protocol: 'a2a' });
+    try {
+      const found = await client.discover();
+      assert.equal(found.mcp, undefined);
+      assert.equal(found.mcpProblem, undefined);
+    } finally {
+      await client.close();
+    }
   });
 });
