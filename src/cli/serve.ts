@@ -22,8 +22,10 @@ Options:
   --public-url URL  origin the agent and server cards advertise (https://seller.example);
                     default the listen address (never the Host header a caller sends)
   --db PATH         SQLite file for tasks, media buys and creatives (default: in memory)
-  --store-url URL   keep tasks in a shared store instead: postgres://... (or set ADCP_STORE_URL);
-                    media buys stay in --db
+  --store-url URL   keep all state in a shared store instead: postgres://... (or set
+                    ADCP_STORE_URL). Tasks, idempotency keys, the request-signing replay cache,
+                    media buys and creatives then live in PostgreSQL: run several instances with
+                    one URL behind any load balancer, no sticky sessions (docs/server.md)
   --auth-token T[=PRINCIPAL]
                     require this bearer token (API key) on every operation but discovery
                     (get_adcp_capabilities, list_creative_formats, get_products, the cards),
@@ -125,7 +127,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           ...(values['test-controller'] === true
             ? [style.bold('  comply_test_controller served: a sandbox deployment, never for real traffic')]
             : []),
-          `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
+          storeUrl !== undefined && /^postgres(ql)?:\/\//i.test(storeUrl)
+            ? `  state  ${describeStore(storeUrl)} (tasks, media buys, idempotency, replay cache; shared by every instance on it)`
+            : `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
           style.dim('Ctrl-C to stop.'),
           '',
         ].join('\n'),

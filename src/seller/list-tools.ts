@@ -39,14 +39,13 @@ export function listTools(deps: Pick<SellerToolDeps, 'db' | 'fault'>): AdcpToolD
       name: 'list_creatives',
       description: 'List creatives in the library (filters.creative_ids, filters.statuses), paged by cursor.',
       inputSchema: adcpInputSchema('list_creatives'),
-      handler: (args, ctx) => {
+      handler: async (args, ctx) => {
         fault('list_creatives', args, ctx.headers);
         const query = readPageQuery(args);
         const filters = isJsonObject(args.filters) ? args.filters : {};
         const ids = idList(filters.creative_ids, 'filters.creative_ids');
         const statuses = idList(filters.statuses, 'filters.statuses');
-        const matching = db
-          .allCreatives(ctx.principal)
+        const matching = (await db.allCreatives(ctx.principal))
           .filter((c) => ids === undefined || ids.has(String(c.creative_id)))
           .filter((c) => statuses === undefined || statuses.has(String(c.status)));
         const page = pageOf(matching, (c) => String(c.creative_id), query);
@@ -69,13 +68,12 @@ export function listTools(deps: Pick<SellerToolDeps, 'db' | 'fault'>): AdcpToolD
       name: 'get_media_buys',
       description: 'Media buys with their status (media_buy_ids, status_filter), paged by cursor.',
       inputSchema: adcpInputSchema('get_media_buys'),
-      handler: (args, ctx) => {
+      handler: async (args, ctx) => {
         fault('get_media_buys', args, ctx.headers);
         const query = readPageQuery(args);
         const ids = idList(args.media_buy_ids, 'media_buy_ids');
         const statuses = statusFilter(args.status_filter);
-        const buys = db
-          .listMediaBuys(ctx.principal)
+        const buys = (await db.listMediaBuys(ctx.principal))
           .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
           .filter((b) => ids === undefined || ids.has(b.id))
           .filter(

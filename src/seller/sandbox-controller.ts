@@ -46,8 +46,15 @@ function pricingOption(id: string, fixture: JsonObject): CatalogProduct['pricing
 }
 
 /** Seeds once; the same fixture again is `existing`, a different one INVALID_PARAMS (never merged). */
-function seed(db: SellerDb, principal: string, kind: 'product', id: string, fixture: JsonObject, body: JsonObject) {
-  const existing = db.getFixture(principal, kind, id);
+async function seed(
+  db: SellerDb,
+  principal: string,
+  kind: 'product',
+  id: string,
+  fixture: JsonObject,
+  body: JsonObject,
+) {
+  const existing = await db.getFixture(principal, kind, id);
   if (existing !== undefined) {
     if (canonicalJson(existing.fixture) !== canonicalJson(fixture)) {
       throw new ControllerError(
@@ -57,7 +64,7 @@ function seed(db: SellerDb, principal: string, kind: 'product', id: string, fixt
     }
     return { previous_state: 'existing', current_state: 'existing', message: `${kind} ${id} already seeded.` };
   }
-  db.putFixture(principal, kind, id, { ...body, fixture });
+  await db.putFixture(principal, kind, id, { ...body, fixture });
   return { message: `Seeded ${kind} ${id}.` };
 }
 
@@ -68,32 +75,32 @@ function seed(db: SellerDb, principal: string, kind: 'product', id: string, fixt
  */
 export function sandboxScenarios(db: SellerDb, now: () => number): TestControllerOptions['scenarios'] {
   return {
-    force_media_buy_status(params, ctx) {
+    async force_media_buy_status(params, ctx) {
       const id = String(params.media_buy_id);
-      const buy = db.getMediaBuy(ctx.principal, id);
+      const buy = await db.getMediaBuy(ctx.principal, id);
       if (buy === undefined) throw new ControllerError('NOT_FOUND', `No media buy ${id}.`, { currentState: null });
       const from = typeof buy.body.status === 'string' ? buy.body.status : 'active';
       const to = assertTransition('media_buy', from, params.status);
       const body: JsonObject = { ...buy.body, status: to };
       if (to === 'rejected') body.rejection_reason = text(params.rejection_reason, 'Rejected', 2000);
       if (to !== from) body.revision = (typeof buy.body.revision === 'number' ? buy.body.revision : 1) + 1;
-      db.saveMediaBuy(ctx.principal, id, body, buy.createdAt);
+      await db.saveMediaBuy(ctx.principal, id, body, buy.createdAt);
       return { previous_state: from, current_state: to, message: `Media buy ${id}: ${from} -> ${to}.` };
     },
-    force_creative_status(params, ctx) {
+    async force_creative_status(params, ctx) {
       const id = String(params.creative_id);
-      const creative = db.getCreative(ctx.principal, id);
+      const creative = await db.getCreative(ctx.principal, id);
       if (creative === undefined) throw new ControllerError('NOT_FOUND', `No creative ${id}.`, { currentState: null });
       const from = String(creative.status);
       const to = assertTransition('creative', from, params.status);
       const body: JsonObject = { ...creative, status: to, updated_date: new Date(now()).toISOString() };
       if (to === 'rejected') body.rejection_reason = text(params.rejection_reason, 'Rejected', 2000);
-      db.upsertCreative(ctx.principal, id, body, now());
+      await db.upsertCreative(ctx.principal, id, body, now());
       return { previous_state: from, current_state: to, message: `Creative ${id}: ${from} -> ${to}.` };
     },
-    simulate_delivery(params, ctx) {
+    async simulate_delivery(params, ctx) {
       const id = String(params.media_buy_id);
-      if (db.getMediaBuy(ctx.principal, id) === undefined)
+      if ((await db.getMediaBuy(ctx.principal, id)) === undefined)
         throw new ControllerError('NOT_FOUND', `No media buy ${id}.`);
       const simulated: JsonObject = {};
       for (const metric of DELIVERY_METRICS) {
@@ -111,7 +118,7 @@ export function sandboxScenarios(db: SellerDb, now: () => number): TestControlle
         }
         simulated.reported_spend = { amount: spend.amount, currency: text(spend.currency, 'USD', 3) };
       }
-      const before = db.getFixture(ctx.principal, 'delivery', id) ?? {};
+      const before = (await db.getFixture(ctx.principal, 'delivery', id)) ?? {};
       const cumulative: JsonObject = {};
       for (const metric of DELIVERY_METRICS) {
         cumulative[metric] = (Number(before[metric] ?? 0) || 0) + (Number(simulated[metric] ?? 0) || 0);
@@ -119,17 +126,17 @@ export function sandboxScenarios(db: SellerDb, now: () => number): TestControlle
       const spent = isJsonObject(before.reported_spend) ? Number(before.reported_spend.amount) || 0 : 0;
       const added = isJsonObject(simulated.reported_spend) ? Number(simulated.reported_spend.amount) : 0;
       cumulative.reported_spend = { amount: Math.round((spent + added) * 100) / 100, currency: 'USD' };
-      db.putFixture(ctx.principal, 'delivery', id, cumulative);
+      await db.putFixture(ctx.principal, 'delivery', id, cumulative);
       return { simulated, cumulative, message: `Delivery added to ${id}.` };
     },
-    simulate_budget_spend(params, ctx) {
+    async simulate_budget_spend(params, ctx) {
       if (typeof params.media_buy_id !== 'string') {
         throw new ControllerError(
           'INVALID_PARAMS',
           'params.media_buy_id is required (this seller keeps no account budgets).',
         );
       }
-      const buy = db.getMediaBuy(ctx.principal, params.media_buy_id);
+      const buy = await db.getMediaBuy(ctx.principal, params.media_buy_id);
       if (buy === undefined) throw new ControllerError('NOT_FOUND', `No media buy ${params.media_buy_id}.`);
       const percentage = params.spend_percentage;
       if (typeof percentage !== 'number' || !(percentage >= 0 && percentage <= 100)) {
@@ -144,18 +151,18 @@ export function sandboxScenarios(db: SellerDb, now: () => number): TestControlle
         computed_spend: { amount, currency: 'USD' },
         budget: { amount: budget, currency: 'USD' },
       };
-      db.putFixture(ctx.principal, 'spend', params.media_buy_id, simulated);
+      await db.putFixture(ctx.principal, 'spend', params.media_buy_id, simulated);
       return { simulated, message: `Budget of ${params.media_buy_id} ${percentage}% consumed.` };
     },
-    seed_product(params, ctx) {
+    async seed_product(params, ctx) {
       const id = String(params.product_id);
       const fixture = fixtureOf(params);
-      return seed(db, ctx.principal, 'product', id, fixture, { product: seededProduct(id, fixture) });
+      return await seed(db, ctx.principal, 'product', id, fixture, { product: seededProduct(id, fixture) });
     },
-    seed_pricing_option(params, ctx) {
+    async seed_pricing_option(params, ctx) {
       const productId = String(params.product_id);
       const optionId = String(params.pricing_option_id);
-      const stored = db.getFixture(ctx.principal, 'product', productId);
+      const stored = await db.getFixture(ctx.principal, 'product', productId);
       if (stored === undefined || !isJsonObject(stored.product)) {
         throw new ControllerError('INVALID_PARAMS', `Seed product ${productId} before its pricing options.`);
       }
@@ -169,10 +176,10 @@ export function sandboxScenarios(db: SellerDb, now: () => number): TestControlle
         return { previous_state: 'existing', current_state: 'existing' };
       }
       product.pricing_options.push(option);
-      db.putFixture(ctx.principal, 'product', productId, { ...stored, product });
+      await db.putFixture(ctx.principal, 'product', productId, { ...stored, product });
       return { message: `Seeded pricing option ${optionId} on ${productId}.` };
     },
-    seed_creative(params, ctx) {
+    async seed_creative(params, ctx) {
       const id = String(params.creative_id);
       const fixture = fixtureOf(params);
       const at = new Date(now()).toISOString();
@@ -188,20 +195,20 @@ export function sandboxScenarios(db: SellerDb, now: () => number): TestControlle
       // list_creatives must show a format_id: a fixture without one gets a generic display format.
       const format = isJsonObject(fixture.format_id) ? fixture.format_id : {};
       body.format_id = { agent_url: text(format.agent_url, FORMAT_AGENT), id: text(format.id, 'display_static') };
-      const existing = db.getCreative(ctx.principal, id);
+      const existing = await db.getCreative(ctx.principal, id);
       if (existing !== undefined) return { previous_state: 'existing', current_state: 'existing' };
-      db.upsertCreative(ctx.principal, id, body, now());
+      await db.upsertCreative(ctx.principal, id, body, now());
       return { message: `Seeded creative ${id}.` };
     },
-    seed_media_buy(params, ctx) {
+    async seed_media_buy(params, ctx) {
       const id = String(params.media_buy_id);
       const fixture = fixtureOf(params);
-      if (db.getMediaBuy(ctx.principal, id) !== undefined)
+      if ((await db.getMediaBuy(ctx.principal, id)) !== undefined)
         return { previous_state: 'existing', current_state: 'existing' };
       const status = typeof fixture.status === 'string' ? fixture.status : 'active';
       assertTransition('media_buy', status, status);
       const packages = Array.isArray(fixture.packages) ? fixture.packages.filter(isJsonObject) : [];
-      db.saveMediaBuy(
+      await db.saveMediaBuy(
         ctx.principal,
         id,
         {

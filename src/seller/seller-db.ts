@@ -6,19 +6,19 @@ export type FixtureKind = 'product' | 'delivery' | 'spend';
 
 /** The reference seller's own state (media buys, creatives), per principal. */
 export interface SellerDb {
-  saveMediaBuy(principal: string, mediaBuyId: string, body: JsonObject, now: number): void;
-  getMediaBuy(principal: string, mediaBuyId: string): { body: JsonObject; createdAt: number } | undefined;
-  listMediaBuys(principal: string): { id: string; body: JsonObject; createdAt: number }[];
+  saveMediaBuy(principal: string, mediaBuyId: string, body: JsonObject, now: number): Promise<void>;
+  getMediaBuy(principal: string, mediaBuyId: string): Promise<{ body: JsonObject; createdAt: number } | undefined>;
+  listMediaBuys(principal: string): Promise<{ id: string; body: JsonObject; createdAt: number }[]>;
   /** Inserts or replaces a creative; returns whether it existed. */
-  upsertCreative(principal: string, creativeId: string, body: JsonObject, now: number): 'created' | 'updated';
-  getCreative(principal: string, creativeId: string): JsonObject | undefined;
+  upsertCreative(principal: string, creativeId: string, body: JsonObject, now: number): Promise<'created' | 'updated'>;
+  getCreative(principal: string, creativeId: string): Promise<JsonObject | undefined>;
   /** Every creative of the principal, by creative_id (the paging order). */
-  allCreatives(principal: string): JsonObject[];
+  allCreatives(principal: string): Promise<JsonObject[]>;
   /** Sandbox state (`comply_test_controller`): seeded products, delivery and spend, by kind and id. */
-  getFixture(principal: string, kind: FixtureKind, id: string): JsonObject | undefined;
-  putFixture(principal: string, kind: FixtureKind, id: string, body: JsonObject): void;
-  listFixtures(principal: string, kind: FixtureKind): JsonObject[];
-  close(): void;
+  getFixture(principal: string, kind: FixtureKind, id: string): Promise<JsonObject | undefined>;
+  putFixture(principal: string, kind: FixtureKind, id: string, body: JsonObject): Promise<void>;
+  listFixtures(principal: string, kind: FixtureKind): Promise<JsonObject[]>;
+  close(): Promise<void>;
 }
 
 const SCHEMA = `
@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS seller_fixtures (
   PRIMARY KEY (principal, kind, id));
 `;
 
-/** Opens (creating if needed) the seller's SQLite file, WAL mode. */
+/** Opens (creating if needed) the seller's SQLite file, WAL mode (pg-seller-db.ts: the fleet's). */
 export function openSellerDb(path: string): SellerDb {
   const db = openSqliteFile(path, 'The reference seller');
   db.pragma('journal_mode = WAL');
@@ -41,7 +41,7 @@ export function openSellerDb(path: string): SellerDb {
   db.exec(SCHEMA);
   const parse = (text: string) => JSON.parse(text) as JsonObject;
   return {
-    saveMediaBuy(principal, id, body, now) {
+    async saveMediaBuy(principal, id, body, now) {
       db.prepare('INSERT OR REPLACE INTO seller_media_buys VALUES (?, ?, ?, ?)').run(
         principal,
         id,
@@ -49,7 +49,7 @@ export function openSellerDb(path: string): SellerDb {
         now,
       );
     },
-    getMediaBuy(principal, id) {
+    async getMediaBuy(principal, id) {
       const row = db
         .prepare<[string, string], { body: string; created_at: number }>(
           'SELECT body, created_at FROM seller_media_buys WHERE principal = ? AND media_buy_id = ?',
@@ -57,7 +57,7 @@ export function openSellerDb(path: string): SellerDb {
         .get(principal, id);
       return row === undefined ? undefined : { body: parse(row.body), createdAt: row.created_at };
     },
-    listMediaBuys(principal) {
+    async listMediaBuys(principal) {
       return db
         .prepare<[string], { media_buy_id: string; body: string; created_at: number }>(
           'SELECT media_buy_id, body, created_at FROM seller_media_buys WHERE principal = ? ORDER BY created_at, media_buy_id LIMIT 1000',
@@ -65,7 +65,7 @@ export function openSellerDb(path: string): SellerDb {
         .all(principal)
         .map((r) => ({ id: r.media_buy_id, body: parse(r.body), createdAt: r.created_at }));
     },
-    upsertCreative(principal, id, body, now) {
+    async upsertCreative(principal, id, body, now) {
       const existed =
         db.prepare('SELECT 1 FROM seller_creatives WHERE principal = ? AND creative_id = ?').get(principal, id) !==
         undefined;
@@ -77,7 +77,7 @@ export function openSellerDb(path: string): SellerDb {
       );
       return existed ? 'updated' : 'created';
     },
-    getCreative(principal, id) {
+    async getCreative(principal, id) {
       const row = db
         .prepare<[string, string], { body: string }>(
           'SELECT body FROM seller_creatives WHERE principal = ? AND creative_id = ?',
@@ -85,7 +85,7 @@ export function openSellerDb(path: string): SellerDb {
         .get(principal, id);
       return row === undefined ? undefined : parse(row.body);
     },
-    allCreatives(principal) {
+    async allCreatives(principal) {
       return db
         .prepare<[string], { body: string }>(
           'SELECT body FROM seller_creatives WHERE principal = ? ORDER BY creative_id LIMIT 10000',
@@ -93,7 +93,7 @@ export function openSellerDb(path: string): SellerDb {
         .all(principal)
         .map((r) => parse(r.body));
     },
-    getFixture(principal, kind, id) {
+    async getFixture(principal, kind, id) {
       const row = db
         .prepare<[string, string, string], { body: string }>(
           'SELECT body FROM seller_fixtures WHERE principal = ? AND kind = ? AND id = ?',
@@ -101,7 +101,7 @@ export function openSellerDb(path: string): SellerDb {
         .get(principal, kind, id);
       return row === undefined ? undefined : parse(row.body);
     },
-    putFixture(principal, kind, id, body) {
+    async putFixture(principal, kind, id, body) {
       db.prepare('INSERT OR REPLACE INTO seller_fixtures VALUES (?, ?, ?, ?)').run(
         principal,
         kind,
@@ -109,7 +109,7 @@ export function openSellerDb(path: string): SellerDb {
         JSON.stringify(body),
       );
     },
-    listFixtures(principal, kind) {
+    async listFixtures(principal, kind) {
       return db
         .prepare<[string, string], { body: string }>(
           'SELECT body FROM seller_fixtures WHERE principal = ? AND kind = ? ORDER BY id LIMIT 1000',
@@ -117,7 +117,7 @@ export function openSellerDb(path: string): SellerDb {
         .all(principal, kind)
         .map((r) => parse(r.body));
     },
-    close() {
+    async close() {
       if (db.open) db.close();
     },
   };

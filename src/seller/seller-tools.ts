@@ -66,9 +66,8 @@ function unit(seed: string): number {
 }
 
 /** Products seeded for this principal through comply_test_controller (sandbox fixtures). */
-function seededProducts(db: SellerDb, principal: string): CatalogProduct[] {
-  return db
-    .listFixtures(principal, 'product')
+async function seededProducts(db: SellerDb, principal: string): Promise<CatalogProduct[]> {
+  return (await db.listFixtures(principal, 'product'))
     .map((f) => f.product)
     .filter(isJsonObject) as unknown as CatalogProduct[];
 }
@@ -76,9 +75,9 @@ function seededProducts(db: SellerDb, principal: string): CatalogProduct[] {
 /** The reference seller's tools, built only on the public createAdcpServer tool contract. */
 export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
   const { db, timings, fault, now } = deps;
-  const seeded = (principal: string, id: unknown): CatalogProduct | undefined => {
+  const seeded = async (principal: string, id: unknown): Promise<CatalogProduct | undefined> => {
     if (typeof id !== 'string') return undefined;
-    const stored = db.getFixture(principal, 'product', id)?.product;
+    const stored = (await db.getFixture(principal, 'product', id))?.product;
     return isJsonObject(stored) ? (stored as unknown as CatalogProduct) : undefined;
   };
   return [
@@ -94,7 +93,10 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           throw invalid('filters must be an object.', 'filters');
         // An interim `working` update on an A2A stream (the CLI's progress line); nothing on MCP.
         await ctx.working('Ranking the catalog against the brief', { percentage: 50, step: 'ranking' });
-        const products = [...searchCatalog(args.brief, args.filters ?? {}), ...seededProducts(db, ctx.principal)];
+        const products = [
+          ...searchCatalog(args.brief, args.filters ?? {}),
+          ...(await seededProducts(db, ctx.principal)),
+        ];
         return {
           message: `Found ${products.length} product${products.length === 1 ? '' : 's'}`,
           products: products.map(productToWire),
@@ -115,9 +117,12 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           throw invalid(`packages must be an array of 1 to ${MAX_ITEMS} packages.`, 'packages');
         }
         let sandboxOnly = true;
+        const fixtures = await Promise.all(
+          args.packages.map((pkg) => seeded(ctx.principal, isJsonObject(pkg) ? pkg.product_id : undefined)),
+        );
         const packages = args.packages.map((pkg, i) => {
           if (!isJsonObject(pkg)) throw invalid('each package must be an object.', `packages[${i}]`);
-          const fixture = seeded(ctx.principal, pkg.product_id);
+          const fixture = fixtures[i];
           if (fixture === undefined) sandboxOnly = false;
           const item = fixture ?? findProduct(pkg.product_id);
           if (item === undefined)
@@ -166,7 +171,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             revision: 1,
             packages,
           };
-          db.saveMediaBuy(principal, mediaBuyId, { ...body, status: 'pending_creatives' }, now());
+          await db.saveMediaBuy(principal, mediaBuyId, { ...body, status: 'pending_creatives' }, now());
           return { message: `Media buy ${mediaBuyId} confirmed (sandbox products)`, ...body };
         }
         const submitted = await ctx.submit(
@@ -186,7 +191,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
               revision: 1,
               packages,
             };
-            db.saveMediaBuy(principal, mediaBuyId, body, now());
+            await db.saveMediaBuy(principal, mediaBuyId, body, now());
             return { message: `Media buy ${mediaBuyId} approved`, ...body };
           },
           { message: 'Media buy submitted for approval' },
@@ -198,9 +203,9 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'get_media_buy_delivery',
       description: 'Delivery totals of media buys.',
-      handler: (args, ctx) => {
+      handler: async (args, ctx) => {
         fault('get_media_buy_delivery', args, ctx.headers);
-        let buys = db.listMediaBuys(ctx.principal);
+        let buys = await db.listMediaBuys(ctx.principal);
         if (args.media_buy_ids !== undefined) {
           if (!Array.isArray(args.media_buy_ids) || args.media_buy_ids.length > MAX_ITEMS) {
             throw invalid(`media_buy_ids must be an array of at most ${MAX_ITEMS} ids.`, 'media_buy_ids');
@@ -213,9 +218,10 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             });
         }
         const end = now();
-        const deliveries = buys.map((b) => {
+        const simulations = await Promise.all(buys.map((b) => db.getFixture(ctx.principal, 'delivery', b.id)));
+        const deliveries = buys.map((b, i) => {
           // Delivery simulated through comply_test_controller replaces the synthetic figures.
-          const simulated = db.getFixture(ctx.principal, 'delivery', b.id);
+          const simulated = simulations[i];
           const hours = Math.max(0, (end - b.createdAt) / 3_600_000);
           const impressions =
             simulated === undefined
@@ -255,12 +261,13 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
     {
       name: 'sync_creatives',
       description: 'Create or update creatives in the library.',
-      handler: (args, ctx) => {
+      handler: async (args, ctx) => {
         fault('sync_creatives', args, ctx.headers);
         if (!Array.isArray(args.creatives) || args.creatives.length === 0 || args.creatives.length > MAX_ITEMS) {
           throw invalid(`creatives must be an array of 1 to ${MAX_ITEMS} creatives.`, 'creatives');
         }
-        const results = args.creatives.map((creative, i) => {
+        const results: JsonObject[] = [];
+        for (const [i, creative] of args.creatives.entries()) {
           if (!isJsonObject(creative)) throw invalid('each creative must be an object.', `creatives[${i}]`);
           const id = shortString(creative.creative_id, `creatives[${i}].creative_id`);
           // What list_creatives must show of each (name, status and dates are required there).
@@ -273,9 +280,9 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             updated_date: at,
           };
           if (isJsonObject(creative.format_id)) body.format_id = creative.format_id;
-          const action = db.upsertCreative(ctx.principal, id, body, now());
-          return { creative_id: id, action };
-        });
+          const action = await db.upsertCreative(ctx.principal, id, body, now());
+          results.push({ creative_id: id, action });
+        }
         return { creatives: results };
       },
     },

@@ -10,13 +10,14 @@ import type { WebhookSend } from '../server/types.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import type { AdcpAuthOptions } from '../server/auth-options.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
+import { MemoryReplayStore } from '../signing/replay-store.js';
 import { SqliteIdempotencyStore } from '../store/sqlite-idempotency-store.js';
 import { SqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
 import { createFaultInjector } from './fault-injection.js';
 import { sandboxScenarios } from './sandbox-controller.js';
-import { openSellerDb } from './seller-db.js';
+import { openSellerDb, type SellerDb } from './seller-db.js';
 import type { SellerTimings } from './seller-tools.js';
 import { sellerTools } from './seller-tools.js';
 
@@ -30,8 +31,10 @@ export interface ReferenceSellerOptions {
   /** SQLite file for tasks, media buys and creatives. Default: in memory (state dies with the process). */
   dbPath?: string;
   /**
-   * Shared task store instead of the SQLite file: a `postgres://` URL (several seller processes
-   * then share tasks). Media buys and creatives stay in `dbPath` (or memory).
+   * Shared state instead of the SQLite file: a `postgres://` URL. Tasks, idempotency keys, the
+   * request-signing replay cache, media buys, creatives and sandbox fixtures then live in
+   * PostgreSQL, so several seller processes behind any load balancer serve as one (`dbPath` is
+   * not used).
    */
   storeUrl?: string;
   /** How fast a media buy moves `submitted` -> `working` -> `completed`. */
@@ -117,12 +120,30 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   let store: TaskStore;
   let idempotency: IdempotencyStore;
   let closeStore: () => Promise<void>;
+  let db: SellerDb;
+  let requestSigning = options.requestSigning;
   if (options.storeUrl !== undefined) {
     const { openStoresFromUrl } = await import('../store/pg-open-stores.js');
     const opened = await openStoresFromUrl({ url: options.storeUrl, env: {}, taskPolicy: policy });
     store = opened.tasks;
     idempotency = opened.idempotency;
     closeStore = () => opened.close();
+    if (opened.database !== undefined) {
+      const { openPgSellerDb } = await import('./pg-seller-db.js');
+      db = openPgSellerDb(opened.database);
+    } else db = openSellerDb(path);
+    // One replay window for the fleet: a signature seen by one instance is a replay at every
+    // other. A per-process cache (the default, or the sandbox's) becomes the shared one, same cap.
+    const given = requestSigning?.replay;
+    if (requestSigning !== undefined && (given === undefined || given instanceof MemoryReplayStore)) {
+      if (opened.database !== undefined) {
+        const { PgReplayStore } = await import('../store/pg-replay-store.js');
+        const perKeyidCap = given?.perKeyidCap ?? 1_000_000;
+        requestSigning = { ...requestSigning, replay: new PgReplayStore({ database: opened.database, perKeyidCap }) };
+      } else if (given === undefined && opened.replay !== undefined) {
+        requestSigning = { ...requestSigning, replay: opened.replay };
+      }
+    }
   } else {
     const tasks = new SqliteTaskStore({ path, policy });
     const keys = new SqliteIdempotencyStore({ path });
@@ -132,8 +153,8 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       await tasks.close();
       await keys.close();
     };
+    db = openSellerDb(path);
   }
-  const db = openSellerDb(path);
   const controller =
     options.testController === undefined || options.testController === false
       ? undefined
@@ -188,15 +209,15 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-    ...(options.requestSigning === undefined ? {} : { requestSigning: options.requestSigning }),
+    ...(requestSigning === undefined ? {} : { requestSigning }),
   });
   let listening: ListeningAdcpServer;
   try {
     listening = await server.listen({ port: options.port ?? 0, host });
   } catch (error) {
     await server.close();
+    await db.close();
     await closeStore();
-    db.close();
     throw error;
   }
   return {
@@ -204,8 +225,8 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     webhookJwks,
     async close() {
       const report = await listening.close();
+      await db.close();
       await closeStore();
-      db.close();
       return report;
     },
   };

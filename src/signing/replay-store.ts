@@ -42,6 +42,11 @@ export class MemoryReplayStore implements ReplayStore {
     this.#aggregateCap = options.aggregateCap ?? 1_000_000;
   }
 
+  /** Live entries per keyid before `rate_abuse` (a shared store taking over keeps the same cap). */
+  get perKeyidCap(): number {
+    return this.#perKeyidCap;
+  }
+
   /** Live entries across all keyids (after the last eviction). */
   get size(): number {
     return this.#size;

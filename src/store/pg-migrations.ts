@@ -91,6 +91,31 @@ export const PG_MIGRATIONS: readonly { name: string; sql: string }[] = [
     CREATE INDEX adcp_server_tasks_lease ON adcp_server_tasks (lease_expires_at)
       WHERE status NOT IN ('completed', 'failed', 'cancelled', 'canceled', 'rejected');`,
   },
+  {
+    // The reference seller's own state (`adcp serve --store-url`): a fleet shares its media buys.
+    name: 'reference seller state',
+    sql: `CREATE TABLE adcp_seller_media_buys (
+      principal text NOT NULL,
+      media_buy_id text COLLATE "C" NOT NULL,
+      body text NOT NULL,
+      created_at bigint NOT NULL,
+      PRIMARY KEY (principal, media_buy_id)
+    );
+    CREATE TABLE adcp_seller_creatives (
+      principal text NOT NULL,
+      creative_id text COLLATE "C" NOT NULL,
+      body text NOT NULL,
+      updated_at bigint NOT NULL,
+      PRIMARY KEY (principal, creative_id)
+    );
+    CREATE TABLE adcp_seller_fixtures (
+      principal text NOT NULL,
+      kind text NOT NULL,
+      id text COLLATE "C" NOT NULL,
+      body text NOT NULL,
+      PRIMARY KEY (principal, kind, id)
+    );`,
+  },
 ];
 
 /** Arbitrary constant naming our advisory lock: "adcp" in ASCII. */

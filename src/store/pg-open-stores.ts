@@ -2,7 +2,7 @@ import type { DedupStore, OperationStore } from './types.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { TaskStore } from './task-store.js';
 import type { TaskPolicy } from './task-policy.js';
-import type { PgConnectOptions } from './pg-database.js';
+import type { PgConnectOptions, PgDatabase } from './pg-database.js';
 
 /** The three stores a process needs, opened on one backend, closed together. */
 export interface OpenedStores {
@@ -21,6 +21,8 @@ export interface OpenedStores {
    * the handler's own per-process cache is the right one.
    */
   replay: SharedReplayStore | undefined;
+  /** The PostgreSQL database the stores share (for an application's own tables); undefined on SQLite. */
+  database?: PgDatabase;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ async function openPg(
     tasks,
     idempotency: new PgIdempotencyStore({ database }),
     replay,
+    database,
     sweepReplay: () => replay.sweep(),
     async close() {
       await tasks.close();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
 import { AdcpClient } from '../../src/client/index.js';
 import { recordingIo } from './fake-io.js';
-import { pgSkip, pgUrl } from '../pg/pg-test-env.js';
+import { dropTestSchemas, pgSkip, testSchemaUrl } from '../pg/pg-test-env.js';
 
 describe('adcp serve', () => {
   it('serves the reference seller until stopped, then exits 0', async () => {
@@ -68,14 +68,17 @@ describe('adcp serve --store-url', () => {
     assert.doesNotMatch(io.err() + io.out(), /s3cret/);
   });
 
-  it('keeps tasks in PostgreSQL and still completes a media buy', { skip: pgSkip }, async () => {
+  it('keeps its state in PostgreSQL and still completes a media buy', { skip: pgSkip }, async (t) => {
     const controller = new AbortController();
     const io = recordingIo();
     io.signal = controller.signal;
-    const exit = main(['serve', '--port', '0', '--store-url', pgUrl ?? ''], io);
+    // A throwaway schema: the database's default one may be at another engineer's migration.
+    const storeUrl = await testSchemaUrl('serve');
+    t.after(dropTestSchemas);
+    const exit = main(['serve', '--port', '0', '--store-url', storeUrl], io);
     try {
       for (let i = 0; i < 400 && !io.out().includes('state'); i++) await new Promise((r) => setTimeout(r, 25));
-      assert.match(io.out(), /state  tasks: PostgreSQL 127\.0\.0\.1:\d+\/\w+; media buys: SQLite in memory/);
+      assert.match(io.out(), /state  PostgreSQL 127\.0\.0\.1:\d+\/\w+ \(tasks, media buys/);
       const mcp = /MCP  (\S+)/.exec(io.out())?.[1] ?? '';
       const buyer = recordingIo();
       const argv = [

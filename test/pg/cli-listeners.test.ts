@@ -1,6 +1,6 @@
 // `adcp webhooks listen --store-url postgres://...`: two listeners (as two hosts behind a load
 // balancer would run) share de-duplication through PostgreSQL.
-import { describe, it, after } from 'node:test';
+import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
@@ -12,7 +12,7 @@ import { signWebhookHmac } from '../../src/webhooks/index.js';
 import { signWebhookRequest } from '../../src/webhooks/sign-webhook-request.js';
 import { envelope, makeKey } from '../webhooks/helpers.js';
 import { recordingIo, type RecordingIo } from '../cli/fake-io.js';
-import { pgSkip, pgUrl } from './pg-test-env.js';
+import { dropTestSchemas, pgSkip, testSchemaUrl } from './pg-test-env.js';
 
 const SECRET = randomBytes(32).toString('hex');
 
@@ -28,9 +28,15 @@ async function listeningUrl(io: RecordingIo): Promise<string> {
 describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
   const controller = new AbortController();
   const exits: Promise<number>[] = [];
+  // A throwaway schema: the database's default one may be at another engineer's migration.
+  let storeUrl = '';
+  before(async () => {
+    storeUrl = await testSchemaUrl('listen');
+  });
   after(async () => {
     controller.abort();
     assert.deepEqual(await Promise.all(exits), [0, 0, 0, 0]);
+    await dropTestSchemas();
   });
 
   it('answers a delivery already handled by the other listener as a duplicate, and prints it once', async () => {
@@ -38,7 +44,7 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
     for (const io of ios) {
       io.signal = controller.signal;
       exits.push(
-        main(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--store-url', pgUrl as string, '--json'], io),
+        main(['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--store-url', storeUrl, '--json'], io),
       );
     }
     const urls = await Promise.all(ios.map(listeningUrl));
@@ -84,7 +90,7 @@ describe('adcp webhooks listen on PostgreSQL', { skip: pgSkip }, () => {
       for (const io of ios) {
         io.signal = controller.signal;
         io.cwd = dir;
-        io.env = { ...io.env, ADCP_STORE_URL: pgUrl };
+        io.env = { ...io.env, ADCP_STORE_URL: storeUrl };
         exits.push(main(['webhooks', 'listen', '--port', '0', '--jwks', 'jwks.json', '--json'], io));
       }
       const [urlA, urlB] = (await Promise.all(ios.map(listeningUrl))) as [string, string];

@@ -41,3 +41,15 @@ export async function dropTestSchemas(): Promise<void> {
   const names = created.splice(0);
   await adminQuery(names.map((n) => `DROP SCHEMA IF EXISTS ${n} CASCADE;`).join('\n'));
 }
+
+/**
+ * A store URL whose connections use a fresh schema (created now, dropped by `dropTestSchemas`),
+ * for processes that take only a URL (`adcp serve --store-url`).
+ */
+export async function testSchemaUrl(prefix = 't'): Promise<string> {
+  const schema = testSchema(prefix);
+  await adminQuery(`CREATE SCHEMA ${schema}`);
+  const url = new URL(pgUrl as string);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
