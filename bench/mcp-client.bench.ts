@@ -161,7 +161,7 @@ async function clientCost(compiled: string, n: number): Promise<{ ours: number; 
   await bare.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: canned }));
   const args = { buying_mode: 'brief', brief: 'CTV for pet owners' };
   const run = {
-    ours: () => ours.call('create_media_buy', args),
+    ours: () => ours.call<string>('create_media_buy', args),
     bare: () =>
       bare.callTool({ name: 'create_media_buy', arguments: { ...args, idempotency_key: crypto.randomUUID() } }),
   };

@@ -75,7 +75,7 @@ const signed = new AdcpClient({
   signing,
   validate: 'off',
 } as never);
-const args = { buying_mode: 'brief', brief: 'ctv' };
+const args = { buying_mode: 'brief', brief: 'ctv' } as const;
 const times = { plain: [] as number[], signed: [] as number[] };
 for (let i = 0; i < WARMUP; i++) {
   await plain.call('get_products', args);

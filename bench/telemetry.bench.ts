@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       ? { url, protocol: 'mcp' }
       : { url, protocol: 'mcp', fetch: canned },
   );
-  const args = { buying_mode: 'brief', brief: 'CTV for pet owners', brand: { domain: 'example.com' } };
+  const args = { buying_mode: 'brief', brief: 'CTV for pet owners', brand: { domain: 'example.com' } } as const;
   const call = async () => {
     const result = await client.call('get_products', args);
     if (result.status !== 'completed') throw new Error(`unexpected ${result.status}`);

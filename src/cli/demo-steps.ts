@@ -109,7 +109,6 @@ function mediaBuyStep(ctx: DemoContext): DemoStep {
       const submitted = await ctx.mcp.call(
         'create_media_buy',
         {
-          buyer_ref: 'demo-spring',
           ...mediaBuyRequest([packageRequest(productId, 25_000)]),
           push_notification_config: { url: ctx.env.receiver.url, operation_id: operationId },
         },

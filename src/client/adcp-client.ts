@@ -22,6 +22,7 @@ import type { OperationRecord, OperationStore } from '../store/types.js';
 import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
 import { getValidator } from '../schemas/adcp-validator.js';
+import type { CallArgs, CallData } from '../schemas/tool-types.js';
 import { parseWireVersion } from '../schemas/release.js';
 import { DEFAULT_RELEASE } from '../schemas/select-release.js';
 import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-release.js';
@@ -133,9 +134,13 @@ export class AdcpClient {
    * results; only "could not talk or read" throws (`AdcpWireError`), and API misuse throws
    * `TypeError`/`RangeError` (`AdcpValidationError` for arguments that fail the request schema
    * with `validate: 'request'`, `continueTask` on MCP); no release in common with the agent is
-   * an `AdcpVersionError`. Every request carries `adcp_version` (the negotiated release). On A2A, `returnImmediately` answers before the task ends and
+   * an `AdcpVersionError`. Typed by tool name: for a known AdCP tool (`'get_products'`), `args` is
+   * its request (`adcp_version`, `idempotency_key` optional: the client fills them in) and a
+   * completed result's `data` its response, from the generated 3.1 types; any other name (or a
+   * `string` variable) is untyped JSON. Every request carries `adcp_version` (the negotiated release). On A2A, `returnImmediately` answers before the task ends and
    * `continueTask` answers an `input-required` task.
    */
+  call<N extends string>(tool: N, args?: CallArgs<N>, options?: CallOptions): Promise<TaskResult<CallData<N>>>;
   call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
     const trace = { url: this.url, tool: String(tool), onActivity: this.#options.onActivity };
     return traceClientCall(trace, () => this.#call(tool, args, options));

@@ -5,8 +5,8 @@ import type { AdcpError, JsonObject, Recovery, RecoveryAction, TaskStatus } from
  * The one result type of every AdCP call, over MCP or A2A: a union keyed by the AdCP `status`.
  * "The agent said no" is data here (`failed`/`rejected` with `error`), never an exception.
  */
-export type TaskResult =
-  | SuccessResult
+export type TaskResult<T = JsonObject> =
+  | SuccessResult<T>
   | PendingResult<'submitted' | 'working'>
   | PendingResult<'input-required'>
   | PendingResult<'auth-required'>
@@ -71,10 +71,14 @@ export interface ResponseCheck {
   issues: { pointer: string; keyword: string; message: string }[];
 }
 
-export interface SuccessResult extends ResultBase {
+/**
+ * `T` is the tool's response type when the call was typed by tool name (`AdcpClient.call('get_products', ...)`:
+ * `GetProductsResponse`); it is what the schema promises, checked only with `validate: 'response'`.
+ */
+export interface SuccessResult<T = JsonObject> extends ResultBase {
   status: 'completed';
   /** The AdCP body (flat envelope fields included), or `undefined` for a plain-text answer. */
-  data: JsonObject | undefined;
+  data: T | undefined;
   /** Plain text when the agent answered with no JSON. */
   text?: string;
 }

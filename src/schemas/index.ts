@@ -30,3 +30,19 @@ export {
   toolInputSchema,
   toolOutputSchema,
 } from './discovery-schemas.js';
+export type {
+  Adcp30,
+  Adcp31,
+  AdcpToolMap,
+  AdcpToolName,
+  CallArgs,
+  CallData,
+  CreateMediaBuyRequest,
+  CreateMediaBuyResponse,
+  GetProductsRequest,
+  GetProductsResponse,
+  Product,
+  ToolArgs,
+  ToolRequest,
+  ToolResponse,
+} from './tool-types.js';

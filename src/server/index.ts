@@ -12,6 +12,8 @@ export type {
   WebhookSend,
 } from './types.js';
 export { AdcpToolError } from './tool-error.js';
+export { adcpTool } from './adcp-tool.js';
+export type { ToolReply, TypedToolDefinition } from './adcp-tool.js';
 export { adcpError } from './adcp-error.js';
 export type { AdcpErrorOptions, StandardErrorCode } from './adcp-error.js';
 export { ADCP_TOOLS, taskSupportFor } from '../core/tool-table.js';

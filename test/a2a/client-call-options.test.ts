@@ -26,7 +26,7 @@ for (const [kind, wire] of WIRES) {
       try {
         const before = seller.server.calls.length;
         // The task cannot end before the gate opens: an answer here was sent while it runs.
-        const started = await client.call(
+        const started = await client.call<string>(
           'create_media_buy',
           { scenario: 'gated', gate: 'ri' },
           { returnImmediately: true },
@@ -56,7 +56,7 @@ for (const [kind, wire] of WIRES) {
         operations,
       });
       try {
-        const started = await client.call(
+        const started = await client.call<string>(
           'create_media_buy',
           { scenario: 'gated', gate: 'ri-store' },
           { returnImmediately: true },
@@ -80,7 +80,7 @@ for (const [kind, wire] of WIRES) {
       const client = newClient();
       try {
         const before = seller.server.calls.length;
-        const started = await client.call(
+        const started = await client.call<string>(
           'create_media_buy',
           { scenario: 'gated', gate: 'ri-progress' },
           { returnImmediately: true, onProgress: () => {} },
@@ -96,11 +96,11 @@ for (const [kind, wire] of WIRES) {
     it('continues an input-required task with continueTask until it completes', async () => {
       const client = newClient();
       try {
-        const asked = await client.call('create_media_buy', { scenario: 'input-required' });
+        const asked = await client.call<string>('create_media_buy', { scenario: 'input-required' });
         assert.equal(asked.status, 'input-required');
         const taskId = asked.transportTaskId!;
         assert.equal(typeof taskId, 'string');
-        const answered = await client.call(
+        const answered = await client.call<string>(
           'create_media_buy',
           { scenario: 'approved' },
           { continueTask: taskId, contextId: asked.contextId! },
@@ -118,8 +118,12 @@ for (const [kind, wire] of WIRES) {
     it('starts a new task when continueTask is not given', async () => {
       const client = newClient();
       try {
-        const asked = await client.call('create_media_buy', { scenario: 'input-required' });
-        const fresh = await client.call('create_media_buy', { scenario: 'approved' }, { contextId: asked.contextId! });
+        const asked = await client.call<string>('create_media_buy', { scenario: 'input-required' });
+        const fresh = await client.call<string>(
+          'create_media_buy',
+          { scenario: 'approved' },
+          { contextId: asked.contextId! },
+        );
         assert.equal(fresh.status, 'completed');
         assert.notEqual(fresh.data?.['task_id_seen'], asked.transportTaskId);
       } finally {
@@ -131,7 +135,7 @@ for (const [kind, wire] of WIRES) {
       const client = newClient();
       try {
         const before = seller.server.calls.length;
-        await assert.rejects(client.call('create_media_buy', {}, { continueTask: '' }), TypeError);
+        await assert.rejects(client.call<string>('create_media_buy', {}, { continueTask: '' }), TypeError);
         assert.equal(seller.server.calls.length, before);
       } finally {
         await client.close();

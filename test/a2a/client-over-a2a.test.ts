@@ -67,7 +67,7 @@ describe('AdcpClient over A2A', () => {
     });
     try {
       const before = raw.requests.length;
-      const result = await client.call('create_media_buy', { total_budget: 10 });
+      const result = await client.call<string>('create_media_buy', { total_budget: 10 });
       assert.equal(result.status, 'completed');
       const posts = raw.requests.slice(before).filter((r) => r.method === 'POST');
       assert.equal(posts.length, 2);
@@ -88,7 +88,7 @@ describe('AdcpClient over A2A', () => {
     const client = new AdcpClient({ url: raw.base, protocol: 'a2a', retry: false, maxResponseBytes: 10_000 });
     try {
       await assert.rejects(
-        client.call('get_products', { big: true }),
+        client.call<string>('get_products', { big: true }),
         (e: unknown) => e instanceof AdcpWireError && e.code === 'response_too_large',
       );
     } finally {

@@ -84,8 +84,8 @@ async function runScenario(client: AdcpClient): Promise<TaskResult[]> {
   const context = { buyer_ref: 'campaign-7' };
   return [
     await client.call('get_products', { brief: 'CTV for sports fans', context }),
-    await client.call('create_media_buy', { total_budget: 50000, context }, { idempotencyKey: 'k-1' }),
-    await client.call('create_media_buy', { total_budget: 1 }, { idempotencyKey: 'k-2' }),
+    await client.call<string>('create_media_buy', { total_budget: 50000, context }, { idempotencyKey: 'k-1' }),
+    await client.call<string>('create_media_buy', { total_budget: 1 }, { idempotencyKey: 'k-2' }),
     await client.call('update_media_buy', { media_buy_id: 'mb_1', context }, { idempotencyKey: 'k-3' }),
   ];
 }

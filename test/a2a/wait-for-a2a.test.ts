@@ -51,7 +51,7 @@ describe('AdcpClient.waitFor by AdCP task_id over A2A (createAdcpServer, in memo
       const transport = createInMemoryTransport(agent.server, { protocol: 'a2a', a2aWire: wire });
       const client = new AdcpClient({ transport, retry: false });
       try {
-        const submitted = await client.call('create_media_buy', { total_budget: 1000 });
+        const submitted = await client.call<string>('create_media_buy', { total_budget: 1000 });
         assert.equal(submitted.status, 'submitted');
         assert.equal(typeof submitted.taskId, 'string');
         setTimeout(agent.release, 30);

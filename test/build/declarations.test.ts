@@ -40,6 +40,41 @@ export const options: Pick<WebhookHandlerOptions, 'dedup'> = { dedup };
 export const handler: typeof createWebhookHandler = createWebhookHandler;
 `;
 
+// Typed by tool name: every `@ts-expect-error` line must be an error, or tsc fails ("unused").
+const TYPED = `
+import { AdcpClient } from '${pkg.name}/client';
+import { adcpTool, createAdcpServer } from '${pkg.name}/server';
+import type { GetProductsResponse, ToolRequest } from '${pkg.name}/schemas';
+
+const client = new AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp' });
+export async function typed(): Promise<number> {
+  const result = await client.call('get_products', { buying_mode: 'brief', brief: 'CTV' });
+  const data: GetProductsResponse | undefined = result.status === 'completed' ? result.data : undefined;
+  // @ts-expect-error: not a get_products field
+  await client.call('get_products', { buying_mode: 'brief', breif: 'CTV' });
+  // @ts-expect-error: buying_mode is 'brief' | 'wholesale' | 'refine'
+  await client.call('get_products', { buying_mode: 'retail' });
+  // @ts-expect-error: nested objects are checked in full (a brand needs its domain)
+  await client.call('get_products', { buying_mode: 'brief', brand: { brand_id: 'x' } });
+  const loose = await client.call('not_an_adcp_tool', { anything: 1 });
+  const dynamic = await client.call('get_products' as string, { anything: 1 });
+  const full = { buying_mode: 'wholesale' } satisfies ToolRequest<'get_products'>;
+  return (data?.products?.length ?? 0) + (loose.data === undefined ? 0 : 1) + dynamic.status.length + full.buying_mode.length;
+}
+export const tool = adcpTool({
+  name: 'get_products',
+  description: 'Products.',
+  handler: async (args) => ({ products: args.buying_mode === 'wholesale' ? [] : [] }),
+});
+export const badTool = adcpTool({
+  name: 'get_products',
+  description: 'Products.',
+  // @ts-expect-error: products must be an array
+  handler: () => ({ products: 'none' }),
+});
+export const server = createAdcpServer({ tools: [tool, { name: 'x', description: 'x', handler: () => ({}) }] });
+`;
+
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -58,6 +93,7 @@ describe('the built package', { timeout: 900_000 }, () => {
     symlinkSync(repoRoot, path.join(dir, 'node_modules', pkg.name), 'dir');
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module","private":true}');
     writeFileSync(path.join(dir, 'consumer.ts'), CONSUMER);
+    writeFileSync(path.join(dir, 'typed.ts'), TYPED);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -71,7 +107,7 @@ describe('the built package', { timeout: 900_000 }, () => {
           types: ['node'],
           typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', 'typed.ts'],
       }),
     );
   });
@@ -85,6 +121,29 @@ describe('the built package', { timeout: 900_000 }, () => {
     assert.match(version.stdout, /^Version 5\./);
     const run = spawnSync(process.execPath, [tsc5, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);
+  });
+
+  it('types AdcpClient.call and adcpTool by tool name: each wrong field is a TypeScript 5 error', () => {
+    // The same file without its @ts-expect-error lines must fail on exactly those lines.
+    const bare = TYPED.split('\n').filter((line) => !line.includes('@ts-expect-error'));
+    writeFileSync(path.join(dir, 'typed.ts'), bare.join('\n'));
+    try {
+      const tsc5 = path.join(repoRoot, 'node_modules', 'typescript5', 'bin', 'tsc');
+      const run = spawnSync(process.execPath, [tsc5, '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
+      const lines = [...run.stdout.matchAll(/^typed\.ts\((\d+),\d+\): error/gm)].map((m) => bare[Number(m[1]) - 1]);
+      assert.deepEqual(
+        lines.map((l) => l?.trim().slice(0, 40)),
+        [
+          "await client.call('get_products', { buyi",
+          "await client.call('get_products', { buyi",
+          "await client.call('get_products', { buyi",
+          "handler: () => ({ products: 'none' }),",
+        ],
+        run.stdout,
+      );
+    } finally {
+      writeFileSync(path.join(dir, 'typed.ts'), TYPED);
+    }
   });
 
   it('ships source maps that carry their sources', () => {

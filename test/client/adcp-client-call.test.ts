@@ -98,7 +98,7 @@ describe('AdcpClient.call over MCP', () => {
   }
 
   it('returns the flat structuredContent body as data', async () => {
-    const result = await client.call('get_products', { brief: 'ctv' });
+    const result = await client.call<string>('get_products', { brief: 'ctv' });
     assert.equal(result.status, 'completed');
     assert.deepEqual((result.data!['echoed'] as Record<string, unknown>)['brief'], 'ctv');
   });
@@ -111,7 +111,7 @@ describe('AdcpClient.call over MCP', () => {
   it('generates a UUID v4 idempotency_key for a mutating tool', async () => {
     // The rate limiter lets create_media_buy through after two refusals; drain them first.
     await client.call('create_media_buy', {});
-    const result = await client.call('create_media_buy', { budget: 5 });
+    const result = await client.call<string>('create_media_buy', { budget: 5 });
     assert.equal(result.status, 'completed');
     assert.match(String(lastArgs('create_media_buy')['idempotency_key']), UUID_V4);
   });
@@ -135,12 +135,12 @@ describe('AdcpClient.call over MCP', () => {
   });
 
   it('never sends context_id on MCP', async () => {
-    await client.call('get_products', { context_id: 'ctx-1' }, { contextId: 'ctx-2' });
+    await client.call<string>('get_products', { context_id: 'ctx-1' }, { contextId: 'ctx-2' });
     assert.equal('context_id' in lastArgs('get_products'), false);
   });
 
   it('ignores returnImmediately on MCP: the call waits for the answer', async () => {
-    const result = await client.call('get_products', { brief: 'now' }, { returnImmediately: true });
+    const result = await client.call<string>('get_products', { brief: 'now' }, { returnImmediately: true });
     assert.equal(result.status, 'completed');
     assert.equal((result.data!['echoed'] as Record<string, unknown>)['brief'], 'now');
   });
@@ -172,12 +172,15 @@ describe('AdcpClient.call over MCP', () => {
     const strict = new AdcpClient({ url: server.url, protocol: 'mcp', validate: 'request' });
     try {
       const before = server.received.filter((m) => m['method'] === 'tools/call').length;
-      await assert.rejects(strict.call('get_products', { buying_mode: 'retail', brief: 5 }), (error: unknown) => {
-        assert.ok(error instanceof AdcpValidationError);
-        assert.equal(error.release, '3.1');
-        assert.deepEqual(error.issues.map((i) => i.pointer).sort(), ['/brief', '/buying_mode']);
-        return true;
-      });
+      await assert.rejects(
+        strict.call<string>('get_products', { buying_mode: 'retail', brief: 5 }),
+        (error: unknown) => {
+          assert.ok(error instanceof AdcpValidationError);
+          assert.equal(error.release, '3.1');
+          assert.deepEqual(error.issues.map((i) => i.pointer).sort(), ['/brief', '/buying_mode']);
+          return true;
+        },
+      );
       const sent = server.received
         .filter((m) => m['method'] === 'tools/call')
         .map((m) => (m['params'] as Json)['name']);
@@ -326,7 +329,7 @@ describe('AdcpClient connection failures', () => {
     });
     const client = new AdcpClient({ url, protocol: 'mcp', clock });
     try {
-      const result = await client.call('create_media_buy', { budget: 1 });
+      const result = await client.call<string>('create_media_buy', { budget: 1 });
       assert.equal(result.status, 'completed');
       assert.equal(clock.sleeps.length, 1);
     } finally {

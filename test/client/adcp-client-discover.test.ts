@@ -112,7 +112,7 @@ describe('AdcpClient over A2A', () => {
     });
     const client = new AdcpClient({ url: a2a.base, protocol: 'auto' });
     try {
-      const result = await client.call('create_media_buy', {}, { contextId: 'ctx-7' });
+      const result = await client.call<string>('create_media_buy', {}, { contextId: 'ctx-7' });
       assert.equal(result.protocol, 'a2a');
       assert.equal(result.status, 'completed');
       assert.deepEqual(result.data?.['products'], [{ product_id: 'a1' }]);

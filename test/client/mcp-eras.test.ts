@@ -64,7 +64,7 @@ for (const legacy of ['stateless', 'reject'] as const) {
       const client = new AdcpClient({ url: server.url, protocol: 'mcp', fetch });
       try {
         for (const brief of ['pets', 'cars']) {
-          const result = await client.call('get_products', { brief });
+          const result = await client.call<string>('get_products', { brief });
           assert.equal(result.status, 'completed');
           assert.deepEqual((result.data as { products: { brief: string }[] }).products[0]?.brief, brief);
         }

@@ -99,7 +99,7 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
     const client = new AdcpClient({ transport: createInMemoryTransport(server, { protocol: 'a2a' }) });
     const before = seen.length;
     try {
-      const result = await client.call('get_products', { buying_mode: 'retail' });
+      const result = await client.call<string>('get_products', { buying_mode: 'retail' });
       assert.ok(result.status === 'failed');
       assert.equal(result.error.code, 'INVALID_REQUEST');
       const error = result.data?.adcp_error as JsonObject;
