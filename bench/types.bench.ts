@@ -26,14 +26,14 @@ const CALLS: Array<[string, string, string]> = [
   [
     'create_media_buy',
     "{ brand: { domain: 'example.com' }, start_time: 'asap', end_time: '2027-01-01T00:00:00Z' }",
-    'media_buy_id',
+    'context',
   ],
   ['get_media_buy_delivery', "{ media_buy_ids: ['mb_1'] }", 'currency'],
-  ['sync_creatives', '{ creatives: [], dry_run: true }', 'dry_run'],
+  ['sync_creatives', '{ creatives: [], dry_run: true }', 'context'],
   ['list_creatives', '{}', 'creatives?.[0]?.creative_id'],
-  ['update_media_buy', "{ media_buy_id: 'mb_1', paused: true }", 'media_buy_id'],
+  ['update_media_buy', "{ media_buy_id: 'mb_1', paused: true }", 'context'],
   ['get_signals', "{ signal_spec: 'sports fans' }", 'signals?.[0]?.name'],
-  ['activate_signal', "{ signal_agent_segment_id: 'seg_1', destinations: [] }", 'errors?.length'],
+  ['activate_signal', "{ signal_agent_segment_id: 'seg_1', destinations: [] }", 'context'],
 ];
 
 function consumer(typed: boolean): string {
@@ -92,6 +92,8 @@ try {
       'tsconfig.build.json',
       '--emitDeclarationOnly',
       '--sourceMap',
+      'false',
+      '--inlineSources',
       'false',
       '--outDir',
       path.join(pkgDir, 'dist'),

@@ -2,7 +2,9 @@ import { UsageError, parseCommand, printable } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, readConnection } from './connection-flags.js';
 import { interruptSignal } from './until-stopped.js';
 import { EXIT, type CliIo, type Command } from './io.js';
-import { openClient, type OpenClient } from './open-client.js';
+import { openClient, type CliClient, type OpenClient } from './open-client.js';
+import { AdcpValidationError } from '../client/validation-error.js';
+import type { ValidationIssue } from '../schemas/validation-result.js';
 import { createProgressLine } from './progress-line.js';
 import { readPayload } from './read-payload.js';
 import { renderResult, resultToJson } from './render-result.js';
@@ -32,12 +34,16 @@ ${CONNECTION_HELP}
   --verbose                print the activity on stderr, one line each: every request and
                            answer (status, error code, ms, task id), retry, poll and status
                            change (with --json: one JSON object per line); never bodies or tokens
+  --validate               check the arguments against the tool's request schema before sending
+                           (nothing is sent if they fail) and the answer against its response
+                           schema, of the release negotiated with the agent
   -h, --help               show this help
 
 Exit codes:
   0  completed, or accepted for async work (submitted/working) without --wait
-  1  the agent answered failed, rejected, canceled, input-required or auth-required
-  2  usage error
+  1  the agent answered failed, rejected, canceled, input-required or auth-required; with
+     --validate, the answer does not match its schema (it is still printed)
+  2  usage error; with --validate, arguments that do not match the request schema
   3  could not reach or read the agent
   4  --wait ran out of time before the task finished
   130  Ctrl-C during --wait: stopped waiting; the task still runs (its id is printed)
@@ -59,6 +65,7 @@ const SPEC = {
     webhook: { type: 'string' },
     'webhook-secret': { type: 'string' },
     verbose: { type: 'boolean' },
+    validate: { type: 'boolean' },
   },
 } as const;
 
@@ -85,6 +92,7 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     }
     const waitDefault = values.wait === true ? 600_000 : 30_000;
     const connection = readConnection(url, values, io, waitDefault);
+    if (values.validate === true) connection.validate = 'both';
     const args: JsonObject = await readPayload(json, io.cwd);
     if (values.webhook !== undefined)
       args['push_notification_config'] = webhookConfig(values.webhook, values['webhook-secret']);
@@ -141,8 +149,14 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
       waiting = false;
     }
     progress.done();
+    if (values.validate === true && result.validation === undefined && result.data !== undefined) {
+      await checkAnswer(client, tool, result); // a result reached by --wait: the client checked only the first answer
+    }
+    const invalid = result.validation?.ok === false ? result.validation : undefined;
     if (values.json === true)
-      io.stdout.write(`${safeJson({ ...resultToJson(result), ...(attempts > 1 ? { attempts } : {}) }, 2)}\n`);
+      io.stdout.write(
+        `${safeJson({ ...resultToJson(result), ...(attempts > 1 ? { attempts } : {}), ...(result.validation ? { validation: result.validation } : {}) }, 2)}\n`,
+      );
     else {
       io.stdout.write(renderResult(result, tool, style));
       if (attempts > 1) io.stdout.write(style.dim(`  after ${attempts} attempts\n`));
@@ -154,8 +168,24 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
         );
       }
     }
+    if (invalid !== undefined) {
+      io.stderr.write(
+        `adcp call: the answer does not match the AdCP ${invalid.release} schema ${invalid.schema ?? ''} [invalid_response]:\n${formatIssues(invalid.issues)}`,
+      );
+      return EXIT.failed;
+    }
     return exitFor(result);
   } catch (error) {
+    if (error instanceof AdcpValidationError) {
+      if (values.json === true)
+        io.stdout.write(
+          `${safeJson({ error: { code: error.code, tool: error.tool, release: error.release, issues: error.issues } }, 2)}\n`,
+        );
+      io.stderr.write(
+        `adcp call: the arguments do not match the AdCP ${error.release} request schema of ${printable(tool)}; nothing was sent [invalid_request]:\n${formatIssues(error.issues)}`,
+      );
+      return EXIT.usage;
+    }
     const interrupted = waiting && interrupt?.signal.aborted === true;
     if (interrupted || (waiting && isTimeout(error))) {
       // The work exists at the agent: never leave without its ids.
@@ -190,6 +220,31 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     interrupt?.release();
     await client?.close().catch(() => undefined);
   }
+}
+
+/** One line per issue: the JSON pointer (or the root), the keyword, the message. */
+function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues
+    .map(
+      (i) =>
+        `  ${printable(i.pointer === '' ? '(root)' : i.pointer)}  ${printable(i.keyword)}: ${printable(i.message)}\n`,
+    )
+    .join('');
+}
+
+/** Checks a final answer the client did not (one reached by waiting) against the negotiated release. */
+async function checkAnswer(client: CliClient, tool: string, result: TaskResult): Promise<void> {
+  if (client.negotiatedRelease === undefined || result.data === undefined) return;
+  const release = await client.negotiatedRelease();
+  const { getValidator } = await import('../schemas/adcp-validator.js');
+  const validator = getValidator(release);
+  const error = result.data['adcp_error'];
+  const checked =
+    result.status === 'failed' && error !== null && typeof error === 'object' && !Array.isArray(error)
+      ? validator.schema('core/error.json', error)
+      : validator.result(tool, result.status, result.data);
+  if (checked.schema === undefined) return;
+  result.validation = { ok: checked.ok, release, schema: checked.schema, issues: checked.ok ? [] : checked.issues };
 }
 
 /** The exit code a result means (see the help text). */

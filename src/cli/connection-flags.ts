@@ -43,6 +43,8 @@ export interface Connection {
   credentialOrigins?: string[];
   timeoutMs: number;
   signing?: RequestSigningOptions;
+  /** `adcp call --validate`: the request before sending and the answer after, against the release's schemas. */
+  validate?: 'both';
 }
 
 const PROTOCOLS = ['mcp', 'a2a', 'auto'] as const;

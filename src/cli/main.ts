@@ -27,6 +27,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'run a seller, a webhook receiver and a buyer end to end, then print a summary',
     load: async () => (await import('./demo.js')).demoCommand,
   },
+  schemas: {
+    summary: 'AdCP schema releases: schemas list | show <tool> | sync --version V [--from URL|FILE]',
+    load: async () => (await import('./schemas.js')).schemasCommand,
+  },
   signing: {
     summary: 'make a request-signing key pair: signing generate --kid KID',
     load: async () => (await import('./signing.js')).signingCommand,

@@ -25,6 +25,8 @@ export interface CliClient {
     options?: { timeoutMs?: number; signal?: AbortSignal; onProgress?: (event: ProgressEvent) => void },
   ): Promise<TaskResult>;
   discover(options?: { timeoutMs?: number }): Promise<DiscoverResult>;
+  /** The release spoken with the agent (learned from get_adcp_capabilities once per client). */
+  negotiatedRelease?(signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function openAdcpClient(connection: Connection, hooks: ClientHooks 
       timeoutMs: connection.timeoutMs,
       ...(connection.mcpEra !== undefined ? { mcpEra: connection.mcpEra } : {}),
       ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
+      ...(connection.validate !== undefined ? { validate: connection.validate } : {}),
       ...(connection.signing !== undefined ? { signing: connection.signing } : {}),
       ...(connection.credentialOrigins !== undefined ? { credentialOrigins: connection.credentialOrigins } : {}),
       ...(hooks.onActivity !== undefined ? { onActivity: hooks.onActivity } : {}),

@@ -13,6 +13,7 @@ export const COMMANDS = [
   'webhooks listen',
   'serve',
   'demo',
+  'schemas',
   'signing generate',
   'conformance',
 ];
