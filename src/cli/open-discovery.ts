@@ -5,6 +5,8 @@ import type { DiscoverResult } from '../client/discover.js';
 import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { JWKS_NOT_A_CARD } from '../a2a/discover-card.js';
+import { chooseRelease, releasesUpTo } from '../client/negotiate-release.js';
+import { DEFAULT_RELEASE } from '../schemas/select-release.js';
 
 /** Reads what an agent says about itself, as the discover report shows it. */
 const CARD_BYTES = 256 * 1024;
@@ -42,8 +44,16 @@ export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryVi
     view.cards.push({ kind: 'AdCP card block', meta: found.adcpMeta });
   }
   const caps = found.capabilities;
-  if (caps?.status === 'completed' && caps.data !== undefined) view.capabilities = caps.data;
-  else if (caps !== undefined) {
+  if (caps?.status === 'completed' && caps.data !== undefined) {
+    view.capabilities = caps.data;
+    // What AdcpClient would speak with this agent (its default pin), by the same rule.
+    const chosen = chooseRelease(DEFAULT_RELEASE, caps.data);
+    view.adcp = {
+      ...(chosen.release === undefined ? {} : { release: chosen.release }),
+      ours: releasesUpTo(DEFAULT_RELEASE),
+      theirs: chosen.theirs,
+    };
+  } else if (caps !== undefined) {
     view.capabilitiesProblem = `get_adcp_capabilities answered ${caps.status}${'error' in caps && caps.error ? ` (${caps.error.code})` : ''}`;
   } else view.capabilitiesProblem = found.capabilitiesProblem ?? 'not reported';
   view.tools = (found.tools ?? []).map((tool) => {

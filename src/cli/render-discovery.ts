@@ -18,6 +18,11 @@ export interface DiscoveryView {
   /** MCP agents: the era spoken and the server's capabilities and extensions, or why unknown. */
   mcp?: McpServerFacts;
   mcpProblem?: string;
+  /**
+   * The AdCP release a client speaks with this agent (the highest both list), or none in common;
+   * `theirs` is the agent's `adcp.supported_versions` (`3.x` for a major-only agent).
+   */
+  adcp?: { release?: string; ours: string[]; theirs: string[] };
 }
 
 /** The MCP section: era and revision, versions, server, capabilities, extensions. */
@@ -46,9 +51,19 @@ function jsonText(value: unknown): string {
 /** Envelope fields that say nothing about the agent's capabilities. */
 const ENVELOPE = new Set(['status', 'context', 'context_id', 'adcp_version', 'task_id', 'message', 'timestamp']);
 
+/** `AdCP release 3.1 (agent: 3.0, 3.1; this client: 3.0, 3.1)`, or why there is none. */
+function describeRelease(adcp: NonNullable<DiscoveryView['adcp']>, style: Style): string {
+  const lists = `agent: ${adcp.theirs.map((v) => printable(v)).join(', ') || 'none advertised'}; this client: ${adcp.ours.join(', ')}`;
+  return adcp.release === undefined
+    ? `${style.bold('AdCP release')} none in common ${style.dim(`(${lists})`)}`
+    : `${style.bold('AdCP release')} ${printable(adcp.release)} ${style.dim(`(negotiated; ${lists})`)}`;
+}
+
 /** The human report: cards, capabilities (one line per top-level field), tools with task support. */
 export function renderDiscovery(view: DiscoveryView, style: Style): string {
-  const out: string[] = [`${style.bold('Agent')} ${printable(view.url)} ${style.dim(`(${view.protocol})`)}`, ''];
+  const out: string[] = [`${style.bold('Agent')} ${printable(view.url)} ${style.dim(`(${view.protocol})`)}`];
+  if (view.adcp !== undefined) out.push(describeRelease(view.adcp, style));
+  out.push('');
   out.push(style.bold('Cards'));
   if (view.cards.length === 0) out.push('  none found', '');
   else {

@@ -89,12 +89,12 @@ type Env = Record<string, string | undefined>;
 
 function where(dir: string, env: Env): string {
   if (dir.startsWith(PRECOMPILED_DIR.replace(/\/$/, ''))) return 'built-in validators';
-  if (dir.startsWith(schemaCacheDir(env as NodeJS.ProcessEnv))) return 'sync cache';
+  if (dir.startsWith(schemaCacheDir(env))) return 'sync cache';
   return 'schema folder';
 }
 
 function list(io: CliIo, env: Env, json: boolean): number {
-  const releases = findReleases(schemaSearchPath(env as NodeJS.ProcessEnv));
+  const releases = findReleases(schemaSearchPath(env));
   const spoken = (v: string) => {
     const wire = toWireVersion(v);
     if ((SUPPORTED_RELEASES as readonly string[]).includes(wire)) return wire === DEFAULT_RELEASE ? 'default' : 'yes';
@@ -125,7 +125,7 @@ function list(io: CliIo, env: Env, json: boolean): number {
 }
 
 function show(io: CliIo, env: Env, tool: string, version: string | undefined, json: boolean): number {
-  const location = selectRelease(version ?? DEFAULT_RELEASE, findReleases(schemaSearchPath(env as NodeJS.ProcessEnv)));
+  const location = selectRelease(version ?? DEFAULT_RELEASE, findReleases(schemaSearchPath(env)));
   const bundle = new SchemaBundle(location);
   const info = bundle.tool(tool);
   if (info === undefined) {
@@ -215,7 +215,7 @@ async function sync(
   const v = version ?? Object.keys(PINNED_SHA256)[1]!;
   const options = {
     version: v,
-    cacheDir: schemaCacheDir(env as NodeJS.ProcessEnv),
+    cacheDir: schemaCacheDir(env),
     ...(from === undefined ? {} : { from: resolveFrom(from, io.cwd) }),
   };
   try {

@@ -50,7 +50,7 @@ export function checkEntryPath(name: string): string {
   if (
     path === '' ||
     path.startsWith('/') ||
-    /[\\\0-\x1f\x7f]/.test(path) ||
+    hasControlOrBackslash(path) ||
     /^[A-Za-z]:/.test(path) ||
     parts.some((p) => p === '' || p === '.' || p === '..')
   ) {
@@ -60,6 +60,14 @@ export function checkEntryPath(name: string): string {
     );
   }
   return path;
+}
+
+function hasControlOrBackslash(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x5c) return true;
+  }
+  return false;
 }
 
 /** `path=` of a pax extended header, if it has one. */

@@ -242,6 +242,6 @@ export async function syncRelease(options: SyncOptions): Promise<SyncResult> {
 /** `fetch failed` says little: add the cause's code or message (ECONNREFUSED, a TLS error). */
 function describeCause(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  if (cause === undefined || cause === null) return '';
-  return ` (${String(cause.code ?? cause.message ?? cause).slice(0, 200)})`;
+  const text = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+  return text === '' ? '' : ` (${text.slice(0, 200)})`;
 }
