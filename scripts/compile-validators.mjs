@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs after `tsc` (npm run build): compiles every tool's validators of each supported release
+// Runs after `tsc` (npm run build): compiles every tool's validators of each stable release
 // ahead of time into dist/schemas/compiled/{version}/, so the first validation of a tool loads
 // ready code instead of running Ajv's compiler (hundreds of milliseconds for the larger tools;
 // bench/results/schemas.md). One CommonJS module per schema file, minified, without the schemas'
@@ -9,7 +9,7 @@
 // the repository). A release that is not found is skipped with a line on stderr.
 //
 // Usage: node scripts/compile-validators.mjs [DIST]   (default: dist)
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
@@ -25,7 +25,11 @@ const target = path.join(dist, 'schemas', 'compiled');
 const staging = `${target}.tmp-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 
-for (const release of [...SUPPORTED_RELEASES, ...OPT_IN_RELEASES]) {
+// The stable releases only: the opt-in beta (3.2.0-beta.5, 6.6 MB of validators) is validated
+// from a schema folder or the sync cache, compiled at run time, and does not weigh on the package.
+// ADCP_COMPILE_OPT_IN=1 compiles it too.
+const releases = [...SUPPORTED_RELEASES, ...(process.env['ADCP_COMPILE_OPT_IN'] === '1' ? OPT_IN_RELEASES : [])];
+for (const release of releases) {
   let bundle;
   try {
     bundle = loadSchemaBundle(release);
@@ -81,3 +85,10 @@ for (const release of [...SUPPORTED_RELEASES, ...OPT_IN_RELEASES]) {
 
 rmSync(target, { recursive: true, force: true });
 renameSync(staging, target);
+
+// The generated types (src/schemas/generated/) are declarations only: their empty modules and
+// source maps (~0.4 MB of maps holding the whole file) have nothing to run or debug.
+const generated = path.join(dist, 'schemas', 'generated');
+for (const file of existsSync(generated) ? readdirSync(generated) : []) {
+  if (file.endsWith('.js') || file.endsWith('.js.map')) rmSync(path.join(generated, file));
+}
