@@ -9,6 +9,7 @@ import type { ResponseValidation } from '../server/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import type { AdcpAuthOptions } from '../server/auth-options.js';
+import { createRequestAuth } from '../server/request-auth.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
 import { MemoryReplayStore } from '../signing/replay-store.js';
 import { SqliteIdempotencyStore } from '../store/sqlite-idempotency-store.js';
@@ -116,6 +117,11 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   if (timings.completeAfterMs < timings.workingAfterMs) {
     throw new RangeError('startReferenceSeller: timings.completeAfterMs must be at least workingAfterMs');
   }
+  // The configuration is checked before any store opens, so a bad one leaves nothing open.
+  if (options.auth !== undefined && options.authenticate !== undefined) {
+    throw new TypeError('startReferenceSeller: pass auth or authenticate, not both');
+  }
+  if (options.auth !== undefined) createRequestAuth(options.auth, '3.1');
   const policy = { pollIntervalMs: 500, ...options.taskPolicy };
   let store: TaskStore;
   let idempotency: IdempotencyStore;
@@ -153,7 +159,12 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       await tasks.close();
       await keys.close();
     };
-    db = openSellerDb(path);
+    try {
+      db = openSellerDb(path);
+    } catch (error) {
+      await closeStore();
+      throw error;
+    }
   }
   const controller =
     options.testController === undefined || options.testController === false
@@ -166,51 +177,58 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   const generated = options.signingKey === undefined ? ephemeralSigningKey() : undefined;
   const signingKey = options.signingKey ?? generated?.key;
   const webhookJwks: JsonObject = generated?.jwks ?? { keys: [] };
-  const server = createAdcpServer({
-    name: options.name ?? 'adcp-wire reference seller',
-    description: 'A deterministic AdCP media-buy seller for demos and tests.',
-    tools: sellerTools({
-      db,
-      timings,
-      fault: createFaultInjector(),
-      now: Date.now,
-      ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1' ? { afterEffect: holdAfterEffect } : {}),
-    }),
-    ...(controller === undefined
-      ? {}
-      : {
-          testController: {
-            scenarios: sandboxScenarios(db, Date.now),
-            ...(controller.isLive === undefined
-              ? {}
-              : { isSandbox: (context: { principal: string }) => !controller.isLive!(context.principal) }),
-          },
-        }),
-    adcpVersions,
-    validateResponses: options.validateResponses ?? 'off',
-    outputSchemas: options.outputSchemas === true,
-    store,
-    cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
-    idempotency: { store: idempotency },
-    // What the tools and configuration cannot tell (adcp, protocols and signing are generated).
-    capabilities: {
-      account: { supported_billing: ['operator', 'agent'] },
-      media_buy: {
-        features: { async_media_buy: true, webhooks: true, creative_sync: true },
-        channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
+  let server: ReturnType<typeof createAdcpServer>;
+  try {
+    server = createAdcpServer({
+      name: options.name ?? 'adcp-wire reference seller',
+      description: 'A deterministic AdCP media-buy seller for demos and tests.',
+      tools: sellerTools({
+        db,
+        timings,
+        fault: createFaultInjector(),
+        now: Date.now,
+        ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1' ? { afterEffect: holdAfterEffect } : {}),
+      }),
+      ...(controller === undefined
+        ? {}
+        : {
+            testController: {
+              scenarios: sandboxScenarios(db, Date.now),
+              ...(controller.isLive === undefined
+                ? {}
+                : { isSandbox: (context: { principal: string }) => !controller.isLive!(context.principal) }),
+            },
+          }),
+      adcpVersions,
+      validateResponses: options.validateResponses ?? 'off',
+      outputSchemas: options.outputSchemas === true,
+      store,
+      cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
+      idempotency: { store: idempotency },
+      // What the tools and configuration cannot tell (adcp, protocols and signing are generated).
+      capabilities: {
+        account: { supported_billing: ['operator', 'agent'] },
+        media_buy: {
+          features: { async_media_buy: true, webhooks: true, creative_sync: true },
+          channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
+        },
       },
-    },
-    webhooks: {
-      ...(signingKey === undefined ? {} : { signingKey }),
-      allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),
-    },
-    ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
-    ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
-    ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
-    ...(options.auth === undefined ? {} : { auth: options.auth }),
-    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-    ...(requestSigning === undefined ? {} : { requestSigning }),
-  });
+      webhooks: {
+        ...(signingKey === undefined ? {} : { signingKey }),
+        allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),
+      },
+      ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
+      ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
+      ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
+      ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+      ...(requestSigning === undefined ? {} : { requestSigning }),
+    });
+  } catch (error) {
+    await db.close();
+    await closeStore();
+    throw error;
+  }
   let listening: ListeningAdcpServer;
   try {
     listening = await server.listen({ port: options.port ?? 0, host });
