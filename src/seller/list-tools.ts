@@ -2,7 +2,6 @@ import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import { pageOf, readPageQuery } from '../server/paginate.js';
 import { AdcpToolError } from '../server/tool-error.js';
-import { adcpInputSchema } from './input-schema.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { SellerToolDeps } from './seller-tools.js';
 
@@ -38,7 +37,6 @@ export function listTools(deps: Pick<SellerToolDeps, 'db' | 'fault'>): AdcpToolD
     {
       name: 'list_creatives',
       description: 'List creatives in the library (filters.creative_ids, filters.statuses), paged by cursor.',
-      inputSchema: adcpInputSchema('list_creatives'),
       handler: async (args, ctx) => {
         fault('list_creatives', args, ctx.headers);
         const query = readPageQuery(args);
@@ -67,7 +65,6 @@ export function listTools(deps: Pick<SellerToolDeps, 'db' | 'fault'>): AdcpToolD
     {
       name: 'get_media_buys',
       description: 'Media buys with their status (media_buy_ids, status_filter), paged by cursor.',
-      inputSchema: adcpInputSchema('get_media_buys'),
       handler: async (args, ctx) => {
         fault('get_media_buys', args, ctx.headers);
         const query = readPageQuery(args);

@@ -15,7 +15,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { loadSchemaBundle } from '../../src/schemas/schema-bundle.js';
-import { specInput } from '../../src/schemas/discovery-schemas.js';
+import { specInput, toolInputSchema } from '../../src/schemas/discovery-schemas.js';
 import { mediaBuyRequest, packageRequest, productsRequest } from '../../src/seller/sample-requests.js';
 
 type Json = Record<string, unknown>;
@@ -113,6 +113,14 @@ describe('tools/list discovery schemas (official MCP SDK client)', () => {
       await other.close().catch(() => undefined);
       await plain.close();
     }
+  });
+
+  it('lists the official discovery schema of the served release for every AdCP tool (no hand-written one)', () => {
+    const manifest = loadSchemaBundle('3.1');
+    for (const tool of tools.filter((t) => manifest.tool(t.name) !== undefined)) {
+      assert.deepEqual(tool.inputSchema, toolInputSchema(tool.name, '3.1'), tool.name);
+    }
+    assert.ok(tools.some((t) => t.name === 'list_creatives') && tools.some((t) => t.name === 'get_media_buys'));
   });
 
   it('uses the spec-published 3.2 projection where it has the tool', () => {
