@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultTokenPrincipal, readServeTokens } from './serve-tokens.js';
+import { defaultTokenPrincipal, readLivePrincipals, readServeTokens } from './serve-tokens.js';
 
 const A = 'aaaaaaaaaaaaaaaa1';
 const B = 'bbbbbbbbbbbbbbbb2';
@@ -36,5 +36,19 @@ describe('readServeTokens', () => {
       () => readServeTokens(['tiny'], undefined),
       (error: Error) => !error.message.includes('tiny') && /at least 16 characters/.test(error.message),
     );
+  });
+});
+
+describe('readLivePrincipals', () => {
+  const tokens = readServeTokens([`${A}=acme-live`, `${B}=acme`], undefined);
+
+  it('marks principals of the tokens live', () => {
+    assert.deepEqual([...readLivePrincipals(['acme-live'], tokens, true)], ['acme-live']);
+    assert.equal(readLivePrincipals([], tokens, false).size, 0);
+  });
+
+  it('refuses a principal no token has, and the flag without --test-controller', () => {
+    assert.throws(() => readLivePrincipals(['acme-lvie'], tokens, true), /--live-principal #1: no --auth-token/);
+    assert.throws(() => readLivePrincipals(['acme-live'], tokens, false), /goes with --test-controller/);
   });
 });

@@ -39,3 +39,26 @@ export function readServeTokens(flags: readonly string[], env: string | undefine
   }
   return tokens;
 }
+
+/**
+ * The principals `--live-principal` marks live (comply-controller-mode-gate): only with
+ * `--test-controller`, and each must be a principal of the tokens (a typo would otherwise leave the
+ * gate open for the account meant to be refused). Throws UsageError.
+ */
+export function readLivePrincipals(
+  flags: readonly string[],
+  tokens: ReadonlyMap<string, string>,
+  testController: boolean,
+): Set<string> {
+  if (flags.length === 0) return new Set();
+  if (!testController) throw new UsageError('--live-principal goes with --test-controller.');
+  const known = new Set(tokens.values());
+  for (const [i, principal] of flags.entries()) {
+    if (!known.has(principal)) {
+      throw new UsageError(
+        `--live-principal #${i + 1}: no --auth-token or ADCP_SERVE_TOKENS entry has this principal (give T=principal there).`,
+      );
+    }
+  }
+  return new Set(flags);
+}

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseCommand, parsePort, printable, usageError } from './args.js';
-import { readServeTokens } from './serve-tokens.js';
+import { readLivePrincipals, readServeTokens } from './serve-tokens.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
@@ -40,6 +40,11 @@ Options:
   --test-controller serve comply_test_controller (seed fixtures, force media buy and creative
                     statuses, simulate delivery and spend) for compliance storyboards. A sandbox
                     or staging deployment only: any caller can change any of its own state
+  --live-principal PRINCIPAL
+                    with --test-controller: this principal's account is live (production), so
+                    comply_test_controller refuses it with FORBIDDEN before any scenario runs
+                    (the comply-controller-mode-gate storyboard). Repeatable; each must be a
+                    principal of --auth-token or ADCP_SERVE_TOKENS
   --signing-vectors DIR
                     the request-signing vectors folder holding keys.json (with --sandbox;
                     default ../shared/request-signing-vectors)
@@ -66,6 +71,7 @@ const SPEC = {
     sandbox: { type: 'boolean' },
     'auth-token': { type: 'string', multiple: true },
     'test-controller': { type: 'boolean' },
+    'live-principal': { type: 'string', multiple: true },
     'signing-vectors': { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -86,6 +92,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       return usageError(io, 'serve', new Error('--signing-vectors goes with --sandbox.'));
     }
     const tokens = readServeTokens(values['auth-token'] ?? [], io.env['ADCP_SERVE_TOKENS']);
+    const live = readLivePrincipals(values['live-principal'] ?? [], tokens, values['test-controller'] === true);
     const requestSigning =
       values.sandbox === true ? await readSandboxSigning(io, values['signing-vectors']) : undefined;
     if (typeof requestSigning === 'number') return requestSigning;
@@ -98,13 +105,15 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(storeUrl !== undefined ? { storeUrl } : {}),
       ...(requestSigning !== undefined ? { requestSigning } : {}),
       ...(tokens.size > 0 ? { auth: { tokens } } : {}),
-      ...(values['test-controller'] === true ? { testController: true } : {}),
+      ...(values['test-controller'] === true
+        ? { testController: live.size === 0 ? true : { isLive: (principal: string) => live.has(principal) } }
+        : {}),
     });
     seller = started;
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live] })}\n`,
       );
     } else {
       io.stdout.write(
@@ -127,6 +136,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           ...(values['test-controller'] === true
             ? [style.bold('  comply_test_controller served: a sandbox deployment, never for real traffic')]
             : []),
+          ...(live.size > 0 ? [`  live accounts (controller refused): ${[...live].map(printable).join(', ')}`] : []),
           storeUrl !== undefined && /^postgres(ql)?:\/\//i.test(storeUrl)
             ? `  state  ${describeStore(storeUrl)} (tasks, media buys, idempotency, replay cache; shared by every instance on it)`
             : `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,
