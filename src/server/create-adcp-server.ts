@@ -15,6 +15,8 @@ import { buildAgentCard, buildServerCard } from './cards.js';
 import { agentCardSecurity } from './card-security.js';
 import {
   checkHostAndOrigin,
+  hasSeveralValues,
+  hasSignature,
   isJsonContentType,
   isLoopbackAddress,
   LOOPBACK_HOSTS,
@@ -356,6 +358,16 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       return;
     }
     if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
+      // A covered Content-Type with several values is a malformed signature (verifier checklist
+      // step 1, vector 022), which the signature answers before the media type does.
+      if (signing !== undefined && hasSeveralValues(req, 'content-type') && hasSignature(req)) {
+        const admitted = await signing.admit(req, Buffer.alloc(0), undefined, false);
+        if (!admitted.ok && admitted.code === 'request_signature_header_malformed') {
+          res.setHeader('www-authenticate', `Signature error="${admitted.code}"`);
+          refuseUnread(req, res, 401, { error: admitted.code });
+          return;
+        }
+      }
       refuseUnread(req, res, 415, {
         jsonrpc: '2.0',
         id: null,
@@ -366,7 +378,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     const identity = await principalOf(req, res, path);
     if (identity === undefined) return;
     let { principal, authenticated } = identity;
-    const signatureSent = req.headers['signature'] !== undefined || req.headers['signature-input'] !== undefined;
+    const signatureSent = hasSignature(req);
     if (principal === null && !(signing !== undefined && signatureSent)) {
       res.setHeader('www-authenticate', 'Bearer');
       refuseUnread(req, res, 401, { error: 'Unauthorized' });

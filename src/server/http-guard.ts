@@ -78,6 +78,20 @@ export function isJsonContentType(header: string | undefined): boolean {
   return params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
 }
 
+/** Whether the request carries RFC 9421 signature headers (either one: a lone one is malformed). */
+export function hasSignature(req: IncomingMessage): boolean {
+  return req.headers['signature'] !== undefined || req.headers['signature-input'] !== undefined;
+}
+
+/**
+ * Whether a single-valued header arrived as several field values: repeated lines (Node keeps only
+ * the first in `headers`) or one line joined by commas.
+ */
+export function hasSeveralValues(req: IncomingMessage, name: string): boolean {
+  const values = req.headersDistinct[name] ?? [];
+  return values.length > 1 || values.some((value) => value.includes(','));
+}
+
 /**
  * The origin (`https://seller.example`) that cards advertise, from the `publicUrl` option: http or
  * https, no userinfo, query or fragment, no path but `/`. Throws RangeError otherwise.

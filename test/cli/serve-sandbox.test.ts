@@ -102,6 +102,27 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
     assert.notEqual((await post()).status, 401);
     assert.deepEqual(await post(), refusedWith('request_signature_replayed'));
   });
+  it('022: refuses a covered Content-Type with two values with request_signature_header_malformed, not 415', async () => {
+    const body = buy();
+    const signed = signRequest({ method: 'POST', url: served.mcp, body }, key('test-ed25519-2026'));
+    assert.match(signed['signature-input'] ?? '', /"content-type"/);
+    const post = (contentType: string, headers: Record<string, string>) =>
+      fetch(served.mcp, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', ...headers, 'content-type': contentType },
+        body,
+      }).then(
+        async (r) => (await r.body?.cancel(), { status: r.status, challenge: r.headers.get('www-authenticate') }),
+      );
+    assert.deepEqual(
+      await post('application/json, text/plain', signed),
+      refusedWith('request_signature_header_malformed'),
+    );
+    // Without a signature, or with one that is well-formed, a wrong media type stays 415.
+    assert.equal((await post('application/json, text/plain', {})).status, 415);
+    const fresh = signRequest({ method: 'POST', url: served.mcp, body }, key('test-ed25519-2026'));
+    assert.equal((await post('text/plain', fresh)).status, 415);
+  });
   it('017: refuses the pre-revoked test-revoked-2026 with request_signature_key_revoked', async () => {
     assert.deepEqual(
       outcome(await send(buy(), key('test-revoked-2026'))),
