@@ -498,7 +498,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         server.closeAllConnections();
       });
     }
-    await idempotency.flush();
     if (ownsStore) await store.close();
     if (ownsIdempotencyStore) await idempotencyStore.close();
     return report;

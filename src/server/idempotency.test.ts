@@ -91,28 +91,6 @@ describe('createIdempotencyLayer', () => {
     assert.equal(runs(), 1);
   });
 
-  it('hands out the answer before storing it; flush() resolves once it is stored', async () => {
-    const store = new MemoryIdempotencyStore();
-    const idempotency = createIdempotencyLayer({
-      store,
-      tasks: new MemoryTaskStore(),
-      replayTtlMs: HOUR,
-      inFlightMs: 10_000,
-      waitMs: 1_000,
-    });
-    const key = randomUUID();
-    const args = { idempotency_key: key, budget: 1 };
-    const call = { principal: 'p', tool: 'create_media_buy', args, requiresKey: true };
-    assert.deepEqual(await idempotency.run(call, async () => ({ media_buy_id: 'mb_1' })), { media_buy_id: 'mb_1' });
-    const peek = () =>
-      store.claim('p', key, { payloadHash: idempotencyPayloadHash('create_media_buy', args), leaseMs: 10_000 });
-    assert.equal((await peek()).kind, 'in_flight', 'still being stored when the caller has it');
-    await idempotency.flush();
-    const stored = await peek();
-    assert.equal(stored.kind, 'replay');
-    assert.deepEqual(stored.kind === 'replay' ? stored.response : undefined, { media_buy_id: 'mb_1' });
-  });
-
   it('answers IDEMPOTENCY_CONFLICT with the code, a message and its recovery only', async () => {
     const { call } = layer();
     const key = randomUUID();

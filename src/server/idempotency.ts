@@ -67,8 +67,6 @@ export interface IdempotencyLayer {
   run(call: IdempotentCall, execute: () => Promise<JsonObject>): Promise<JsonObject>;
   /** The tool with its handler behind `run`; `requiresKey` for a mutating tool. */
   wrap(tool: AdcpToolDefinition, options?: { requiresKey?: boolean }): AdcpToolDefinition;
-  /** Resolves once every answer handed out so far is in the store (call before closing it). */
-  flush(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -95,26 +93,6 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
     return isJsonObject(error) && error.recovery === 'transient';
   };
 
-  // Answers being stored, by principal and key. A success is written on the next turn of the
-  // event loop, after the answer is on its way to the caller: the claim (written before the
-  // handler ran) already holds the key, so a crash in between is the window the claim covers
-  // anyway (the key stays in flight until its lease lapses). Answers of one turn share a commit
-  // where the store batches. A call with the same key in this process waits for the write.
-  const storing = new Map<string, Promise<void>>();
-  const storeAnswer = (principal: string, key: string, write: () => Promise<unknown>) => {
-    const id = `${principal}\u0000${key}`;
-    const stored: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(write)
-      .then(
-        () => undefined,
-        () => undefined, // the caller has the answer; the key stays in flight until its lease lapses
-      )
-      .finally(() => {
-        if (storing.get(id) === stored) storing.delete(id);
-      });
-    storing.set(id, stored);
-  };
-
   const runClaimed = async (
     call: IdempotentCall,
     key: string,
@@ -130,14 +108,13 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
     }
     const status = typeof body.status === 'string' ? body.status : 'completed';
     // Rules 2 and 3: only a success (`completed`, or `submitted` for async work) is the key's
-    // answer. If the store fails the caller still has the answer; the key stays in flight until
-    // its lease lapses.
+    // answer. If the store fails here the caller still gets the answer; the key stays in flight
+    // until its lease lapses.
     if (isJsonObject(body) && !isJsonObject(body.adcp_error) && (status === 'completed' || status === 'submitted')) {
       const { context: _context, replayed: _replayed, ...response } = body;
-      const completedAt = now();
-      storeAnswer(call.principal, key, () =>
-        store.complete(call.principal, key, token, { response, ttlMs: replayTtlMs, now: completedAt }),
-      );
+      await store
+        .complete(call.principal, key, token, { response, ttlMs: replayTtlMs, now: now() })
+        .catch(() => undefined);
     } else {
       await store.release(call.principal, key, token).catch(() => undefined);
     }
@@ -173,7 +150,6 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
       });
     }
     const payloadHash = idempotencyPayloadHash(call.tool, call.args);
-    await storing.get(`${call.principal}\u0000${key}`);
     const deadline = Date.now() + waitMs;
     let delay = 10;
     for (let round = 0; round < 1000; round += 1) {
@@ -220,9 +196,6 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
 
   return {
     run,
-    async flush() {
-      await Promise.all([...storing.values()]);
-    },
     wrap(tool, wrapOptions = {}) {
       const requiresKey = wrapOptions.requiresKey === true;
       return {

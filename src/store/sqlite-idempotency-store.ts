@@ -8,7 +8,6 @@ import {
   type IdempotencyStore,
 } from './idempotency-store.js';
 import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
-import { writeBatcherFor } from './sqlite-write-batcher.js';
 
 const MIGRATIONS = [
   `CREATE TABLE seller_idempotency (
@@ -110,11 +109,7 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   async complete(scope: string, key: string, token: string, options: IdempotencyCompleteOptions): Promise<boolean> {
     const text = JSON.stringify(options.response);
     if (text === undefined) throw new TypeError('idempotency store: a response is required');
-    const expiresAt = (options.now ?? Date.now()) + options.ttlMs;
-    // Answers stored in one event-loop turn share one commit (group commit); each resolves after it.
-    return writeBatcherFor(this.#db).run(
-      () => this.#sql.complete.run(text, expiresAt, scope, key, token).changes === 1,
-    );
+    return this.#sql.complete.run(text, (options.now ?? Date.now()) + options.ttlMs, scope, key, token).changes === 1;
   }
 
   async release(scope: string, key: string, token: string): Promise<void> {
