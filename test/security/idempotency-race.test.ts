@@ -40,11 +40,13 @@ const backends: Backend[] = [
         storeUrl: url.toString(),
         timings: { workingAfterMs: 10, completeAfterMs: 60 },
       });
+      // AdCP tasks only: on a loaded machine the 2026-era MCP endpoint may also wrap a slow call
+      // (a replay waiting on the claim) in an MCP Task of the same task_type (kind 'mcp').
       const countTasks = async () =>
         Number(
           (
             await adminQuery(
-              `SELECT count(*) AS n FROM ${schema}.adcp_server_tasks WHERE task_type = 'create_media_buy'`,
+              `SELECT count(*) AS n FROM ${schema}.adcp_server_tasks WHERE kind = 'adcp' AND task_type = 'create_media_buy'`,
             )
           ).rows[0].n,
         );
