@@ -1,5 +1,5 @@
-// The README's exit-code table, row by row, against a real reference seller (the demo's 130 is in
-// test/demo/demo.test.ts). Each row: the code, then what makes a command exit with it.
+// The README's exit-code table, row by row, against a real reference seller (130: the demo's in
+// test/demo/demo.test.ts, call --wait's in call-interrupt.test.ts). Each row: the code, then what makes a command exit with it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
@@ -7,6 +7,11 @@ import { startReferenceSeller } from '../../src/seller/index.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { recordingIo } from './fake-io.js';
 import { DEAD_URL, fastSeller } from './seller.js';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMcpTestServer, type TestServer } from '../mcp/helpers/mcp-test-server.js';
 
 // Schema-valid requests (the seller validates every call against the request schema).
 const PRODUCTS = '{"buying_mode":"brief","brief":"pets"}';
@@ -126,5 +131,83 @@ describe('adcp exit codes (README table)', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+// The statuses of row 1 that the reference seller never answers with, and the causes of row 3
+// other than "nothing listens", from a real MCP SDK server and a loopback HTTP server.
+describe('adcp exit codes (README table): every status of row 1, every cause of row 3', () => {
+  let mcp: TestServer;
+  let garbage: Server;
+  let garbageUrl = '';
+  const answer =
+    (status: string, extra: Record<string, unknown> = {}) =>
+    () => ({
+      content: [{ type: 'text' as const, text: status }],
+      structuredContent: { status, message: `the agent says ${status}`, ...extra },
+    });
+  before(async () => {
+    mcp = await startMcpTestServer({
+      tools: [
+        { name: 'answers_rejected', handler: answer('rejected', { reason: 'POLICY' }) },
+        { name: 'answers_canceled', handler: answer('canceled') },
+        { name: 'answers_input_required', handler: answer('input-required', { reason: 'APPROVAL_REQUIRED' }) },
+        { name: 'answers_auth_required', handler: answer('auth-required') },
+        {
+          name: 'never_answers',
+          handler: () => new Promise((resolve) => setTimeout(() => resolve(answer('completed')()), 60_000).unref()),
+        },
+      ],
+    });
+    // Answers every request 200 with a body that is neither JSON nor SSE.
+    garbage = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('this is not JSON-RPC');
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const address = garbage.address();
+    garbageUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/mcp`;
+  });
+  after(async () => {
+    garbage.closeAllConnections();
+    await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    await mcp.close();
+  });
+
+  for (const [tool, status] of [
+    ['answers_rejected', 'rejected'],
+    ['answers_canceled', 'canceled'],
+    ['answers_input_required', 'input-required'],
+    ['answers_auth_required', 'auth-required'],
+  ] as const) {
+    it(`1: the agent answered ${status}`, async () => {
+      const io = recordingIo();
+      assert.equal(await main(['call', mcp.url, tool, '{}', '--protocol', 'mcp', '--json'], io), 1, io.err());
+      assert.equal((JSON.parse(io.out()) as { status: string }).status, status);
+    });
+  }
+
+  it('1: a conformance vector failed (here: the folder holds none)', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'adcp-exit-codes-'));
+    try {
+      const io = recordingIo();
+      assert.equal(await main(['conformance', '--vectors', empty], io), 1);
+      assert.match(io.err(), /no vectors found/);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('3: the agent did not answer within --timeout', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['call', mcp.url, 'never_answers', '{}', '--protocol', 'mcp', '--timeout', '3'], io), 3);
+    assert.match(io.err(), /\[timeout\]/);
+  });
+
+  it('3: the answer is not MCP (protocol)', async () => {
+    const io = recordingIo();
+    const code = await main(['call', garbageUrl, 'get_products', '{}', '--protocol', 'mcp', '--timeout', '20'], io);
+    assert.equal(code, 3, io.err());
+    assert.match(io.err(), /\[protocol\]/);
   });
 });
