@@ -4,10 +4,10 @@ import { isPlainObject } from '../core/plain-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { AdcpClientOptions, CallOptions, Clock, RetryOptions, WaitOptions } from './client-options.js';
 import { createClock } from './clock.js';
+import { createSigningFetch } from '../signing/signing-fetch.js';
 import { deadlineSignal } from '../transport/deadline-signal.js';
 import { credentialOriginsOf } from '../core/credential-origins.js';
 import { createTransport } from './create-transport.js';
-import { createSigningFetch } from '../signing/signing-fetch.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
 import { prepareArgs } from './idempotency.js';
 import {
@@ -21,7 +21,6 @@ import {
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
-import { getValidator } from '../schemas/adcp-validator.js';
 import type { CallArgs, CallData } from '../schemas/tool-types.js';
 import { parseWireVersion } from '../schemas/release.js';
 import { DEFAULT_RELEASE } from '../schemas/select-release.js';
@@ -34,6 +33,14 @@ import { traceAttempt, traceClientCall } from '../telemetry/client-tracing.js';
 import { tracedFetch } from '../telemetry/traced-fetch.js';
 import { traceStore } from '../telemetry/traced-store.js';
 import { traceDiscover, tracePoll, traceWaitFor } from '../telemetry/wait-tracing.js';
+
+/**
+ * The schema validators load on first use: a client that does not validate (most first calls in
+ * a short-lived process) never pays for their modules.
+ */
+async function loadValidator(release: string) {
+  return (await import('../schemas/adcp-validator.js')).getValidator(release);
+}
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
@@ -196,7 +203,7 @@ export class AdcpClient {
         prepared.args['adcp_major_version'] = parseWireVersion(release)?.major ?? 3;
       }
       if (this.#validate === 'request' || this.#validate === 'both') {
-        const checked = getValidator(release).request(tool, prepared.args);
+        const checked = (await loadValidator(release)).request(tool, prepared.args);
         if (!checked.ok) throw new AdcpValidationError(tool, release, checked.issues);
       }
       const callOptions: TransportCallOptions = {
@@ -218,7 +225,7 @@ export class AdcpClient {
         onRetry: options.onRetry,
       });
       await this.#record(tool, prepared.args, result);
-      if (this.#validate === 'response' || this.#validate === 'both') this.#checkResponse(tool, release, result);
+      if (this.#validate === 'response' || this.#validate === 'both') await this.#checkResponse(tool, release, result);
       return result;
     } finally {
       deadline.dispose();
@@ -493,13 +500,13 @@ export class AdcpClient {
     return this.#release;
   }
 
-  #checkResponse(tool: string, release: string, result: TaskResult): void {
+  async #checkResponse(tool: string, release: string, result: TaskResult): Promise<void> {
     const data = result.data;
     if (data === undefined) return;
     // Validate against the release the agent says it served when we speak it, else our own.
     const echoed = data['adcp_version'];
     const served = typeof echoed === 'string' && releasesUpTo(this.#pin).includes(echoed) ? echoed : release;
-    const validator = getValidator(served);
+    const validator = await loadValidator(served);
     const checked =
       result.status === 'failed' && isPlainObject(data['adcp_error'])
         ? validator.schema('core/error.json', data['adcp_error'])

@@ -1,6 +1,6 @@
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
-import { createInMemoryFetch, type InMemoryHandler } from '../transport/in-memory-fetch.js';
+import type { InMemoryHandler } from '../transport/in-memory-fetch.js';
 import type {
   AdcpTransport,
   CardInfo,
@@ -33,6 +33,15 @@ export interface InMemoryTransportOptions {
 }
 
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The in-memory fetch (and `node:http`, `node:stream`) loads on first use, not with `adcp-wire/client`. */
+function lazyInMemoryFetch(server: InMemoryHandler, origin: string): typeof fetch {
+  let inner: Promise<typeof fetch> | undefined;
+  return async (input, init) => {
+    inner ??= import('../transport/in-memory-fetch.js').then((m) => m.createInMemoryFetch(server, origin));
+    return (await inner)(input, init);
+  };
+}
 
 /**
  * An AdcpTransport to a server in this process, for tests and embedding: pass it to
@@ -69,7 +78,7 @@ class InMemoryTransport implements AdcpTransport {
     this.url = url;
     this.#options = {
       url,
-      fetch: createInMemoryFetch(server, new URL(url).origin),
+      fetch: lazyInMemoryFetch(server, new URL(url).origin),
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
     };
     if (options.headers !== undefined) this.#options.headers = options.headers;
