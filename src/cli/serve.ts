@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseCommand, parsePort, printable, usageError } from './args.js';
+import { UsageError, parseCommand, parsePort, printable, usageError } from './args.js';
 import { readLivePrincipals, readServeTokens } from './serve-tokens.js';
 import type { RequestSigningServerOptions } from '../server/request-signing.js';
 import { EXIT, type CliIo, type Command } from './io.js';
@@ -48,8 +48,18 @@ Options:
   --signing-vectors DIR
                     the request-signing vectors folder holding keys.json (with --sandbox;
                     default ../shared/request-signing-vectors)
+  --shutdown-timeout S
+                    on SIGTERM or Ctrl-C, drain for up to S seconds (default 10): /readyz turns
+                    503 at once, no new connection is accepted, requests, tasks and webhooks in
+                    progress may finish; then the rest is stopped (with --store-url postgres://,
+                    unfinished tasks are handed over to the other instances) and the stores
+                    closed. The process exits within S + 10 seconds; a second signal exits at once
   --json            print the endpoints as one JSON object
   -h, --help        show this help
+
+Probes for a load balancer (no credentials needed): GET /healthz (200 while the process
+serves), GET /readyz (200 when ready for traffic; 503 while starting, while the store cannot
+be reached, and while shutting down).
 
 Exit codes: 0 stopped cleanly, 1 the seller failed, 2 usage error.
 
@@ -73,6 +83,7 @@ const SPEC = {
     'test-controller': { type: 'boolean' },
     'live-principal': { type: 'string', multiple: true },
     'signing-vectors': { type: 'string' },
+    'shutdown-timeout': { type: 'string' },
     json: { type: 'boolean' },
   },
 } as const;
@@ -86,6 +97,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
   let seller: ReferenceSeller | undefined;
   try {
     const port = parsePort(values.port, 3000);
+    const graceMs = parseShutdownTimeout(values['shutdown-timeout']);
     const host = values.host ?? '127.0.0.1';
     const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
     if (values['signing-vectors'] !== undefined && values.sandbox !== true) {
@@ -146,10 +158,15 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       );
     }
     const reason = await untilStopped(io);
-    if (values.json !== true) io.stdout.write(`${reason}: closing the seller (Ctrl-C again to exit at once).\n`);
-    const hurry = exitOnSecondSignal(io);
+    if (values.json !== true) {
+      io.stdout.write(
+        `${reason}: closing the seller (draining for up to ${graceMs / 1000} s; Ctrl-C again to exit at once).\n`,
+      );
+    }
+    // Closing the stores after the drain is bounded too (statement and connect timeouts, 5 s each).
+    const hurry = exitOnSecondSignal(io, graceMs + 10_000);
     try {
-      const report = await seller.close();
+      const report = await seller.close({ graceMs });
       seller = undefined;
       if (values.json !== true) io.stdout.write(describeShutdown(report));
     } finally {
@@ -164,9 +181,22 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
   }
 };
 
+/** `--shutdown-timeout S`: whole seconds from 0 to 3600, in ms. */
+function parseShutdownTimeout(value: string | undefined): number {
+  if (value === undefined) return 10_000;
+  const seconds = Number(value);
+  if (!/^\d+$/.test(value) || seconds > 3600) {
+    throw new UsageError(`--shutdown-timeout takes whole seconds from 0 to 3600, not '${printable(value)}'.`);
+  }
+  return seconds * 1000;
+}
+
 /** What closing cut short, so nobody wonders where a task or a webhook went. */
 export function describeShutdown(report: ShutdownReport): string {
   const cut: string[] = [];
+  const handed = report.handedOverTasks ?? 0;
+  if (handed > 0)
+    cut.push(`${handed} unfinished task${handed === 1 ? '' : 's'} handed over to the other instances (lease released)`);
   if (report.abortedTasks > 0)
     cut.push(`${report.abortedTasks} running task${report.abortedTasks === 1 ? '' : 's'} stopped (now failed)`);
   if (report.undeliveredWebhooks > 0)

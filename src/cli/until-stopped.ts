@@ -25,9 +25,10 @@ export function untilStopped(io: CliIo): Promise<string> {
 
 /**
  * While a command is stopping after a first SIGINT/SIGTERM, a second one ends the process at once
- * (exit 130). No-op under `io.signal` (tests). `release()` removes the handlers.
+ * (exit 130), and so does stopping for longer than `deadlineMs` (exit 1), when given. No-op under
+ * `io.signal` (tests). `release()` removes the handlers and the deadline.
  */
-export function exitOnSecondSignal(io: CliIo): { release(): void } {
+export function exitOnSecondSignal(io: CliIo, deadlineMs?: number): { release(): void } {
   if (io.signal !== undefined) return { release: () => undefined };
   const now = () => {
     io.stderr.write('interrupted again: exiting without waiting.\n');
@@ -35,8 +36,17 @@ export function exitOnSecondSignal(io: CliIo): { release(): void } {
   };
   process.once('SIGINT', now);
   process.once('SIGTERM', now);
+  const deadline =
+    deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          io.stderr.write(`still stopping after ${Math.round(deadlineMs / 1000)} s: exiting without waiting.\n`);
+          process.exit(1);
+        }, deadlineMs);
+  deadline?.unref();
   return {
     release() {
+      clearTimeout(deadline);
       process.off('SIGINT', now);
       process.off('SIGTERM', now);
     },

@@ -241,8 +241,8 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   return {
     ...listening,
     webhookJwks,
-    async close() {
-      const report = await listening.close();
+    async close(closeOptions) {
+      const report = await listening.close(closeOptions);
       await db.close();
       await closeStore();
       return report;

@@ -24,17 +24,23 @@ export interface AdcpTaskRunner {
   }): Promise<JsonObject>;
   /** The `get_task_status` / legacy `tasks/get` answer for a task of this principal. */
   status(principal: string, args: JsonObject): Promise<JsonObject>;
+  /** How many tasks are still running or still delivering their webhooks (a drain waits for 0). */
+  readonly busy: number;
   /**
    * Aborts running work and any webhook still being delivered (a retry backoff included), waits
-   * for them to settle, and says what was cut short.
+   * for them to settle, and says what was cut short. With `handOver`, work cut short is not
+   * failed here: its task stays unfinished and its lease is released (`TaskStore.releaseLeases`),
+   * so another instance on the same store takes it over at once, as it would a dead one's.
    */
-  close(): Promise<ShutdownReport>;
+  close(options?: { handOver?: boolean }): Promise<ShutdownReport>;
 }
 
 /** What closing cut short: tasks whose work was aborted, webhooks given up undelivered. */
 export interface ShutdownReport {
   abortedTasks: number;
   undeliveredWebhooks: number;
+  /** Tasks left unfinished with their lease released, for another instance (`close({ handOver })`). */
+  handedOverTasks?: number;
 }
 
 /** The store owner of a principal's AdCP (and A2A) tasks. */
@@ -50,8 +56,10 @@ export function createAdcpTaskRunner(options: {
   protocolOf?: (taskType: string) => string | undefined;
 }): AdcpTaskRunner {
   const { store, webhooks } = options;
-  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  // `final`: the task's final state is stored; only its webhook may still be on its way.
+  const running = new Map<string, { controller: AbortController; done: Promise<void>; final: boolean }>();
   const closing = new AbortController();
+  let handingOver = false;
   let undelivered = 0;
 
   const notify = async (task: StoredTask, status: string, result: JsonObject | undefined, message?: string) => {
@@ -106,12 +114,16 @@ export function createAdcpTaskRunner(options: {
       finalBody = { status: 'failed', adcp_error: adcpErrorFromThrown(error) };
       finalStatus = 'failed';
     }
+    // Cut short to hand over: the task stays unfinished for the instance that takes it over.
+    if (handingOver && controller.signal.aborted) return;
     const request = (task.request ?? {}) as AdcpTaskRequest;
     const body: JsonObject = { ...finalBody, status: finalStatus };
     if (request.context !== undefined) body.context = request.context;
     // The final status replaces the last progress message (`get_task_status` shows this one).
     const statusMessage = typeof finalBody.message === 'string' ? finalBody.message : `Task ${finalStatus}.`;
     const stored = await store.update(owner, task.taskId, { status: finalStatus, statusMessage, result: body });
+    const entry = running.get(task.taskId);
+    if (entry !== undefined) entry.final = true;
     if (stored.ok) await notify(stored.task, finalStatus, body);
   };
 
@@ -141,7 +153,7 @@ export function createAdcpTaskRunner(options: {
       const task = created.task;
       const controller = new AbortController();
       const done = run(task, work, controller).finally(() => running.delete(task.taskId));
-      running.set(task.taskId, { controller, done });
+      running.set(task.taskId, { controller, done, final: false });
       const body: JsonObject = { status: 'submitted', task_id: task.taskId };
       if (message !== undefined) body.message = message;
       return body;
@@ -171,12 +183,20 @@ export function createAdcpTaskRunner(options: {
       return body;
     },
 
-    async close() {
+    get busy() {
+      return running.size;
+    },
+
+    async close(closeOptions = {}) {
       const all = [...running.values()];
+      const cut = all.filter((entry) => !entry.final);
+      handingOver = closeOptions.handOver === true && store.releaseLeases !== undefined;
       for (const entry of all) entry.controller.abort();
       closing.abort();
       await Promise.allSettled(all.map((entry) => entry.done));
-      return { abortedTasks: all.length, undeliveredWebhooks: undelivered };
+      if (!handingOver) return { abortedTasks: cut.length, undeliveredWebhooks: undelivered };
+      await store.releaseLeases?.().catch(() => undefined);
+      return { abortedTasks: 0, undeliveredWebhooks: undelivered, handedOverTasks: cut.length };
     },
   };
 }

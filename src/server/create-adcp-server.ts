@@ -37,6 +37,9 @@ import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
 import { advertiseComplianceTesting, createTestControllerTool } from './test-controller.js';
 import { startTaskUpkeep } from './task-upkeep.js';
+import { createReadiness } from './readiness.js';
+import { HEALTH_PATHS, isHealthPath, serveHealth } from './health-endpoints.js';
+import { waitForDrain } from './wait-for-drain.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 import { checkActivityListener } from '../telemetry/activity.js';
@@ -56,7 +59,22 @@ export const ADCP_SERVER_PATHS = {
   serverCard: '/.well-known/mcp.json',
   serverCardAlt: '/.well-known/server.json',
   jwks: '/.well-known/jwks.json',
+  /** Liveness probe: 200 while the process serves HTTP. */
+  health: HEALTH_PATHS.health,
+  /** Readiness probe: 200 when the server should get traffic, else 503 (`health` option). */
+  ready: HEALTH_PATHS.ready,
 } as const;
+
+/** How `close` stops a server. */
+export interface CloseOptions {
+  /**
+   * Drain first, for up to this many ms: readiness goes false, no new connection is accepted,
+   * requests in progress, running tasks and owed webhooks may finish (every answer closes its
+   * connection). What is left after it is cut short (see `ShutdownReport`). Default 0: at once.
+   * A `close()` without it during a drain ends the drain now.
+   */
+  graceMs?: number;
+}
 
 export interface ListeningAdcpServer {
   /** Base URL (`http://127.0.0.1:PORT`). */
@@ -65,7 +83,7 @@ export interface ListeningAdcpServer {
   /** The A2A base URL (the agent card is at `/.well-known/agent-card.json` under it). */
   a2aUrl: string;
   /** Stops everything (see `AdcpServer.close`) and says what it cut short. */
-  close(): Promise<ShutdownReport>;
+  close(options?: CloseOptions): Promise<ShutdownReport>;
 }
 
 export interface AdcpServer {
@@ -74,11 +92,13 @@ export interface AdcpServer {
   /** Starts a `node:http` server of its own. Default host 127.0.0.1, port 0 (any free port). */
   listen(options?: { port?: number; host?: string }): Promise<ListeningAdcpServer>;
   /**
-   * Stops background work, sessions, the listener (if any) and the default store, without
-   * waiting for webhook retries: async work still running is aborted (its task ends `failed`) and
-   * a webhook still being delivered is given up. The report counts both.
+   * Stops background work, sessions, the listener (if any) and the default store. With `graceMs`,
+   * drains first (see `CloseOptions`); then async work still running is aborted and a webhook
+   * still being delivered is given up. Aborted work's task ends `failed`, or, on a store shared
+   * by a fleet (one with `releaseLeases`), stays unfinished for another instance to take over.
+   * The report counts each.
    */
-  close(): Promise<ShutdownReport>;
+  close(options?: CloseOptions): Promise<ShutdownReport>;
 }
 
 /**
@@ -191,6 +211,20 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (options.testController !== undefined) advertiseComplianceTesting(tools, options.testController);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
   const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore });
+  const healthTimeoutMs = options.health?.timeoutMs ?? 2_000;
+  if (!Number.isFinite(healthTimeoutMs) || healthTimeoutMs <= 0) {
+    throw new RangeError('createAdcpServer: health.timeoutMs must be a positive number of milliseconds');
+  }
+  const readiness = createReadiness({
+    stores: [store, idempotencyStore],
+    ...(options.health?.check === undefined ? {} : { check: options.health.check }),
+    timeoutMs: healthTimeoutMs,
+    cacheMs: 1_000,
+  });
+  // Ready once the first upkeep round has failed what a dead process left behind.
+  void upkeep.ready.then(() => readiness.serving());
+  // Requests being answered, for a drain to wait on; a long-lived stream (GET /mcp) is not waited for.
+  let inFlight = 0;
   const name = options.name ?? 'adcp-wire-agent';
   const version = options.version ?? ADCP_WIRE_PACKAGE.version;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -315,15 +349,24 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
-    traceHttpServer(req, res, Object.values(ADCP_SERVER_PATHS), () => serve(req, res));
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'GET') {
+      inFlight += 1;
+      res.once('close', () => (inFlight -= 1));
+    }
+    return traceHttpServer(req, res, Object.values(ADCP_SERVER_PATHS), () => serve(req, res));
+  };
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Probes first: unauthenticated, before Host checks (a balancer probes by address), cheap.
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (isHealthPath(path)) return serveHealth(req, res, path, readiness);
+    // Draining: answer what still arrives on an open connection, then close that connection.
+    if (readiness.phase === 'draining') res.setHeader('connection', 'close');
     const refused = checkHostAndOrigin(req, allowedHosts);
     if (refused !== undefined) {
       refuseUnread(req, res, 403, { error: refused });
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method === 'GET' && (path === ADCP_SERVER_PATHS.serverCard || path === ADCP_SERVER_PATHS.serverCardAlt)) {
       sendJson(res, 200, buildServerCard(cardInput(req)));
       return;
@@ -482,15 +525,30 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
 
   let listener: HttpServer | undefined;
   let closed: Promise<ShutdownReport> | undefined;
-  const close = (): Promise<ShutdownReport> => (closed ??= shutdown());
-  const shutdown = async (): Promise<ShutdownReport> => {
+  const hurry = new AbortController();
+  const close = (closeOptions: CloseOptions = {}): Promise<ShutdownReport> => {
+    const graceMs = closeOptions.graceMs ?? 0;
+    if (!Number.isFinite(graceMs) || graceMs < 0) {
+      throw new RangeError('close: graceMs must be a number of milliseconds, 0 or more');
+    }
+    if (closed !== undefined && graceMs === 0) hurry.abort();
+    return (closed ??= shutdown(graceMs));
+  };
+  const shutdown = async (graceMs: number): Promise<ShutdownReport> => {
+    readiness.drain();
+    if (graceMs > 0) {
+      listener?.close();
+      listener?.closeIdleConnections();
+      await waitForDrain(() => inFlight + runner.busy + taskWork.busy, graceMs, hurry.signal);
+    }
     taskWork.close();
     await mcp.close();
     await mcpModern.close();
     await a2a.close();
     await a2aLegacy.close();
-    const report = await runner.close();
+    // Upkeep stops first: a renewal after the hand-over would take the released leases back.
     await upkeep.stop();
+    const report = await runner.close({ handOver: true });
     if (listener !== undefined) {
       const server = listener;
       await new Promise<void>((resolve) => {
@@ -511,6 +569,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       // Tasks a previous run left unfinished and whose lease already lapsed are failed before
       // the first request; the rest as their leases lapse.
       await upkeep.ready;
+      readiness.serving();
       if (allowedHosts === undefined && isLoopbackAddress(host)) allowedHosts = new Set(LOOPBACK_HOSTS);
       const server = createServer((req, res) => {
         handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));

@@ -1,5 +1,5 @@
 export { createAdcpServer, ADCP_SERVER_PATHS } from './create-adcp-server.js';
-export type { AdcpServer, ListeningAdcpServer } from './create-adcp-server.js';
+export type { AdcpServer, CloseOptions, ListeningAdcpServer } from './create-adcp-server.js';
 export type {
   AdcpToolDefinition,
   AsyncProgress,

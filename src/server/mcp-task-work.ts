@@ -46,6 +46,8 @@ export interface McpTaskWork {
   adopt(owner: string, task: StoredTask, toolName: string, work: McpWork): void;
   /** Aborts the work of a cancelled task (no-op when it is not running here). */
   abort(taskId: string): void;
+  /** How many tasks' work is running here (a drain waits for 0). */
+  readonly busy: number;
   /** Aborts everything (server shutdown). */
   close(): void;
 }
@@ -82,6 +84,9 @@ export function createMcpTaskWork(store: TaskStore, fallbackMs: number): McpTask
     },
     abort(taskId) {
       running.get(taskId)?.abort(new Error('cancelled'));
+    },
+    get busy() {
+      return running.size;
     },
     close() {
       for (const controller of running.values()) controller.abort(new Error('server closing'));

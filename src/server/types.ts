@@ -224,4 +224,11 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    * unknown tool, as the spec requires of production. `isSandbox` refuses live accounts (FORBIDDEN).
    */
   testController?: TestControllerOptions;
+  /**
+   * Probes for load balancers (docs/server.md, "Run a fleet"): `GET /healthz` answers 200 while
+   * the process serves HTTP; `GET /readyz` 200 when it should get traffic, 503 while starting,
+   * while a store's `ping` fails or `check` rejects (each round bounded by `timeoutMs`, default
+   * 2,000), and from the moment `close` begins. Both are unauthenticated and say nothing internal.
+   */
+  health?: { check?: () => Promise<unknown>; timeoutMs?: number };
 }

@@ -80,5 +80,7 @@ export interface IdempotencyStore {
    * in-flight claims past their lease. Returns how many.
    */
   sweep(now?: number, options?: { expiredForMs?: number }): Promise<number>;
+  /** Throws when the store cannot be reached now (readiness); absent on a store that is always reachable. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -127,6 +127,14 @@ export class PgDatabase {
     }
   }
 
+  /**
+   * Throws `AdcpWireError` (`store`) unless the server answers a trivial statement now (and the
+   * schema is migrated): what readiness probes ask.
+   */
+  async ping(): Promise<void> {
+    await this.query('ping', 'SELECT 1');
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

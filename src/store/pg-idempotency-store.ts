@@ -127,6 +127,10 @@ export class PgIdempotencyStore implements IdempotencyStore {
     );
   }
 
+  async ping(): Promise<void> {
+    await this.#db.ping();
+  }
+
   async close(): Promise<void> {
     if (this.#owned) await this.#db.close();
   }

@@ -253,6 +253,19 @@ export class PgTaskStore implements TaskStore {
     return result.rowCount ?? 0;
   }
 
+  async releaseLeases(): Promise<number> {
+    const result = await this.#db.query(
+      'task lease release',
+      `UPDATE adcp_server_tasks SET lease_expires_at = 0 WHERE runner = $1 AND status NOT IN (${TERMINAL_SQL})`,
+      [this.#runner],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.#db.ping();
+  }
+
   async close(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     if (this.#owned) await this.#db.close();

@@ -134,5 +134,13 @@ export interface TaskStore {
    * Returns how many tasks were failed.
    */
   abandonUnfinished(kind: TaskKind, options: AbandonTasksOptions): Promise<number>;
+  /**
+   * Ends the lease of every unfinished task this handle runs, so another process on the same store
+   * takes them over now rather than when the lease would have lapsed (a graceful shutdown's hand-over).
+   * Only a store shared between processes has it. Returns how many leases were released.
+   */
+  releaseLeases?(): Promise<number>;
+  /** Throws when the store cannot be reached now (readiness); absent on a store that is always reachable. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
