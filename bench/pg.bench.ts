@@ -4,13 +4,14 @@
 // Targets (issue 7): 3 processes >= 0.9x of one; PostgreSQL >= 1/3 of SQLite. CPU time per
 // delivery of each component (sender+forwarder, receivers, PostgreSQL server) says what bounds
 // each figure. Uses a private throwaway cluster (scripts/pg-start.sh), stopped at the end.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestCluster } from '../test/pg/pg-cluster.js';
 import { startForwarder } from '../test/pg/fleet/forwarder.js';
 import { spawnReceiver, type ReceiverProcess } from '../test/pg/fleet/spawn-receiver.js';
 import { deliverAll, makeEvents, percentile } from '../test/pg/fleet/deliveries.js';
+import { cpuMsOf, postgresCpuMs } from './proc-cpu.js';
 
 const OPERATIONS = Number(process.env.BENCH_PG_OPERATIONS ?? 1250); // x4 events
 // x4 deliveries per receiver process: V8 needs thousands of requests to reach steady state, and
@@ -44,30 +45,6 @@ interface Figures {
   p50: number[];
   p99: number[];
   cpu: { sender: number; receivers: number; postgres: number }[];
-}
-
-const TICK_MS = 1000 / 100; // USER_HZ
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0;
-  }
-}
-function postgresCpuMs(dataDir: string): number {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let total = cpuMsOf(postmaster);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-      if (ppid === postmaster) total += cpuMsOf(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
 }
 
 const cluster = await startTestCluster();

@@ -1,0 +1,278 @@
+// Seller fleet (issue 17): CPU per request of `adcp serve` instances for a get_products +
+// create_media_buy mix (MCP 2026-07-28, stateless), through a round-robin forwarder on loopback:
+// 1 instance on SQLite, 1 on PostgreSQL, 3 on PostgreSQL, in the same run. Targets: an instance's
+// CPU per request on PostgreSQL <= 1.5x on SQLite; 3 instances >= 0.9x the capacity of one, by
+// CPU per request (bench/pg.bench.ts's method: capacity = 2 cores / total CPU per request).
+// Uses a private throwaway cluster (scripts/pg-start.sh), stopped at the end.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { mediaBuyRequest, packageRequest } from '../src/seller/sample-requests.js';
+import { startTestCluster } from '../test/pg/pg-cluster.js';
+import { startForwarder } from '../test/pg/fleet/forwarder.js';
+import { cpuMsOf, postgresCpuMs } from './proc-cpu.js';
+
+const REQUESTS = Number(process.env.BENCH_FLEET_REQUESTS ?? 1500);
+const WARMUP_PER_INSTANCE = Number(process.env.BENCH_FLEET_WARMUP ?? 1500);
+const CONCURRENCY = 16;
+const ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 3);
+// Buyers: the task store allows 120 new tasks per principal and minute, idempotency 60 writes/s.
+const PRINCIPALS = 100;
+// The reference seller completes a media buy 2 s after it is made: the CPU of that is counted.
+const SETTLE_MS = 2_500;
+const BIN = fileURLToPath(new URL('../bin/adcp.js', import.meta.url));
+const MODERN = '2026-07-28';
+
+type Scenario = { name: string; store: 'sqlite' | 'postgres'; instances: number };
+const SCENARIOS: Scenario[] = [
+  { name: 'SQLite, 1 instance', store: 'sqlite', instances: 1 },
+  { name: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1 },
+  { name: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3 },
+];
+
+const tokens = Array.from({ length: PRINCIPALS }, (_, i) => ({ token: randomBytes(16).toString('hex'), who: `b${i}` }));
+const serveTokens = tokens.map((t) => `${t.token}=${t.who}`).join(',');
+
+interface Instance {
+  child: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function startInstance(args: string[]): Promise<Instance> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ADCP_SERVE_TOKENS: serveTokens };
+  delete env.ADCP_STORE_URL;
+  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`adcp serve did not start: ${err}`));
+    }, 120_000);
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line === undefined) return;
+      clearTimeout(timer);
+      resolve({ child, port: Number(new URL((JSON.parse(line) as { url: string }).url).port), stop });
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`adcp serve exited ${code}: ${err}`));
+    });
+  });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+/** One tools/call on the 2026-07-28 era; resolves to whether the answer was a success. */
+function call(port: number, i: number): Promise<boolean> {
+  const buyer = tokens[i % tokens.length] as { token: string };
+  const [name, args] =
+    i % 2 === 0
+      ? ['get_products', { buying_mode: 'brief', brief: 'coffee lovers on CTV' }]
+      : ['create_media_buy', { ...mediaBuyRequest([packageRequest('olv_pets', 5)]), idempotency_key: randomUUID() }];
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'tools/call',
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': MODERN,
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    },
+  });
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+          authorization: `Bearer ${buyer.token}`,
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve(res.statusCode === 200 && text.includes('"result"') && !text.includes('"isError":true')),
+        );
+        res.on('error', () => resolve(false));
+      },
+    );
+    req.on('error', () => resolve(false));
+    req.end(body);
+  });
+}
+
+async function drive(port: number, count: number, offset: number): Promise<{ failed: number }> {
+  let next = 0;
+  let failed = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      if (!(await call(port, offset + i))) failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { failed };
+}
+
+interface Figures {
+  perSecond: number[];
+  failed: number;
+  cpu: { client: number; instances: number; postgres: number }[];
+}
+
+const cluster = await startTestCluster();
+const admin = new pg.Client({ connectionString: cluster.url });
+await admin.connect();
+const dir = mkdtempSync(join(tmpdir(), 'adcp-bench-fleet-'));
+const results = new Map<string, Figures>(SCENARIOS.map((s) => [s.name, { perSecond: [], failed: 0, cpu: [] }]));
+let run = 0;
+let offset = 0;
+try {
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const scenario of round % 2 === 0 ? SCENARIOS : [...SCENARIOS].reverse()) {
+      run += 1;
+      let storeArgs: string[] = [];
+      if (scenario.store === 'postgres') {
+        const schema = `fleet_${run}`;
+        await admin.query(`CREATE SCHEMA ${schema}`);
+        const url = new URL(cluster.url);
+        url.searchParams.set('options', `-c search_path=${schema}`);
+        storeArgs = ['--store-url', url.toString()];
+      }
+      const instances: Instance[] = [];
+      for (let i = 0; i < scenario.instances; i += 1) {
+        // Each instance's media buys in a file of its own, as on SQLite: only the task and
+        // idempotency stores differ between the scenarios.
+        instances.push(await startInstance([...storeArgs, '--db', join(dir, `seller-${run}-${i}.db`)]));
+      }
+      const forwarder = await startForwarder(instances.map((instance) => instance.port));
+      const port = Number(new URL(forwarder.url).port);
+      const figures = results.get(scenario.name) as Figures;
+      try {
+        await drive(port, WARMUP_PER_INSTANCE * scenario.instances, offset);
+        offset += WARMUP_PER_INSTANCE * scenario.instances;
+        await new Promise((r) => setTimeout(r, SETTLE_MS));
+        const instanceCpu = () => instances.reduce((sum, instance) => sum + cpuMsOf(instance.child.pid ?? 0), 0);
+        const before = {
+          client: process.cpuUsage(),
+          instances: instanceCpu(),
+          postgres: postgresCpuMs(cluster.dataDir),
+        };
+        const started = performance.now();
+        const { failed } = await drive(port, REQUESTS, offset);
+        offset += REQUESTS;
+        const seconds = (performance.now() - started) / 1000;
+        await new Promise((r) => setTimeout(r, SETTLE_MS));
+        const client = process.cpuUsage(before.client);
+        figures.perSecond.push(REQUESTS / seconds);
+        figures.failed += failed;
+        figures.cpu.push({
+          client: (client.user + client.system) / 1000 / REQUESTS,
+          instances: (instanceCpu() - before.instances) / REQUESTS,
+          postgres: (postgresCpuMs(cluster.dataDir) - before.postgres) / REQUESTS,
+        });
+      } finally {
+        await forwarder.close();
+        await Promise.all(instances.map((instance) => instance.stop()));
+      }
+    }
+  }
+} finally {
+  agent.destroy();
+  await admin.end();
+  await cluster.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
+const lines: string[] = [];
+lines.push('## Seller fleet: adcp serve on SQLite and PostgreSQL, 1 and 3 instances (bench/fleet-serve.bench.ts)', '');
+lines.push(
+  `${REQUESTS} MCP 2026-07-28 tools/call per run, get_products and create_media_buy alternated (each media buy ` +
+    `completes 2 s later: that work is counted), ${PRINCIPALS} bearer-token buyers, ${CONCURRENCY} in flight, ` +
+    `after ${WARMUP_PER_INSTANCE} warm-up calls per instance, through a round-robin forwarder on loopback. ` +
+    `Median of ${ROUNDS} runs per row, scenario order alternated. CPU from /proc, ` +
+    `${SETTLE_MS} ms after the last answer. Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (2 cores, shared).`,
+  '',
+);
+lines.push(
+  '| store, instances | calls/s | failed | CPU ms/call: load generator+forwarder | instances | PostgreSQL | total | capacity on 2 idle cores | all runs (calls/s) |',
+);
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+type Cpu = { instances: number; postgres: number; total: number };
+const cpuOf = new Map<string, Cpu>();
+for (const scenario of SCENARIOS) {
+  const f = results.get(scenario.name) as Figures;
+  const cpu = {
+    client: mean(f.cpu.map((c) => c.client)),
+    instances: mean(f.cpu.map((c) => c.instances)),
+    postgres: mean(f.cpu.map((c) => c.postgres)),
+  };
+  const total = cpu.client + cpu.instances + (scenario.store === 'postgres' ? cpu.postgres : 0);
+  cpuOf.set(scenario.name, { instances: cpu.instances, postgres: cpu.postgres, total });
+  lines.push(
+    `| ${scenario.name} | ${median(f.perSecond).toFixed(0)} | ${f.failed} | ${cpu.client.toFixed(2)} | ${cpu.instances.toFixed(2)} | ` +
+      `${scenario.store === 'postgres' ? cpu.postgres.toFixed(2) : '-'} | ${total.toFixed(2)} | ${(2000 / total).toFixed(0)} | ` +
+      `${f.perSecond.map((r) => r.toFixed(0)).join(', ')} |`,
+  );
+}
+const sqlite = cpuOf.get('SQLite, 1 instance') as Cpu;
+const pg1 = cpuOf.get('PostgreSQL, 1 instance') as Cpu;
+const pg3 = cpuOf.get('PostgreSQL, 3 instances') as Cpu;
+const instanceRatio = pg1.instances / sqlite.instances;
+const capacityRatio = pg1.total / pg3.total;
+const rate = (name: string) => median((results.get(name) as Figures).perSecond);
+lines.push('');
+lines.push(
+  `- instance CPU per call, PostgreSQL vs SQLite (target <= 1.5x): **${instanceRatio.toFixed(2)}x** ` +
+    `(${pg1.instances.toFixed(2)} vs ${sqlite.instances.toFixed(2)} ms; with the PostgreSQL server's own CPU ` +
+    `${((pg1.instances + pg1.postgres) / sqlite.instances).toFixed(2)}x)`,
+);
+lines.push(
+  `- 3 instances vs 1, PostgreSQL (target >= 0.9x): by CPU capacity **${capacityRatio.toFixed(2)}x**, ` +
+    `measured rate ${(rate('PostgreSQL, 3 instances') / rate('PostgreSQL, 1 instance')).toFixed(2)}x`,
+);
+lines.push('');
+console.log(lines.join('\n'));
