@@ -72,7 +72,7 @@ describe('adcp serve draining on SIGTERM', () => {
   });
 
   it('refuses new connections, finishes the running media buy, delivers its webhook and exits 0', async () => {
-    const served = await serve(['--shutdown-timeout', '60']);
+    const served = await serve(['--shutdown-timeout', '150']);
     children.push(served.child);
     assert.equal((await fetch(`${served.base}/readyz`)).status, 200);
     const client = new AdcpClient({ url: served.mcp, protocol: 'mcp' });
@@ -86,16 +86,16 @@ describe('adcp serve draining on SIGTERM', () => {
     served.child.kill('SIGTERM');
     let refused = false;
     for (let i = 0; i < 100 && !refused; i++) refused = await refusesConnections(served.base);
-    assert.ok(refused, 'a draining server takes no new connection');
+    assert.ok(refused, `a draining server takes no new connection: ${served.output()}`);
     const code = await served.exited;
     const tookMs = Date.now() - stopAsked;
     assert.equal(code, 0, served.output());
-    // The media buy completes 2 s after it was made: the drain waited for it, not for the 60 s.
-    assert.ok(tookMs < 45_000, `took ${tookMs} ms`);
-    assert.match(served.output(), /SIGTERM: closing the seller \(draining for up to 60 s/);
+    // The media buy completes 2 s after it was made: the drain waited for it, not for the 150 s.
+    assert.ok(tookMs < 100_000, `took ${tookMs} ms: ${served.output()}`);
+    assert.match(served.output(), /SIGTERM: closing the seller \(draining for up to 150 s/);
     assert.match(served.output(), /stopped; nothing was left running\./);
     const owed = webhooks.filter((w) => w.operation_id === 'op-drain');
-    assert.deepEqual(owed.at(-1)?.status, 'completed', JSON.stringify(owed));
+    assert.deepEqual(owed.at(-1)?.status, 'completed', `${JSON.stringify(owed)} ${served.output()}`);
   });
 
   it('stops at the end of --shutdown-timeout and says what it gave up', async () => {
@@ -114,7 +114,7 @@ describe('adcp serve draining on SIGTERM', () => {
     assert.equal(await served.exited, 0, served.output());
     const tookMs = Date.now() - stopAsked;
     assert.ok(tookMs >= 1_000, `took ${tookMs} ms: the grace was not given`);
-    assert.ok(tookMs < 30_000, `took ${tookMs} ms`);
+    assert.ok(tookMs < 30_000, `took ${tookMs} ms: ${served.output()}`);
     assert.match(served.output(), /stopped; .*not delivered/);
   });
 
@@ -128,13 +128,14 @@ describe('adcp serve draining on SIGTERM', () => {
     });
     await client.close();
     served.child.kill('SIGTERM');
-    for (let i = 0; i < 800 && !/draining for up to/.test(served.output()); i++) {
+    for (let i = 0; i < 2400 && !/draining for up to/.test(served.output()); i++) {
       await new Promise((r) => setTimeout(r, 25));
     }
+    assert.match(served.output(), /draining for up to 120 s/);
     const secondAsked = Date.now();
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 130, served.output());
-    assert.ok(Date.now() - secondAsked < 20_000);
+    assert.ok(Date.now() - secondAsked < 30_000, served.output());
     assert.match(served.output(), /interrupted again: exiting without waiting/);
   });
 
