@@ -175,9 +175,9 @@ try {
       }
       const instances: Instance[] = [];
       for (let i = 0; i < scenario.instances; i += 1) {
-        // Each instance's media buys in a file of its own, as on SQLite: only the task and
-        // idempotency stores differ between the scenarios.
-        instances.push(await startInstance([...storeArgs, '--db', join(dir, `seller-${run}-${i}.db`)]));
+        // All of an instance's state in one store: a SQLite file, or PostgreSQL (--db is then unused).
+        const args = scenario.store === 'postgres' ? storeArgs : ['--db', join(dir, `seller-${run}-${i}.db`)];
+        instances.push(await startInstance(args));
       }
       const forwarder = await startForwarder(instances.map((instance) => instance.port));
       const port = Number(new URL(forwarder.url).port);
