@@ -95,7 +95,7 @@ describe('createAdcpServer readiness on PostgreSQL', { skip: pgSkip }, () => {
     const first = open();
     const listening = await first.adcp.listen();
     const client = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp' });
-    const buy = await client.call('create_media_buy', { buyer_ref: 'handover' });
+    const buy = await client.call('create_media_buy', {});
     await client.close();
     assert.equal(buy.status, 'submitted');
     const report = await first.adcp.close({ graceMs: 200 });

@@ -126,7 +126,7 @@ describe('createAdcpServer close({ graceMs })', () => {
     const client = new AdcpClient({ url: `${mounted.base}/mcp`, protocol: 'mcp' });
     try {
       await until(async () => (await readyz(mounted.base)).status === 200, 'ready');
-      const buy = await client.call('create_media_buy', { buyer_ref: 'drain' });
+      const buy = await client.call('create_media_buy', {});
       assert.equal(buy.status, 'submitted');
       const started = Date.now();
       const closing = adcp.close({ graceMs: 60_000 });
@@ -149,7 +149,7 @@ describe('createAdcpServer close({ graceMs })', () => {
     const listening = await adcp.listen();
     const client = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp' });
     try {
-      const buy = await client.call('create_media_buy', { buyer_ref: 'cut' });
+      const buy = await client.call('create_media_buy', {});
       assert.equal(buy.status, 'submitted');
       await client.close();
       const started = Date.now();
@@ -168,7 +168,7 @@ describe('createAdcpServer close({ graceMs })', () => {
     const adcp = createAdcpServer({ validateRequests: false, tools: [endless] });
     const listening = await adcp.listen();
     const client = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp' });
-    await client.call('create_media_buy', { buyer_ref: 'hurry' });
+    await client.call('create_media_buy', {});
     await client.close();
     const started = Date.now();
     const first = adcp.close({ graceMs: 120_000 });
