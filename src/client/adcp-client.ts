@@ -30,7 +30,7 @@ import { statusToolFor, waitForResult, type WaitContext } from './wait-for.js';
 import { unwrapPolledResult } from './unwrap-polled-result.js';
 import { checkActivityListener } from '../telemetry/activity.js';
 import { traceAttempt, traceClientCall } from '../telemetry/client-tracing.js';
-import { tracedFetch } from '../telemetry/traced-fetch.js';
+import { propagatingFetch } from '../telemetry/traced-fetch.js';
 import { traceStore } from '../telemetry/traced-store.js';
 import { traceDiscover, tracePoll, traceWaitFor } from '../telemetry/wait-tracing.js';
 
@@ -120,7 +120,7 @@ export class AdcpClient {
         options.signing,
       );
     } else if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
-    this.#transportOptions.fetch = tracedFetch(
+    this.#transportOptions.fetch = propagatingFetch(
       this.#transportOptions.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     );
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;

@@ -23,11 +23,25 @@ export function safeId(value: unknown): string | undefined {
   return sanitizeSellerText(value, { maxLength: 128 });
 }
 
+const byUrl = new Map<string, Readonly<Record<string, AttributeValue>>>();
+
 /**
  * `server.address`, `server.port` and `url.full` for a request to `url`, with the userinfo,
- * query and fragment removed (a token in a query string never reaches a span).
+ * query and fragment removed (a token in a query string never reaches a span). Remembered for a
+ * few dozen URL strings: a client asks for its own on every span.
  */
-export function urlAttributes(url: string | URL): Record<string, AttributeValue> {
+export function urlAttributes(url: string | URL): Readonly<Record<string, AttributeValue>> {
+  if (typeof url !== 'string') return parseUrlAttributes(url);
+  let known = byUrl.get(url);
+  if (known === undefined) {
+    if (byUrl.size >= 64) byUrl.clear();
+    known = Object.freeze(parseUrlAttributes(url));
+    byUrl.set(url, known);
+  }
+  return known;
+}
+
+function parseUrlAttributes(url: string | URL): Record<string, AttributeValue> {
   let parsed: URL;
   try {
     parsed = typeof url === 'string' ? new URL(url) : url;

@@ -2,8 +2,8 @@ import type { TaskResult } from '../core/task-result.js';
 import { emitActivity, type ActivityListener } from './activity.js';
 import { ADCP_ATTR, safeId, urlAttributes } from './attributes.js';
 import { meters } from './metrics.js';
-import { activeTraceId } from './otel.js';
-import { errorTypeOf, inSpan, type TelemetrySpan } from './span.js';
+import { activeTraceId, activeTracer } from './otel.js';
+import { errorTypeOf, inSpan, type AttributeValue, type TelemetrySpan } from './span.js';
 
 /** What the client's hooks know about the call they trace. */
 export interface CallTrace {
@@ -17,6 +17,8 @@ export interface CallTrace {
  * task and operation ids and error code, and the `adcp.client.calls` / `.call.duration` metrics.
  */
 export function traceClientCall(info: CallTrace, run: () => Promise<TaskResult>): Promise<TaskResult> {
+  // Nothing registered: the call as it is, no span, no timing, no wrapper.
+  if (activeTracer() === undefined && meters() === undefined) return run();
   const started = performance.now();
   return inSpan(
     `adcp.call ${info.tool}`,
@@ -80,31 +82,19 @@ export interface AttemptTrace extends CallTrace {
  * second attempt on.
  */
 export function traceAttempt(info: AttemptTrace, run: () => Promise<TaskResult>): Promise<TaskResult> {
-  const started = performance.now();
-  const mcp = info.protocol === 'mcp';
-  const method = info.method ?? (mcp ? 'tools/call' : 'SendMessage');
   if (info.attempt > 1 && info.poll !== true) meters()?.clientRetries.add(1, { [ADCP_ATTR.tool]: info.tool });
+  // No SDK and no listener: the attempt as it is.
+  if (info.onActivity === undefined && activeTracer() === undefined) return run();
+  const started = performance.now();
   return inSpan(
-    `${method} ${info.tool}`,
-    () => ({
-      kind: 'client',
-      attributes: {
-        [ADCP_ATTR.tool]: info.tool,
-        [ADCP_ATTR.protocol]: info.protocol,
-        [ADCP_ATTR.attempt]: info.attempt,
-        'mcp.method.name': mcp ? method : undefined,
-        'rpc.system.name': mcp ? undefined : 'jsonrpc',
-        'rpc.method': mcp ? undefined : method,
-        'gen_ai.tool.name': info.method === undefined ? info.tool : undefined,
-        'gen_ai.operation.name': info.method === undefined ? 'execute_tool' : undefined,
-        'adcp.poll': info.poll === true ? true : undefined,
-        'network.transport': 'tcp',
-        'network.protocol.name': 'http',
-        ...urlAttributes(info.url),
-      },
-    }),
+    `${info.method ?? (info.protocol === 'mcp' ? 'tools/call' : 'SendMessage')} ${info.tool}`,
+    () => ({ kind: 'client', attributes: attemptAttributes(info) }),
     async (span) => {
-      if (info.onActivity === undefined && !span.recording) return run();
+      if (info.onActivity === undefined) {
+        const result = await run();
+        setResultAttributes(span, result);
+        return result;
+      }
       const base = { side: 'client' as const, tool: info.tool, protocol: info.protocol, attempt: info.attempt };
       const poll = info.poll === true ? { poll: true } : {};
       emitActivity(info.onActivity, { type: 'request', at: Date.now(), ...base, ...poll, ...traceIdOf() });
@@ -141,6 +131,29 @@ export function traceAttempt(info: AttemptTrace, run: () => Promise<TaskResult>)
       }
     },
   );
+}
+
+/** The attempt span's attributes (MCP or JSON-RPC semantic conventions, and AdCP's own). */
+function attemptAttributes(info: AttemptTrace): Record<string, AttributeValue> {
+  const mcp = info.protocol === 'mcp';
+  const method = info.method ?? (mcp ? 'tools/call' : 'SendMessage');
+  const attributes: Record<string, AttributeValue> = {
+    [ADCP_ATTR.tool]: info.tool,
+    [ADCP_ATTR.protocol]: info.protocol,
+    [ADCP_ATTR.attempt]: info.attempt,
+    ...urlAttributes(info.url),
+  };
+  if (mcp) attributes['mcp.method.name'] = method;
+  else {
+    attributes['rpc.system.name'] = 'jsonrpc';
+    attributes['rpc.method'] = method;
+  }
+  if (info.method === undefined) {
+    attributes['gen_ai.tool.name'] = info.tool;
+    attributes['gen_ai.operation.name'] = 'execute_tool';
+  }
+  if (info.poll === true) attributes['adcp.poll'] = true;
+  return attributes;
 }
 
 function traceIdOf(): { traceId?: string } {

@@ -24,16 +24,18 @@ let provider: MeterProvider | undefined;
 let instruments: Instruments | undefined;
 
 /**
- * The instruments on the registered meter provider (no-op instruments when none is registered),
- * created once per provider. `undefined` when `@opentelemetry/api` is not installed.
+ * The instruments on the registered meter provider, created once per provider. `undefined` when
+ * no meter provider is registered (the API's no-op meter) or `@opentelemetry/api` is not
+ * installed, so callers skip building labels for nothing.
  */
 export function meters(): Instruments | undefined {
   const api = otelApi();
   if (api === undefined) return undefined;
   const current = api.metrics.getMeterProvider();
-  if (current !== provider || instruments === undefined) {
+  if (current !== provider) {
     provider = current;
-    instruments = create(current.getMeter(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version));
+    const meter = current.getMeter(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version);
+    instruments = meter === api.createNoopMeter() ? undefined : create(meter);
   }
   return instruments;
 }

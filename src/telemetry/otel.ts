@@ -26,7 +26,12 @@ export function otelApi(): Api | undefined {
 /** Lets tests stand in for a missing `@opentelemetry/api` (`null`) or restore the real one (`undefined`). */
 export function setOtelApiForTests(api: Api | null | undefined): void {
   loaded = api;
+  tracerProvider = undefined;
+  tracer = undefined;
 }
+
+let tracerProvider: OtelApi.TracerProvider | undefined;
+let tracer: OtelApi.Tracer | undefined;
 
 /**
  * The tracer of the registered SDK, or `undefined` when no tracer provider is registered: the
@@ -36,12 +41,22 @@ export function setOtelApiForTests(api: Api | null | undefined): void {
 export function activeTracer(): OtelApi.Tracer | undefined {
   const api = otelApi();
   if (api === undefined) return undefined;
-  const provider = api.trace.getTracerProvider() as OtelApi.TracerProvider & {
+  const provider = api.trace.getTracerProvider();
+  // The API's proxy takes one delegate for its life (registering again is refused; disable()
+  // makes a new proxy), so the tracer found for a provider is kept while it stays the global one.
+  if (provider === tracerProvider) return tracer;
+  const proxy = provider as OtelApi.TracerProvider & {
     getDelegateTracer?: (name: string, version?: string) => OtelApi.Tracer | undefined;
   };
-  if (typeof provider.getDelegateTracer === 'function')
-    return provider.getDelegateTracer(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version);
-  return provider.getTracer(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version);
+  const found =
+    typeof proxy.getDelegateTracer === 'function'
+      ? proxy.getDelegateTracer(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version)
+      : provider.getTracer(ADCP_WIRE_PACKAGE.name, ADCP_WIRE_PACKAGE.version);
+  if (found !== undefined) {
+    tracerProvider = provider;
+    tracer = found;
+  }
+  return found;
 }
 
 /** The trace id of the span active now, when an SDK is recording one. */

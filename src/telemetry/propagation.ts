@@ -21,7 +21,7 @@ export function injectTraceHeaders(headers: Headers): void {
   headers.set('traceparent', `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`);
   const state = spanContext.traceState?.serialize();
   if (state !== undefined && state !== '') headers.set('tracestate', state);
-  else headers.delete('tracestate');
+  else if (headers.has('tracestate')) headers.delete('tracestate');
   api.propagation.inject(active, headers, { set: (carrier, key, value) => carrier.set(key, value) });
 }
 

@@ -44,50 +44,83 @@ export function inSpan<T>(
   fn: (span: TelemetrySpan) => Promise<T>,
 ): Promise<T> {
   const tracer = activeTracer();
-  if (tracer === undefined) return fn(NOOP_SPAN);
-  const api = otelApi();
-  if (api === undefined) return fn(NOOP_SPAN);
+  const api = tracer === undefined ? undefined : otelApi();
+  if (tracer === undefined || api === undefined) return fn(NOOP_SPAN);
   const options = typeof spanOptions === 'function' ? spanOptions() : spanOptions;
-  const attributes: Record<string, AttributeValue> = {};
-  for (const [key, value] of Object.entries(options.attributes ?? {})) if (value !== undefined) attributes[key] = value;
   const parent = options.parent ?? api.context.active();
-  const span = tracer.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes }, parent);
-  const wrapped = wrapSpan(span);
-  return api.context.with(api.trace.setSpan(parent, span), async () => {
-    try {
-      return await fn(wrapped);
-    } catch (error) {
-      wrapped.fail(errorTypeOf(error));
-      throw error;
-    } finally {
+  const span = tracer.startSpan(
+    name,
+    { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) },
+    parent,
+  );
+  return api.context.with(api.trace.setSpan(parent, span), runInSpan<T>, undefined, span, fn);
+}
+
+function runInSpan<T>(span: Span, fn: (span: TelemetrySpan) => Promise<T>): Promise<T> {
+  const handle = new SpanHandle(span);
+  let pending: Promise<T>;
+  try {
+    pending = fn(handle);
+  } catch (error) {
+    return Promise.reject(endFailed(handle, span, error));
+  }
+  return pending.then(
+    (value) => {
       span.end();
-    }
-  });
+      return value;
+    },
+    (error: unknown) => {
+      throw endFailed(handle, span, error);
+    },
+  );
+}
+
+/** Marks the span failed with the error's type, ends it, and hands the error back to rethrow. */
+function endFailed(handle: SpanHandle, span: Span, error: unknown): unknown {
+  handle.fail(errorTypeOf(error));
+  span.end();
+  return error;
 }
 
 /** Adds an event to the span active now (store operations, replays), if one is recording. */
 export function addActiveEvent(name: string, attributes?: Record<string, AttributeValue | undefined>): void {
   if (activeTracer() === undefined) return;
   const span = otelApi()?.trace.getActiveSpan();
-  if (span?.isRecording() === true) wrapSpan(span).event(name, attributes);
+  if (span?.isRecording() === true) span.addEvent(name, defined(attributes));
 }
 
-function wrapSpan(span: Span): TelemetrySpan {
-  return {
-    recording: true,
-    set(key, value) {
-      if (value !== undefined) span.setAttribute(key, value);
-    },
-    event(name, attributes = {}) {
-      const clean: Record<string, AttributeValue> = {};
-      for (const [key, value] of Object.entries(attributes)) if (value !== undefined) clean[key] = value;
-      span.addEvent(name, clean);
-    },
-    fail(errorType) {
-      span.setAttribute('error.type', errorType);
-      span.setStatus({ code: 2, message: errorType });
-    },
-  };
+/** A recording span as instrumented code sees it (a class: no closures per span). */
+class SpanHandle implements TelemetrySpan {
+  readonly recording = true;
+  readonly #span: Span;
+  constructor(span: Span) {
+    this.#span = span;
+  }
+  set(key: string, value: AttributeValue | undefined): void {
+    if (value !== undefined) this.#span.setAttribute(key, value);
+  }
+  event(name: string, attributes?: Record<string, AttributeValue | undefined>): void {
+    this.#span.addEvent(name, defined(attributes));
+  }
+  fail(errorType: string): void {
+    this.#span.setAttribute('error.type', errorType);
+    this.#span.setStatus({ code: 2, message: errorType });
+  }
+}
+
+/** `attributes` without its `undefined` values (which OpenTelemetry does not take). */
+function defined(attributes: Record<string, AttributeValue | undefined> | undefined): Record<string, AttributeValue> {
+  if (attributes === undefined) return {};
+  let clean = true;
+  for (const key in attributes) if (attributes[key] === undefined) clean = false;
+  // The SDK copies what it is given: a set without `undefined` goes as it is.
+  if (clean) return attributes as Record<string, AttributeValue>;
+  const out: Record<string, AttributeValue> = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 /** `error.type` for a thrown value: its string `code` (AdcpWireError), else its class name. */

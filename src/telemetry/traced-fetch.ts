@@ -29,3 +29,18 @@ export function tracedFetch(base: typeof fetch): typeof fetch {
     );
   };
 }
+
+/**
+ * Wraps `base` so that, with an OpenTelemetry SDK registered, every request carries W3C
+ * `traceparent`/`tracestate` naming the span active when it is sent (AdcpClient: the attempt's
+ * MCP or JSON-RPC client span, which already times the request, so no HTTP span is added). Without
+ * an SDK it calls `base` as is.
+ */
+export function propagatingFetch(base: typeof fetch): typeof fetch {
+  return (input, init) => {
+    if (activeTracer() === undefined) return base(input, init);
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    injectTraceHeaders(headers);
+    return base(input, { ...init, headers });
+  };
+}

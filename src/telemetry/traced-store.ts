@@ -1,5 +1,6 @@
 import { STORE_TARGET } from '../core/store-target.js';
 import { meters } from './metrics.js';
+import { activeTracer, otelApi } from './otel.js';
 import { addActiveEvent } from './span.js';
 
 const TRACED = Symbol('adcp-wire.traced-store');
@@ -11,7 +12,7 @@ const TRACED = Symbol('adcp-wire.traced-store');
  * are never recorded. Without `@opentelemetry/api` the store comes back untouched.
  */
 export function traceStore<T extends object>(store: T, name: string): T {
-  if (meters() === undefined || (store as { [TRACED]?: true })[TRACED] === true) return store;
+  if (otelApi() === undefined || (store as { [TRACED]?: true })[TRACED] === true) return store;
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, key) {
@@ -31,6 +32,8 @@ export function traceStore<T extends object>(store: T, name: string): T {
 }
 
 function timed(store: string, operation: string, run: () => unknown): unknown {
+  // No meter provider and no tracer registered (yet): nothing to time.
+  if (meters() === undefined && activeTracer() === undefined) return run();
   const started = performance.now();
   const done = (failed: boolean) => {
     const seconds = (performance.now() - started) / 1000;
