@@ -11,8 +11,10 @@ import type { JsonObject } from '../core/types.js';
 /** What the steps share: the running env, one buyer client per wire, and what earlier steps found. */
 export interface DemoContext {
   env: DemoEnv;
-  /** MCP on the era learned from the seller (2026-07-28 with adcp-wire's seller). */
+  /** MCP on the era learned from the seller (2026-07-28 with adcp-wire's seller), or pinned to 2025. */
   mcp: AdcpClient;
+  /** The era `mcp` should speak (`adcp demo --mcp-era`). */
+  mcpEra: 'modern' | 'legacy';
   /** MCP pinned to the 2025 era, where the caller asks for an MCP Task (the 2026 server decides). */
   mcpLegacy: AdcpClient;
   a2a: AdcpClient;
@@ -39,7 +41,7 @@ export function demoSteps(ctx: DemoContext): DemoStep[] {
 function discoverStep(ctx: DemoContext): DemoStep {
   return {
     title: 'discover (MCP and A2A)',
-    expect: 'both cards, tools, task support',
+    expect: `both cards, MCP era ${ctx.mcpEra}, tools, task support`,
     async run(say) {
       const [mcp, a2a] = await Promise.all([
         ctx.mcp.discover({ timeoutMs: 10_000 }),
@@ -48,6 +50,10 @@ function discoverStep(ctx: DemoContext): DemoStep {
       const name = (card: JsonObject | undefined) => printable(scalarText(card?.['title'] ?? card?.['name']), 60);
       say(`MCP server card "${name(mcp.card.card)}" at ${printable(mcp.card.url ?? '?')}`);
       say(`A2A agent card  "${name(a2a.card.card)}" at ${printable(a2a.card.url ?? '?')}`);
+      const era = mcp.mcp;
+      say(
+        `MCP era ${era?.era ?? printable(mcp.mcpProblem ?? 'unknown', 80)}${era?.protocolVersion === undefined ? '' : ` (${printable(era.protocolVersion, 20)})`}, extensions: ${era === undefined || era.extensions.length === 0 ? 'none' : era.extensions.map((e) => printable(e, 60)).join(', ')}`,
+      );
       const tools = mcp.tools ?? [];
       for (const level of ['optional', 'required', 'forbidden'] as const) {
         const names = tools.filter((t) => t.taskSupport === level).map((t) => printable(t.name, 40));
@@ -63,8 +69,12 @@ function discoverStep(ctx: DemoContext): DemoStep {
         a2a.card.card !== undefined &&
         support('get_products') === 'optional' &&
         support('get_adcp_capabilities') === 'forbidden' &&
-        mcp.capabilities?.status === 'completed';
-      return { ok, got: `2 cards, ${tools.length} tools, ${(a2a.tools ?? []).length} skills` };
+        mcp.capabilities?.status === 'completed' &&
+        era?.era === ctx.mcpEra;
+      return {
+        ok,
+        got: `2 cards, MCP era ${era?.era ?? 'unknown'}, ${tools.length} tools, ${(a2a.tools ?? []).length} skills`,
+      };
     },
   };
 }

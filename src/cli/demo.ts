@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { parseCommand, printable } from './args.js';
+import { UsageError, parseCommand, printable, usageError } from './args.js';
 import { startDemoEnv, type DemoEnv } from './demo-env.js';
 import { runSteps, type StepOutcome } from './demo-runner.js';
 import { demoSteps, type DemoContext } from './demo-steps.js';
@@ -13,30 +13,38 @@ import { wantsColor } from './style.js';
 import { interruptSignal } from './until-stopped.js';
 import type { AdcpClient } from '../client/adcp-client.js';
 
-const HELP = `Usage: adcp demo [--json]
+const HELP = `Usage: adcp demo [--json] [--mcp-era modern|legacy]
 
 The project's main job in one command. Starts, on loopback with SQLite state in a temporary
 folder, the reference seller (MCP and A2A) and a verifying webhook receiver, then plays a buyer:
-  1. discover the seller on both wires
+  1. discover the seller on both wires (and the MCP era it speaks)
   2. get_products over MCP
   3. get_products over A2A
   4. create_media_buy with a signed webhook: submitted -> webhook -> completed, confirmed by polling
-  5. one MCP Task-augmented call
+  5. one MCP Task-augmented call (on the 2025 era, where a caller can ask for one)
   6. one rate-limited call, retried by the client to success
 Prints a transcript and a summary table, stops everything it started and removes the folder.
 
 Options:
-  --json       print only the summary, as JSON
-  -h, --help   show this help
+  --json                      print only the summary, as JSON
+  --mcp-era modern|legacy     the MCP era the buyer speaks (default modern: MCP 2026-07-28,
+                              learned from server/discover; legacy pins the 2025 era)
+  -h, --help                  show this help
 
 Exit codes:
   0  every step did what it should
   1  a step did not (the demo is also a check)
+  2  usage error
   3  the seller or the webhook receiver could not start
   130  interrupted (Ctrl-C), after stopping everything and removing the folder
 `;
 
-const SPEC = { name: 'demo', help: HELP, positionals: [], options: { json: { type: 'boolean' } } } as const;
+const SPEC = {
+  name: 'demo',
+  help: HELP,
+  positionals: [],
+  options: { json: { type: 'boolean' }, 'mcp-era': { type: 'string' } },
+} as const;
 const STEP_TIMEOUT_MS = 15_000;
 
 /** `adcp demo`: seller, webhook receiver and buyer end to end; exit 0 only if every step passed. */
@@ -44,6 +52,10 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
   const parsed = parseCommand(argv, SPEC, io);
   if (typeof parsed === 'number') return parsed;
   const json = parsed.values.json === true;
+  const mcpEra = parsed.values['mcp-era'] ?? 'modern';
+  if (mcpEra !== 'modern' && mcpEra !== 'legacy') {
+    return usageError(io, 'demo', new UsageError(`--mcp-era takes modern or legacy, not '${printable(mcpEra)}'.`));
+  }
   const style = createStyle(wantsColor(io));
   const write = (line: string) => {
     if (!json) io.stdout.write(`${line}\n`);
@@ -63,7 +75,7 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
       `  webhooks  ${env.receiver.url} ${style.dim('(RFC 9421 signatures checked against the seller JWKS, de-duplicated)')}`,
     );
     write('');
-    const ctx = await buyerContext(env, style, clients);
+    const ctx = await buyerContext(env, style, clients, mcpEra);
     const steps = demoSteps(ctx);
     outcomes = await runSteps(
       steps,
@@ -110,7 +122,12 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
 };
 
 /** One buyer client per wire, plus an MCP one that counts its tool calls and rate-limit answers. */
-async function buyerContext(env: DemoEnv, style: DemoContext['style'], clients: AdcpClient[]): Promise<DemoContext> {
+async function buyerContext(
+  env: DemoEnv,
+  style: DemoContext['style'],
+  clients: AdcpClient[],
+  mcpEra: 'modern' | 'legacy',
+): Promise<DemoContext> {
   const { AdcpClient } = await import('../client/adcp-client.js');
   const open = (
     url: string,
@@ -142,11 +159,13 @@ async function buyerContext(env: DemoEnv, style: DemoContext['style'], clients: 
   };
   return {
     env,
-    mcp: open(env.seller.mcpUrl, 'mcp'),
+    // Modern: the era is learned with server/discover, as any buyer would; legacy: pinned.
+    mcp: open(env.seller.mcpUrl, 'mcp', mcpEra === 'legacy' ? { mcpEra } : {}),
+    mcpEra,
     mcpLegacy: open(env.seller.mcpUrl, 'mcp', { mcpEra: 'legacy' }),
     a2a: open(env.seller.a2aUrl, 'a2a'),
     counted: {
-      client: open(env.seller.mcpUrl, 'mcp', { fetch: counting }),
+      client: open(env.seller.mcpUrl, 'mcp', { fetch: counting, ...(mcpEra === 'legacy' ? { mcpEra } : {}) }),
       toolCalls: () => toolCalls,
       rateLimitedAnswers: () => rateLimited,
     },

@@ -27,6 +27,23 @@ describe('adcp demo (in-process)', () => {
     assert.match(dir, /adcp-demo-/);
     assert.equal(existsSync(dir), false, 'the temporary folder is removed');
     assert.match(out, /webhook .*completed +create_media_buy .*\[rfc9421\]/);
+    assert.match(out, /MCP era modern \(2026-07-28\), extensions: io\.modelcontextprotocol\/tasks/);
+  });
+
+  it('plays the same buyer scenarios on the 2025 era with --mcp-era legacy', async () => {
+    const io = recordingIo();
+    const code = await main(['demo', '--mcp-era', 'legacy'], io);
+    const out = io.out();
+    assert.equal(code, 0, `${out}\n${io.err()}`);
+    assert.match(out, /MCP era legacy \(2025-\d\d-\d\d\), extensions: none/);
+    assert.match(out, /All 6 steps did what they should/);
+    assert.doesNotMatch(out, /FAIL/);
+  });
+
+  it('refuses an era it does not know, exit 2', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['demo', '--mcp-era', 'auto'], io), 2);
+    assert.match(io.err(), /--mcp-era takes modern or legacy, not 'auto'/);
   });
 
   it('stops everything, removes its folder and exits 130 when interrupted mid-way', async () => {
