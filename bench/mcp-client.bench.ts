@@ -4,10 +4,10 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
+import { buildCompiled } from './compiled-build.js';
 
 const CALLS = 500;
 const WARMUP = 100;
@@ -197,19 +197,10 @@ async function main(): Promise<void> {
       .join(' / ')} at the start (the whole team shares it).\n`,
   );
 
-  // Both measurements use adcp-wire compiled by tsc (as users run it from dist/), into
-  // node_modules/.cache so that node resolves the SDK the same way for both sides.
-  const out = join(root, 'node_modules/.cache/adcp-wire-bench');
-  rmSync(out, { recursive: true, force: true }); // never measure a stale build
-  const build = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', out],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  );
-  if (!(await exists(join(out, 'client/index.js')))) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+  // Both measurements use adcp-wire compiled by tsc (as users run it from dist/).
+  const compiled = buildCompiled('mcp-client');
+  process.on('exit', () => compiled.remove());
+  const out = compiled.dir;
   const rows = [...(await latency('sse', warnings, out)), ...(await latency('json', warnings, out))];
   console.log(
     `Sequential calls over loopback to a real \`@modelcontextprotocol/sdk\` 1.32 server running in a worker thread: ${CALLS} timed calls per client after ${WARMUP} warm-up calls, the bare SDK \`Client.callTool\` and \`AdcpClient.call\` alternating call by call (so both see the same machine load), same server, same process, same run, same bytes on the wire (for \`create_media_buy\` the bare client sends a fresh \`idempotency_key\` too, as AdcpClient generates one). AdcpClient is the tsc-compiled JavaScript, as users run it; the SDK is its published JavaScript. Target: ratio of medians at most 1.10x.\n`,
@@ -264,12 +255,4 @@ async function main(): Promise<void> {
     console.log(`| ${label} | ${median(values).toFixed(1)} | ${ratio.toFixed(3)}x | ${met ? 'yes' : 'no'} |`);
   }
   console.log(`\n${allMet ? 'All targets met.' : 'Some targets NOT met (see rows marked no).'}\n`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  const { access } = await import('node:fs/promises');
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }
