@@ -156,7 +156,8 @@ async function clientCost(compiled: string, n: number): Promise<{ ours: number; 
     pathToFileURL(join(compiled, 'client/index.js')).href
   )) as typeof import('../src/client/index.js');
   const url = 'http://127.0.0.1:9/mcp';
-  const ours = new AdcpClient({ url, protocol: 'mcp', fetch: canned });
+  // The canned server is a 2025-era one (it answers initialize, not server/discover).
+  const ours = new AdcpClient({ url, protocol: 'mcp', mcpEra: 'legacy', fetch: canned });
   const bare = new Client({ name: 'bench', version: '1' });
   await bare.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: canned }));
   const args = { buying_mode: 'brief', brief: 'CTV for pet owners' };
