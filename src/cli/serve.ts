@@ -49,7 +49,8 @@ Options:
                     the request-signing vectors folder holding keys.json (with --sandbox;
                     default ../shared/request-signing-vectors)
   --shutdown-timeout S
-                    on SIGTERM or Ctrl-C, drain for up to S seconds (default 10): /readyz turns
+                    on SIGTERM or Ctrl-C, drain for up to S seconds (default 10 on SIGTERM, 2 on
+                    Ctrl-C, so a terminal gets its prompt back at once): /readyz turns
                     503 at once, no new connection is accepted, requests, tasks and webhooks in
                     progress may finish; then the rest is stopped (with --store-url postgres://,
                     unfinished tasks are handed over to the other instances) and the stores
@@ -97,7 +98,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
   let seller: ReferenceSeller | undefined;
   try {
     const port = parsePort(values.port, 3000);
-    const graceMs = parseShutdownTimeout(values['shutdown-timeout']);
+    const chosenGraceMs = parseShutdownTimeout(values['shutdown-timeout']);
     const host = values.host ?? '127.0.0.1';
     const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
     if (values['signing-vectors'] !== undefined && values.sandbox !== true) {
@@ -158,6 +159,8 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       );
     }
     const reason = await untilStopped(io);
+    // Ctrl-C is a person at a terminal (issue 18: stop within 2 s); SIGTERM is an orchestrator.
+    const graceMs = chosenGraceMs ?? (reason === 'SIGINT' ? INTERACTIVE_GRACE_MS : DEFAULT_GRACE_MS);
     if (values.json !== true) {
       io.stdout.write(
         `${reason}: closing the seller (draining for up to ${graceMs / 1000} s; Ctrl-C again to exit at once).\n`,
@@ -181,9 +184,13 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
   }
 };
 
-/** `--shutdown-timeout S`: whole seconds from 0 to 3600, in ms. */
-function parseShutdownTimeout(value: string | undefined): number {
-  if (value === undefined) return 10_000;
+/** The drain without `--shutdown-timeout`: on SIGTERM (or a test's stop), and on Ctrl-C. */
+const DEFAULT_GRACE_MS = 10_000;
+const INTERACTIVE_GRACE_MS = 2_000;
+
+/** `--shutdown-timeout S`: whole seconds from 0 to 3600, in ms; undefined when not given. */
+function parseShutdownTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   const seconds = Number(value);
   if (!/^\d+$/.test(value) || seconds > 3600) {
     throw new UsageError(`--shutdown-timeout takes whole seconds from 0 to 3600, not '${printable(value)}'.`);

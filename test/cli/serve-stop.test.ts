@@ -55,4 +55,25 @@ describe('adcp serve stopping', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
+
+  it('drains for at most 2 s on Ctrl-C without --shutdown-timeout (10 s is for SIGTERM)', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    try {
+      for (let i = 0; i < 2400 && !/Ctrl-C to stop/.test(out); i++) await new Promise((r) => setTimeout(r, 25));
+      child.kill('SIGINT');
+      assert.equal(await exited, 0, out);
+      assert.match(out, /SIGINT: closing the seller \(draining for up to 2 s;/);
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
 });
