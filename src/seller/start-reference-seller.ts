@@ -203,6 +203,8 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       validateResponses: options.validateResponses ?? 'off',
       outputSchemas: options.outputSchemas === true,
       store,
+      // A shared store means a fleet may serve this caller: no instance keeps a 2025-era session.
+      mcpSessions: options.storeUrl === undefined ? 'memory' : 'stateless',
       cardMeta: { protocols_supported: ['media_buy'], extensions_supported: [] },
       idempotency: { store: idempotency },
       // What the tools and configuration cannot tell (adcp, protocols and signing are generated).

@@ -147,6 +147,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   // Checked before anything starts: a bad auth configuration throws with nothing to clean up.
   const requestAuth = options.auth === undefined ? undefined : createRequestAuth(options.auth, serving.defaultRelease);
   checkActivityListener('createAdcpServer', options.onActivity);
+  if (options.mcpSessions !== undefined && options.mcpSessions !== 'memory' && options.mcpSessions !== 'stateless') {
+    throw new TypeError("createAdcpServer: mcpSessions must be 'memory' or 'stateless'");
+  }
   const ownsStore = options.store === undefined;
   const store = traceStore(options.store ?? new MemoryTaskStore(), 'tasks');
   const webhooks = createServerWebhooks({
@@ -255,6 +258,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     maxSessions: options.maxSessions ?? 1000,
     maxSessionsPerPrincipal: options.maxSessionsPerPrincipal ?? 100,
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+    stateless: options.mcpSessions === 'stateless',
     outputSchemas: options.outputSchemas === true,
   });
   const taskAfterMs = options.taskAfterMs ?? 2_000;

@@ -37,6 +37,8 @@ export interface McpEndpointOptions {
   maxSessions: number;
   maxSessionsPerPrincipal: number;
   sessionIdleMs: number;
+  /** Serve every request on its own, no session (CreateAdcpServerOptions.mcpSessions `stateless`). */
+  stateless?: boolean;
   /** Publish `outputSchema` for AdCP tools (see CreateAdcpServerOptions). */
   outputSchemas?: boolean;
 }
@@ -202,8 +204,39 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (victim !== undefined) closeSession(...victim);
   };
 
+  /**
+   * One request, one server, no session: nothing of it outlives the answer, so any instance of a
+   * fleet answers any request (tasks and their results are in the shared store). A session id a
+   * caller sends is not checked: no instance issued one, and none has anything under it.
+   */
+  const serveStateless = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: string) => {
+    if (req.method !== 'POST') {
+      // No standalone stream (there is no session for it to belong to) and nothing to delete.
+      res.setHeader('allow', 'POST');
+      jsonRpcError(res, 405, ErrorCode.InvalidRequest, 'Method not allowed: this server is stateless (POST only)');
+      return;
+    }
+    if (!isInitializeRequest(body)) {
+      const invalid = checkMcpRequest(body);
+      if (invalid !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(invalid));
+        return;
+      }
+    }
+    const server = makeServer(principal);
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: false });
+    res.once('close', () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
   return {
     async handle(req, res, body, principal) {
+      if (options.stateless === true) return serveStateless(req, res, body, principal);
       const header = req.headers['mcp-session-id'];
       const sessionId = Array.isArray(header) ? header[0] : header;
       if (sessionId !== undefined) {

@@ -164,6 +164,16 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
    */
   allowedHosts?: string[];
   /**
+   * How the 2025-era MCP (initialize, `Mcp-Session-Id`) is served. `memory` (default): sessions
+   * in this process, so a load balancer must route each session back to it. `stateless`: no
+   * session id is issued and every request is served on its own, so any instance of a fleet
+   * serves any request (its tasks and idempotency keys must then be in a shared store); a GET
+   * stream and DELETE answer 405, and notifications reach the caller only with the answer of
+   * the request they belong to (docs/server.md, "MCP eras in a fleet"). The 2026-07-28 era is
+   * stateless either way.
+   */
+  mcpSessions?: 'memory' | 'stateless';
+  /**
    * Most concurrent MCP sessions kept. Past it, the least recently used session of the principal
    * holding the most is dropped (its tasks stay reachable from its next session). Default 1000.
    */
