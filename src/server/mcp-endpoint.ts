@@ -14,7 +14,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { invokeTool } from './invoke-tool.js';
 import { toCallToolResult } from './mcp-call-result.js';
-import { toProgressParams } from './mcp-progress.js';
+import { progressReporter } from './mcp-progress.js';
 import { mcpToolList } from './mcp-tool-list.js';
 import { startMcpWork, type McpTaskWork } from './mcp-task-work.js';
 import { checkMcpRequest } from './mcp-request-check.js';
@@ -123,11 +123,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         const signal = AbortSignal.any([extra.signal, AbortSignal.timeout(options.requestTimeoutMs)]);
         const progressToken = request.params._meta?.progressToken;
         // `ctx.working` becomes MCP `notifications/progress` when the caller asked for progress.
+        const toParams = progressToken === undefined ? undefined : progressReporter(progressToken);
         const onWorking =
-          progressToken === undefined
+          toParams === undefined
             ? undefined
             : (message?: string, progress?: WorkingProgress) => {
-                const params = toProgressParams(progressToken, message, progress);
+                const params = toParams(message, progress);
                 void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
               };
         return toCallToolResult(tool.name, await runTool(tool, args, principal, headers, signal, onWorking));

@@ -18,7 +18,7 @@ import type { AdcpServing } from './adcp-serving.js';
 import { invokeTool } from './invoke-tool.js';
 import { toCallToolResult } from './mcp-call-result.js';
 import { declaresTasksExtension, MCP_TASKS_EXTENSION, toModernTask } from './mcp-modern-task.js';
-import { toProgressParams } from './mcp-progress.js';
+import { progressReporter } from './mcp-progress.js';
 import { startMcpWork, type McpTaskWork, type McpWork, type WorkingReport } from './mcp-task-work.js';
 import { mcpTaskOwner } from './mcp-task-store.js';
 import { mcpToolList } from './mcp-tool-list.js';
@@ -89,8 +89,9 @@ function rateLimited(retryAfterMs: number): ProtocolError {
 function progressNotifier(meta: unknown, ctx: ServerContext): WorkingReport | undefined {
   const token = isJsonObject(meta) ? meta.progressToken : undefined;
   if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  const toParams = progressReporter(token);
   return (...report) => {
-    const progress = toProgressParams(token, ...report);
+    const progress = toParams(...report);
     void ctx.mcpReq.notify({ method: 'notifications/progress', params: progress }).catch(() => undefined);
   };
 }

@@ -9,15 +9,27 @@ export interface McpProgressParams {
   message?: string;
 }
 
-/** `ctx.working(message, progress)` as MCP progress params for the caller's `progressToken`. */
-export function toProgressParams(
+/** How far a report without a (higher) percentage moves `progress` on. */
+const STEP = 0.001;
+
+/**
+ * `ctx.working(message, progress)` reports of one request as MCP progress params for the
+ * caller's `progressToken`. MCP: "The progress value MUST increase with each notification, even
+ * if the total is unknown", so a report whose percentage is absent or not above the last value
+ * moves it on by a thousandth (`total` is then left out once past 100).
+ */
+export function progressReporter(
   progressToken: string | number,
-  message?: string,
-  progress?: WorkingProgress,
-): McpProgressParams {
-  const params: McpProgressParams = { progressToken, progress: progress?.percentage ?? 0 };
-  if (progress?.percentage !== undefined) params.total = 100;
-  const text = message ?? progress?.step;
-  if (text !== undefined) params.message = text;
-  return params;
+): (message?: string, progress?: WorkingProgress) => McpProgressParams {
+  let last = -STEP;
+  return (message, progress) => {
+    const percentage = progress?.percentage;
+    const value = percentage !== undefined && percentage > last ? percentage : last + STEP;
+    last = value;
+    const params: McpProgressParams = { progressToken, progress: value };
+    if (percentage !== undefined && value <= 100) params.total = 100;
+    const text = message ?? progress?.step;
+    if (text !== undefined) params.message = text;
+    return params;
+  };
 }
