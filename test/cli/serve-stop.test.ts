@@ -8,22 +8,32 @@ import { AdcpClient } from '../../src/client/index.js';
 
 const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
 
+/** `adcp serve --port 0 ...args` with its human output collected; SIGKILLed after 90 s at the latest. */
+function startServe(args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const served = { child, out: '', exited: new Promise<number | null>((resolve) => child.once('exit', resolve)) };
+  child.stdout.on('data', (chunk: Buffer) => (served.out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (served.out += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const stop = () => {
+    clearTimeout(killer);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  return { served, stop };
+}
+
 describe('adcp serve stopping', () => {
   it('stops within seconds on SIGINT while a webhook to an unreachable buyer is retried, and says so', async () => {
     // --shutdown-timeout 0: no drain, so the running task is cut short (serve-drain.test.ts drains).
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--shutdown-timeout', '0'], {
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const { served, stop } = startServe(['--shutdown-timeout', '0']);
+    const { child, exited } = served;
     try {
-      for (let i = 0; i < 2400 && !/MCP  (\S+)/.test(out); i++) await new Promise((r) => setTimeout(r, 25));
-      const mcpUrl = /MCP  (\S+)/.exec(out)?.[1] ?? '';
-      assert.match(mcpUrl, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, out);
+      for (let i = 0; i < 2400 && !/MCP  (\S+)/.test(served.out); i++) await new Promise((r) => setTimeout(r, 25));
+      const mcpUrl = /MCP  (\S+)/.exec(served.out)?.[1] ?? '';
+      assert.match(mcpUrl, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/, served.out);
       const client = new AdcpClient({ url: mcpUrl, protocol: 'mcp' });
       const buy = await client.call('create_media_buy', {
         ...mediaBuyRequest([packageRequest('olv_pets', 5)]),
@@ -45,35 +55,26 @@ describe('adcp serve stopping', () => {
       child.kill('SIGINT');
       const code = await exited;
       const tookMs = Date.now() - stopAsked;
-      assert.equal(code, 0, out);
+      assert.equal(code, 0, served.out);
       // It took 28 s before (webhook retries waited out); a loaded machine still stops well under 15 s.
       assert.ok(tookMs < 15_000, `took ${tookMs} ms to stop`);
-      assert.match(out, /SIGINT: closing the seller/);
-      assert.match(out, /stopped; 1 running task stopped \(now failed\); \d+ webhooks? not delivered/);
+      assert.match(served.out, /SIGINT: closing the seller/);
+      assert.match(served.out, /stopped; 1 running task stopped \(now failed\); \d+ webhooks? not delivered/);
     } finally {
-      clearTimeout(killer);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      stop();
     }
   });
 
   it('drains for at most 2 s on Ctrl-C without --shutdown-timeout (10 s is for SIGTERM)', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
-      env: { ...process.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const { served, stop } = startServe([]);
+    const { child, exited } = served;
     try {
-      for (let i = 0; i < 2400 && !/Ctrl-C to stop/.test(out); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 2400 && !/Ctrl-C to stop/.test(served.out); i++) await new Promise((r) => setTimeout(r, 25));
       child.kill('SIGINT');
-      assert.equal(await exited, 0, out);
-      assert.match(out, /SIGINT: closing the seller \(draining for up to 2 s;/);
+      assert.equal(await exited, 0, served.out);
+      assert.match(served.out, /SIGINT: closing the seller \(draining for up to 2 s;/);
     } finally {
-      clearTimeout(killer);
-      if (child.exitCode === null) child.kill('SIGKILL');
+      stop();
     }
   });
 });
