@@ -4,17 +4,16 @@
 // CPU per request on PostgreSQL <= 1.5x on SQLite; 3 instances >= 0.9x the capacity of one, by
 // CPU per request (bench/pg.bench.ts's method: capacity = 2 cores / total CPU per request).
 // Uses a private throwaway cluster (scripts/pg-start.sh), stopped at the end.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { mediaBuyRequest, packageRequest } from '../src/seller/sample-requests.js';
 import { startTestCluster } from '../test/pg/pg-cluster.js';
 import { startForwarder } from '../test/pg/fleet/forwarder.js';
+import { spawnServe, type ServeProcess } from '../test/interop/helpers/spawn-serve.js';
 import { cpuMsOf, postgresCpuMs } from './proc-cpu.js';
 
 const REQUESTS = Number(process.env.BENCH_FLEET_REQUESTS ?? 1500);
@@ -25,7 +24,6 @@ const ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 3);
 const PRINCIPALS = 100;
 // The reference seller completes a media buy 2 s after it is made: the CPU of that is counted.
 const SETTLE_MS = 2_500;
-const BIN = fileURLToPath(new URL('../bin/adcp.js', import.meta.url));
 const MODERN = '2026-07-28';
 
 type Scenario = { name: string; store: 'sqlite' | 'postgres'; instances: number };
@@ -38,45 +36,10 @@ const SCENARIOS: Scenario[] = [
 const tokens = Array.from({ length: PRINCIPALS }, (_, i) => ({ token: randomBytes(16).toString('hex'), who: `b${i}` }));
 const serveTokens = tokens.map((t) => `${t.token}=${t.who}`).join(',');
 
-interface Instance {
-  child: ChildProcess;
-  port: number;
-  stop(): Promise<void>;
-}
-
-function startInstance(args: string[]): Promise<Instance> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ADCP_SERVE_TOKENS: serveTokens };
-  delete env.ADCP_STORE_URL;
-  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--port', '0', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`adcp serve did not start: ${err}`));
-    }, 120_000);
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      resolve({ child, port: Number(new URL((JSON.parse(line) as { url: string }).url).port), stop });
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`adcp serve exited ${code}: ${err}`));
-    });
-  });
+/** `adcp serve` with the bench's buyers' tokens; its port is the one the forwarder targets. */
+async function startInstance(args: string[]): Promise<ServeProcess & { port: number }> {
+  const served = await spawnServe(args, { env: { ADCP_SERVE_TOKENS: serveTokens }, startMs: 120_000 });
+  return { ...served, port: Number(new URL(served.url).port) };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -173,7 +136,7 @@ try {
         url.searchParams.set('options', `-c search_path=${schema}`);
         storeArgs = ['--store-url', url.toString()];
       }
-      const instances: Instance[] = [];
+      const instances: (ServeProcess & { port: number })[] = [];
       for (let i = 0; i < scenario.instances; i += 1) {
         // All of an instance's state in one store: a SQLite file, or PostgreSQL (--db is then unused).
         const args = scenario.store === 'postgres' ? storeArgs : ['--db', join(dir, `seller-${run}-${i}.db`)];

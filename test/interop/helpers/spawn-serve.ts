@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../../../bin/adcp.js', import.meta.url));
 
 export interface ServeProcess {
+  /** The seller's base URL (`http://127.0.0.1:PORT`). */
+  url: string;
   mcp: string;
   child: ChildProcess;
   /** SIGTERM, resolved once the process exited. */
@@ -15,6 +17,8 @@ export interface ServeProcess {
 export interface SpawnServeOptions {
   /** Added to the environment (ADCP_STORE_URL is always removed first). */
   env?: NodeJS.ProcessEnv;
+  /** How long it may take to print its endpoints (default 90 s). */
+  startMs?: number;
 }
 
 /** Ends `child` with `signal`; resolved once it exited (at once if it already had). */
@@ -46,15 +50,15 @@ export function spawnServe(args: string[] = [], options: SpawnServeOptions = {})
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`adcp serve did not start: ${err}`));
-    }, 90_000);
+    }, options.startMs ?? 90_000);
     child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line === undefined) return;
       clearTimeout(timer);
-      const { mcp } = JSON.parse(line) as { mcp: string };
-      resolve({ mcp, child, stop: () => kill('SIGTERM'), kill });
+      const { url, mcp } = JSON.parse(line) as { url: string; mcp: string };
+      resolve({ url, mcp, child, stop: () => kill('SIGTERM'), kill });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
