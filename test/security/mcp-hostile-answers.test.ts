@@ -46,13 +46,13 @@ describe('AdcpClient over MCP, facing answers that cannot settle the call', () =
     it(`fails at once with a protocol error on ${name}`, async () => {
       behaviour = name;
       const client = new AdcpClient({ url: server.url, protocol: 'mcp', retry: false, timeoutMs: 20_000 });
-      const started = Date.now();
       try {
+        // A call held until its deadline would end with code 'timeout': 'protocol' shows it
+        // failed on the answer itself, with no timed assertion that a loaded machine can break.
         await assert.rejects(client.call('get_products', {}), (error: unknown) => {
           assert.equal((error as { code?: string }).code, 'protocol', String(error));
           return true;
         });
-        assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
       } finally {
         await client.close();
       }
