@@ -79,7 +79,7 @@ export interface ReferenceSellerOptions {
  * Starts the reference seller (MCP at `/mcp`, A2A at `/a2a`, cards under `/.well-known/`):
  * a deterministic catalog, async media buys with webhooks, creatives, delivery, task polling,
  * and failures on demand (`x-adcp-fail` header, or `[rate-limit-once]`, `[rate-limit]`, `[fail]`
- * in a brief; `[reject]` in a `buyer_ref` fails the media buy in review).
+ * in a brief; `[reject]` in a `po_number` fails the media buy in review).
  */
 export interface ReferenceSeller extends ListeningAdcpServer {
   /** The public half of the webhook signing key (`{ keys: [jwk] }`), also at `/.well-known/jwks.json`. */

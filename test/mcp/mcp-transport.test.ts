@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';

@@ -89,7 +89,7 @@ describe('startReferenceSeller', () => {
       'create_media_buy',
       mediaBuyRequest([packageRequest('olv_pets', 1000)], {
         idempotency_key: 'key-0001-reference',
-        buyer_ref: 'q1',
+        po_number: 'q1',
         context: { trace: 'abc' },
         push_notification_config: { url: 'http://127.0.0.1:9/hook', operation_id: 'op-1' },
       }),
@@ -130,12 +130,12 @@ describe('startReferenceSeller', () => {
     assert.equal((body.adcp_error as Json).code, 'PRODUCT_NOT_FOUND');
   });
 
-  it('fails a media buy in review when buyer_ref asks for [reject]', async () => {
+  it('fails a media buy in review when po_number asks for [reject]', async () => {
     const { body } = await call(
       'create_media_buy',
       mediaBuyRequest([packageRequest('display_ron', 100)], {
         idempotency_key: 'key-0004-reference',
-        buyer_ref: 'x [reject]',
+        po_number: 'x [reject]',
       }),
     );
     const done = await waitForStatus(body.task_id, 'failed');
