@@ -187,7 +187,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             const mediaBuyId = newMediaBuyId();
             const body: JsonObject = {
               media_buy_id: mediaBuyId,
-                confirmed_at: new Date(now()).toISOString(),
+              confirmed_at: new Date(now()).toISOString(),
               revision: 1,
               packages,
             };
