@@ -7,13 +7,22 @@ export type Api = typeof OtelApi;
 
 let loaded: Api | null | undefined;
 
+/** Where `@opentelemetry/api` 1.x keeps whatever an application registered (its `global-utils`). */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
 /**
  * `@opentelemetry/api`, loaded on first use and only if installed (it is an optional peer
  * dependency): `undefined` without it. The API keeps its registrations on a global, so this copy
  * sees the tracer and meter providers an application registered through its own import.
+ *
+ * Until the application registers something (a tracer or meter provider, a propagator, a context
+ * manager), the API could only answer no-ops, so it is not loaded at all (its ~44 CommonJS modules
+ * would cost a buyer's first call several milliseconds): the global is looked at again on each
+ * use, and the API is loaded once it appears.
  */
 export function otelApi(): Api | undefined {
   if (loaded === undefined) {
+    if ((globalThis as Record<symbol, unknown>)[OTEL_GLOBAL] === undefined) return undefined;
     try {
       loaded = createRequire(import.meta.url)('@opentelemetry/api') as Api;
     } catch {
@@ -21,6 +30,22 @@ export function otelApi(): Api | undefined {
     }
   }
   return loaded ?? undefined;
+}
+
+let installed: boolean | undefined;
+
+/** Whether `@opentelemetry/api` is installed, found without loading it. */
+export function otelInstalled(): boolean {
+  if (loaded !== undefined) return loaded !== null;
+  if (installed === undefined) {
+    try {
+      createRequire(import.meta.url).resolve('@opentelemetry/api');
+      installed = true;
+    } catch {
+      installed = false;
+    }
+  }
+  return installed;
 }
 
 /** Lets tests stand in for a missing `@opentelemetry/api` (`null`) or restore the real one (`undefined`). */

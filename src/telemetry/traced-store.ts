@@ -1,6 +1,6 @@
 import { STORE_TARGET } from '../core/store-target.js';
 import { meters } from './metrics.js';
-import { activeTracer, otelApi } from './otel.js';
+import { activeTracer, otelInstalled } from './otel.js';
 import { addActiveEvent } from './span.js';
 
 const TRACED = Symbol('adcp-wire.traced-store');
@@ -12,7 +12,7 @@ const TRACED = Symbol('adcp-wire.traced-store');
  * are never recorded. Without `@opentelemetry/api` the store comes back untouched.
  */
 export function traceStore<T extends object>(store: T, name: string): T {
-  if (otelApi() === undefined || (store as { [TRACED]?: true })[TRACED] === true) return store;
+  if (!otelInstalled() || (store as { [TRACED]?: true })[TRACED] === true) return store;
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, key) {
