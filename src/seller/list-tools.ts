@@ -64,12 +64,15 @@ export function listTools(deps: Pick<SellerToolDeps, 'db' | 'fault'>): AdcpToolD
     },
     {
       name: 'get_media_buys',
-      description: 'Media buys with their status (media_buy_ids, status_filter), paged by cursor.',
+      description:
+        'Media buys with their status (media_buy_ids, status_filter: active ones by default), paged by cursor.',
       handler: async (args, ctx) => {
         fault('get_media_buys', args, ctx.headers);
         const query = readPageQuery(args);
         const ids = idList(args.media_buy_ids, 'media_buy_ids');
-        const statuses = statusFilter(args.status_filter);
+        // get-media-buys-request.json: status_filter defaults to ["active"] when media_buy_ids is
+        // omitted; with media_buy_ids no implicit filter applies.
+        const statuses = statusFilter(args.status_filter) ?? (ids === undefined ? new Set(['active']) : undefined);
         const buys = (await db.listMediaBuys(ctx.principal))
           .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
           .filter((b) => ids === undefined || ids.has(b.id))

@@ -88,6 +88,58 @@ describe('reference seller sandbox controller', () => {
     });
   });
 
+  it('lists only active media buys when get_media_buys has neither media_buy_ids nor status_filter', async () => {
+    // get-media-buys-request.json, status_filter: 'Defaults to ["active"] when media_buy_ids is
+    // omitted. When media_buy_ids is provided, no implicit status filter is applied.'
+    const fixture = { delivery_type: 'non_guaranteed', channels: ['display'] };
+    await control('seed_product', { product_id: 'filter-product', fixture });
+    const pricing = { pricing_model: 'cpm', currency: 'USD', floor_price: 1 };
+    await control('seed_pricing_option', { product_id: 'filter-product', pricing_option_id: 'p', fixture: pricing });
+    const buy = async (n: number) => {
+      const created = await call('create_media_buy', {
+        account,
+        brand: { domain: 'acmeoutdoor.example' },
+        start_time: 'asap',
+        end_time: '2099-06-30T23:59:59Z',
+        packages: [{ product_id: 'filter-product', pricing_option_id: 'p', budget: 1000 }],
+        idempotency_key: `status-filter-default-000${n}`,
+      });
+      assert.equal(created.isError, false, JSON.stringify(created.body));
+      return created.body.media_buy_id as string;
+    };
+    const [active, pending, paused] = [await buy(1), await buy(2), await buy(3)];
+    assert.equal((await control('force_media_buy_status', { media_buy_id: active, status: 'active' })).success, true);
+    await control('force_media_buy_status', { media_buy_id: paused, status: 'active' });
+    assert.equal((await control('force_media_buy_status', { media_buy_id: paused, status: 'paused' })).success, true);
+    const mine = new Set([active, pending, paused]);
+    const listed = async (args: Json) => {
+      const answer = await call('get_media_buys', { account, ...args });
+      assert.equal(answer.isError, false, JSON.stringify(answer.body));
+      return (answer.body.media_buys as Json[])
+        .map((b) => [b.media_buy_id, b.status])
+        .filter(([id]) => mine.has(id as string));
+    };
+    assert.deepEqual(await listed({}), [[active, 'active']]);
+    assert.deepEqual(await listed({ status_filter: 'pending_creatives' }), [[pending, 'pending_creatives']]);
+    const some = await listed({ status_filter: ['active', 'paused'] });
+    assert.deepEqual(
+      some.sort(),
+      [
+        [active, 'active'],
+        [paused, 'paused'],
+      ].sort(),
+    );
+    const byId = await listed({ media_buy_ids: [active, pending, paused] });
+    assert.deepEqual(
+      byId.sort(),
+      [
+        [active, 'active'],
+        [pending, 'pending_creatives'],
+        [paused, 'paused'],
+      ].sort(),
+    );
+  });
+
   it('forces creative statuses along the creative lifecycle, with the reason kept', async () => {
     const creative = { creative_id: 'cr-state', name: 'State', format_id: { agent_url: 'https://f.example', id: 'd' } };
     await call('sync_creatives', {
