@@ -14,7 +14,8 @@ export interface CallTrace {
 
 /**
  * One `AdcpClient.call`: a span `adcp.call {tool}` around every attempt, with the answer's status,
- * task and operation ids and error code, and the `adcp.client.calls` / `.call.duration` metrics.
+ * task and operation ids and error code, and the `adcp.client.call.duration` histogram (by tool
+ * and outcome; its count is the calls).
  */
 export function traceClientCall(info: CallTrace, run: () => Promise<TaskResult>): Promise<TaskResult> {
   // Nothing registered: the call as it is, no span, no timing, no wrapper.
@@ -22,19 +23,46 @@ export function traceClientCall(info: CallTrace, run: () => Promise<TaskResult>)
   const started = performance.now();
   return inSpan(
     `adcp.call ${info.tool}`,
-    () => ({ attributes: { [ADCP_ATTR.tool]: info.tool, ...urlAttributes(info.url) } }),
-    async (span) => {
-      try {
-        const result = await run();
-        setResultAttributes(span, result);
-        record(info.tool, result.status, started);
-        return result;
-      } catch (error) {
-        record(info.tool, 'error', started, errorTypeOf(error));
-        throw error;
-      }
-    },
+    () => ({ attributes: callAttributes(info.url, info.tool) }),
+    // One `then`, not an async function: no extra promise or tick per call.
+    (span) =>
+      run().then(
+        (result) => {
+          setResultAttributes(span, result);
+          record(info.tool, result.status, started);
+          return result;
+        },
+        (error: unknown) => {
+          record(info.tool, 'error', started, errorTypeOf(error));
+          throw error;
+        },
+      ),
   );
+}
+
+/**
+ * Frozen attribute and label sets, built once per distinct key instead of once per call: a client
+ * calls a few tools at one URL. Bounded: past 256 keys the set starts again.
+ */
+class FrozenSets<T> {
+  readonly #known = new Map<string, Readonly<T>>();
+  get(key: string, build: () => T): Readonly<T> {
+    let found = this.#known.get(key);
+    if (found === undefined) {
+      if (this.#known.size >= 256) this.#known.clear();
+      found = Object.freeze(build());
+      this.#known.set(key, found);
+    }
+    return found;
+  }
+}
+
+const callSets = new FrozenSets<Record<string, AttributeValue>>();
+const labelSets = new FrozenSets<Record<string, string>>();
+const attemptSets = new FrozenSets<Record<string, AttributeValue>>();
+
+function callAttributes(url: string, tool: string): Readonly<Record<string, AttributeValue>> {
+  return callSets.get(`${url} ${tool}`, () => ({ [ADCP_ATTR.tool]: tool, ...urlAttributes(url) }));
 }
 
 function record(tool: string, status: string, started: number, errorType?: string): void {
@@ -42,13 +70,8 @@ function record(tool: string, status: string, started: number, errorType?: strin
   if (m === undefined) return;
   const labels =
     errorType === undefined
-      ? { [ADCP_ATTR.tool]: tool, [ADCP_ATTR.status]: status }
-      : {
-          [ADCP_ATTR.tool]: tool,
-          [ADCP_ATTR.status]: status,
-          'error.type': errorType,
-        };
-  m.clientCalls.add(1, labels);
+      ? labelSets.get(`${tool} ${status}`, () => ({ [ADCP_ATTR.tool]: tool, [ADCP_ATTR.status]: status }))
+      : { [ADCP_ATTR.tool]: tool, [ADCP_ATTR.status]: status, 'error.type': errorType };
   m.clientCallDuration.record((performance.now() - started) / 1000, labels);
 }
 
@@ -64,6 +87,11 @@ export function setResultAttributes(span: TelemetrySpan, result: TaskResult): vo
     span.set(ADCP_ATTR.errorCode, code);
     span.fail(code);
   }
+}
+
+function withResultAttributes(span: TelemetrySpan, result: TaskResult): TaskResult {
+  setResultAttributes(span, result);
+  return result;
 }
 
 /** One attempt (or poll) on the wire. */
@@ -86,51 +114,54 @@ export function traceAttempt(info: AttemptTrace, run: () => Promise<TaskResult>)
   // No SDK and no listener: the attempt as it is.
   if (info.onActivity === undefined && activeTracer() === undefined) return run();
   const started = performance.now();
-  return inSpan(
-    `${info.method ?? (info.protocol === 'mcp' ? 'tools/call' : 'SendMessage')} ${info.tool}`,
-    () => ({ kind: 'client', attributes: attemptAttributes(info) }),
-    async (span) => {
-      if (info.onActivity === undefined) {
-        const result = await run();
-        setResultAttributes(span, result);
-        return result;
-      }
-      const base = { side: 'client' as const, tool: info.tool, protocol: info.protocol, attempt: info.attempt };
-      const poll = info.poll === true ? { poll: true } : {};
-      emitActivity(info.onActivity, { type: 'request', at: Date.now(), ...base, ...poll, ...traceIdOf() });
-      try {
-        const result = await run();
-        setResultAttributes(span, result);
-        const errorCode =
-          result.status === 'failed' || result.status === 'rejected' ? safeId(result.error.code) : undefined;
-        const taskId = safeId(result.taskId);
-        emitActivity(info.onActivity, {
-          type: 'response',
-          at: Date.now(),
-          ...base,
-          ...poll,
-          status: result.status,
-          durationMs: performance.now() - started,
-          ...(taskId === undefined ? {} : { taskId }),
-          ...(errorCode === undefined ? {} : { errorCode }),
-          ...traceIdOf(),
-        });
-        return result;
-      } catch (error) {
-        emitActivity(info.onActivity, {
-          type: 'response',
-          at: Date.now(),
-          ...base,
-          ...poll,
-          status: 'error',
-          durationMs: performance.now() - started,
-          errorCode: errorTypeOf(error),
-          ...traceIdOf(),
-        });
-        throw error;
-      }
-    },
-  );
+  const name = `${info.method ?? (info.protocol === 'mcp' ? 'tools/call' : 'SendMessage')} ${info.tool}`;
+  const options = () => ({
+    kind: 'client' as const,
+    attributes: attemptSets.get(
+      `${info.url} ${info.tool} ${info.protocol} ${info.method ?? ''} ${info.attempt} ${info.poll === true}`,
+      () => attemptAttributes(info),
+    ),
+  });
+  // Without a listener, one `then` (no async function: no extra promise or tick per attempt).
+  if (info.onActivity === undefined) {
+    return inSpan(name, options, (span) => run().then((result) => withResultAttributes(span, result)));
+  }
+  return inSpan(name, options, async (span) => {
+    const base = { side: 'client' as const, tool: info.tool, protocol: info.protocol, attempt: info.attempt };
+    const poll = info.poll === true ? { poll: true } : {};
+    emitActivity(info.onActivity, { type: 'request', at: Date.now(), ...base, ...poll, ...traceIdOf() });
+    try {
+      const result = await run();
+      setResultAttributes(span, result);
+      const errorCode =
+        result.status === 'failed' || result.status === 'rejected' ? safeId(result.error.code) : undefined;
+      const taskId = safeId(result.taskId);
+      emitActivity(info.onActivity, {
+        type: 'response',
+        at: Date.now(),
+        ...base,
+        ...poll,
+        status: result.status,
+        durationMs: performance.now() - started,
+        ...(taskId === undefined ? {} : { taskId }),
+        ...(errorCode === undefined ? {} : { errorCode }),
+        ...traceIdOf(),
+      });
+      return result;
+    } catch (error) {
+      emitActivity(info.onActivity, {
+        type: 'response',
+        at: Date.now(),
+        ...base,
+        ...poll,
+        status: 'error',
+        durationMs: performance.now() - started,
+        errorCode: errorTypeOf(error),
+        ...traceIdOf(),
+      });
+      throw error;
+    }
+  });
 }
 
 /** The attempt span's attributes (MCP or JSON-RPC semantic conventions, and AdCP's own). */

@@ -4,14 +4,16 @@ import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 
 type Labels = Record<string, string | number | boolean>;
 
-/** The instruments this package records; names are documented in docs/telemetry.md. */
+/**
+ * The instruments this package records; names are documented in docs/telemetry.md. Calls and
+ * invocations are counted by their duration histograms (a histogram's count), as the HTTP and MCP
+ * semantic conventions do: no separate counter is recorded beside them.
+ */
 export interface Instruments {
-  clientCalls: Counter<Labels>;
   clientCallDuration: Histogram<Labels>;
   clientRetries: Counter<Labels>;
   clientPolls: Counter<Labels>;
   timeToFinal: Histogram<Labels>;
-  serverInvocations: Counter<Labels>;
   serverInvocationDuration: Histogram<Labels>;
   webhookDeliveries: Counter<Labels>;
   emitterAttempts: Counter<Labels>;
@@ -44,13 +46,17 @@ function create(meter: Meter): Instruments {
   const seconds = (name: string, description: string) => meter.createHistogram(name, { description, unit: 's' });
   const count = (name: string, description: string, unit: string) => meter.createCounter(name, { description, unit });
   return {
-    clientCalls: count('adcp.client.calls', 'AdcpClient.call answers, by tool and outcome (AdCP status)', '{call}'),
-    clientCallDuration: seconds('adcp.client.call.duration', 'AdcpClient.call duration, retries included'),
+    clientCallDuration: seconds(
+      'adcp.client.call.duration',
+      'AdcpClient.call duration, retries included, by tool and outcome (its count is the calls)',
+    ),
     clientRetries: count('adcp.client.retries', 'Attempts repeated after a transient failure', '{retry}'),
     clientPolls: count('adcp.client.polls', 'Task-status polls made while waiting', '{poll}'),
     timeToFinal: seconds('adcp.client.time_to_final', 'From waitFor to the final (or settled) status'),
-    serverInvocations: count('adcp.server.invocations', 'Tool invocations served, by tool and outcome', '{call}'),
-    serverInvocationDuration: seconds('adcp.server.invocation.duration', 'Tool invocation duration on the server'),
+    serverInvocationDuration: seconds(
+      'adcp.server.invocation.duration',
+      'Tool invocation duration on the server, by tool and outcome (its count is the invocations)',
+    ),
     webhookDeliveries: count(
       'adcp.webhook.deliveries',
       'Webhook deliveries received, by outcome and reason',

@@ -1,4 +1,4 @@
-import type { Context, TextMapGetter } from '@opentelemetry/api';
+import type { Context, TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 import { activeTracer, otelApi } from './otel.js';
 
 /** Incoming headers as `node:http` or fetch gives them. */
@@ -22,8 +22,10 @@ export function injectTraceHeaders(headers: Headers): void {
   const state = spanContext.traceState?.serialize();
   if (state !== undefined && state !== '') headers.set('tracestate', state);
   else if (headers.has('tracestate')) headers.delete('tracestate');
-  api.propagation.inject(active, headers, { set: (carrier, key, value) => carrier.set(key, value) });
+  api.propagation.inject(active, headers, setter);
 }
+
+const setter: TextMapSetter<Headers> = { set: (carrier, key, value) => carrier.set(key, value) };
 
 const getter: TextMapGetter<HeaderSource> = {
   keys: (carrier) => (carrier instanceof Headers ? [...carrier.keys()] : Object.keys(carrier)),

@@ -66,8 +66,8 @@ interface Answer {
 /**
  * One tool invocation on the server: a SERVER span `tools/call {tool}` (MCP semantic conventions)
  * or `SendMessage {tool}` (A2A, JSON-RPC), with `adcp.status`, `adcp.task_id` and
- * `adcp.error.code` of the answer, the `adcp.server.invocations` and `.invocation.duration`
- * metrics, and a request and a response activity event for the server's `onActivity`.
+ * `adcp.error.code` of the answer, the `adcp.server.invocation.duration` histogram (its count
+ * is the invocations), and a request and a response activity event for the server's `onActivity`.
  */
 export function traceInvocation<T extends Answer>(
   tool: { name: string },
@@ -115,10 +115,14 @@ export function traceInvocation<T extends Answer>(
         span.set(ADCP_ATTR.errorCode, code);
         span.fail(code);
       }
-      const labels = { [ADCP_ATTR.tool]: tool.name, [ADCP_ATTR.status]: safeId(status) ?? 'unknown' };
       const m = meters();
-      m?.serverInvocations.add(1, code === undefined ? labels : { ...labels, [ADCP_ATTR.errorCode]: code });
-      m?.serverInvocationDuration.record((performance.now() - started) / 1000, labels);
+      if (m !== undefined) {
+        const labels = { [ADCP_ATTR.tool]: tool.name, [ADCP_ATTR.status]: safeId(status) ?? 'unknown' };
+        m.serverInvocationDuration.record(
+          (performance.now() - started) / 1000,
+          code === undefined ? labels : { ...labels, [ADCP_ATTR.errorCode]: code },
+        );
+      }
       emitActivity(listener, {
         type: 'response',
         at: Date.now(),

@@ -103,7 +103,15 @@ describe('AdcpClient with an OpenTelemetry SDK registered', () => {
     const collected = await sdk.metrics();
     assert.ok(collected.has('adcp.client.polls'));
     assert.ok(collected.has('adcp.client.time_to_final'));
-    assert.ok(collected.has('adcp.client.calls'));
+    // Calls are counted by the duration histogram (its count), as the HTTP and MCP semantic
+    // conventions do, with no separate counter beside it.
+    assert.ok(!collected.has('adcp.client.calls'));
+    const durations = collected.get('adcp.client.call.duration')?.dataPoints ?? [];
+    const submittedCalls = durations.filter(
+      (p) => p.attributes['adcp.tool'] === 'create_media_buy' && p.attributes['adcp.status'] === 'submitted',
+    );
+    assert.equal(submittedCalls.length, 1);
+    assert.equal((submittedCalls[0]?.value as { count?: number } | undefined)?.count, 1);
     const requests = events.filter((e) => e.type === 'request');
     assert.ok(requests.some((e) => e.type === 'request' && e.tool === 'create_media_buy' && e.attempt === 1));
     assert.ok(requests.some((e) => e.type === 'request' && e.poll === true));

@@ -123,11 +123,14 @@ describe('one buyer call through the reference seller with a webhook, traced end
 
     const collected = await sdk.metrics();
     for (const name of [
-      'adcp.client.calls',
-      'adcp.server.invocations',
+      'adcp.client.call.duration',
+      'adcp.server.invocation.duration',
       'adcp.webhook.deliveries',
       'adcp.store.duration',
     ])
       assert.ok(collected.has(name), `metric ${name}`);
+    // Calls and invocations are the duration histograms' counts, with no counter beside them.
+    for (const name of ['adcp.client.calls', 'adcp.server.invocations'])
+      assert.ok(!collected.has(name), `no metric ${name}`);
   });
 });
