@@ -9,6 +9,7 @@ import type {
   TransportCallOptions,
   TransportOptions,
 } from '../transport/transport.js';
+import { propagatingFetch } from '../telemetry/traced-fetch.js';
 import { createTransport } from './create-transport.js';
 
 export type { InMemoryHandler } from '../transport/in-memory-fetch.js';
@@ -78,7 +79,8 @@ class InMemoryTransport implements AdcpTransport {
     this.url = url;
     this.#options = {
       url,
-      fetch: lazyInMemoryFetch(server, new URL(url).origin),
+      // W3C trace context like the network transports: the span active when a request is sent.
+      fetch: propagatingFetch(lazyInMemoryFetch(server, new URL(url).origin)),
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_BYTES,
     };
     if (options.headers !== undefined) this.#options.headers = options.headers;
