@@ -153,7 +153,12 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
     const deadline = Date.now() + waitMs;
     let delay = 10;
     for (let round = 0; round < 1000; round += 1) {
-      const claim = await store.claim(call.principal, key, { payloadHash, leaseMs: inFlightMs, now: now() });
+      const claim = await store.claim(call.principal, key, {
+        payloadHash,
+        leaseMs: inFlightMs,
+        ttlMs: replayTtlMs,
+        now: now(),
+      });
       if (claim.kind === 'claimed') {
         limiter.count(call.principal, kind, now());
         return runClaimed(call, key, claim.token, execute);

@@ -38,13 +38,22 @@ export interface IdempotencyClaimOptions {
   leaseMs: number;
   /** How long past its window a finished key answers `expired`. Default `DEFAULT_EXPIRED_KEPT_MS`. */
   expiredForMs?: number;
+  /**
+   * The `ttlMs` its `complete` will pass, when known. A store may then write the entry's expiry
+   * with the claim (now + `leaseMs` + `ttlMs`, so at least `ttlMs` after an answer stored within
+   * the lease, at most `leaseMs` more) and store the answer without rewriting it.
+   */
+  ttlMs?: number;
   now?: number;
 }
 
 export interface IdempotencyCompleteOptions {
   /** The response to replay for this key (stored as JSON). */
   response: unknown;
-  /** How long the response answers for its key. */
+  /**
+   * How long the response answers for its key: at least `ttlMs` from now, and at most the claim's
+   * `leaseMs` longer when the claim passed `ttlMs` too.
+   */
   ttlMs: number;
   now?: number;
 }

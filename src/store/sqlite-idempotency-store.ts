@@ -23,15 +23,15 @@ const MIGRATIONS = [
    CREATE INDEX seller_idempotency_expiry ON seller_idempotency (expires_at);`,
 ] as const;
 
-// One statement: the insert wins for a new key; the conditional update takes over only a row that
-// no longer answers for its key (done past its TTL and the time it answers `expired`, or in flight
-// past its lease: the holder died).
+// One statement, its own transaction: the insert wins for a new key; the conditional update takes
+// over only a row that no longer answers for its key (done past its TTL and the time it answers
+// `expired`, or in flight past its lease: the holder died). The row's expiry is written here when
+// the caller knows its TTL (@expires, else 0), so storing the answer rewrites no index entry.
 const CLAIM = `INSERT INTO seller_idempotency (scope, key, payload_hash, token, response, lease_expires_at, expires_at)
-  VALUES (@scope, @key, @hash, @token, NULL, @lease, 0)
+  VALUES (@scope, @key, @hash, @token, NULL, @lease, @expires)
   ON CONFLICT (scope, key) DO UPDATE SET payload_hash = excluded.payload_hash, token = excluded.token,
-    response = NULL, lease_expires_at = excluded.lease_expires_at, expires_at = 0
-  WHERE (response IS NULL AND lease_expires_at <= @now) OR (response IS NOT NULL AND expires_at <= @forget)
-  RETURNING token`;
+    response = NULL, lease_expires_at = excluded.lease_expires_at, expires_at = excluded.expires_at
+  WHERE (response IS NULL AND lease_expires_at <= @now) OR (response IS NOT NULL AND expires_at <= @forget)`;
 
 interface Row {
   payload_hash: string;
@@ -49,6 +49,7 @@ function prepare(db: SqliteDatabase) {
     hash: string;
     token: string;
     lease: number;
+    expires: number;
     now: number;
     forget: number;
   }>(CLAIM);
@@ -56,20 +57,34 @@ function prepare(db: SqliteDatabase) {
     'SELECT payload_hash, token, response, lease_expires_at, expires_at FROM seller_idempotency WHERE scope = ? AND key = ?',
   );
   return {
-    // The claim and the read that explains a refusal share one IMMEDIATE transaction.
-    claim: db.transaction((scope: string, key: string, options: IdempotencyClaimOptions): IdempotencyClaim => {
+    claim(scope: string, key: string, options: IdempotencyClaimOptions): IdempotencyClaim {
       const now = options.now ?? Date.now();
-      const token = randomUUID();
       const forget = now - (options.expiredForMs ?? DEFAULT_EXPIRED_KEPT_MS);
       const lease = now + options.leaseMs;
-      const inserted = insert.get({ scope, key, hash: options.payloadHash, token, lease, now, forget });
-      if (inserted !== undefined) return { kind: 'claimed', token };
-      const row = read.get(scope, key) as Row;
-      if (row.response !== null && row.expires_at <= now) return { kind: 'expired' };
-      if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
-      if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: row.lease_expires_at };
-      return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
-    }),
+      const expires = options.ttlMs === undefined ? 0 : lease + options.ttlMs;
+      // A refused insert reads the row that refused it; if that row went away in between (released
+      // or swept), the insert is tried again.
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const token = randomUUID();
+        if (insert.run({ scope, key, hash: options.payloadHash, token, lease, expires, now, forget }).changes === 1) {
+          return { kind: 'claimed', token };
+        }
+        const row = read.get(scope, key);
+        if (row === undefined) continue;
+        if (row.response !== null && row.expires_at <= now) return { kind: 'expired' };
+        if (row.payload_hash !== options.payloadHash) return { kind: 'conflict' };
+        if (row.response === null) return { kind: 'in_flight', leaseExpiresAt: row.lease_expires_at };
+        return { kind: 'replay', response: JSON.parse(row.response) as unknown, token: row.token };
+      }
+      throw new Error('idempotency store: the key kept changing under the claim');
+    },
+    // Storing the answer sets only the response when the claim's expiry covers the TTL from now
+    // (the usual case); otherwise (no TTL at the claim, a reclaim, an answer stored past the lease)
+    // it sets the expiry too.
+    completeWithinExpiry: db.prepare(
+      `UPDATE seller_idempotency SET response = ?
+       WHERE scope = ? AND key = ? AND token = ? AND response IS NULL AND expires_at >= ?`,
+    ),
     complete: db.prepare(
       `UPDATE seller_idempotency SET response = ?, expires_at = ?
        WHERE scope = ? AND key = ? AND token = ? AND response IS NULL`,
@@ -103,13 +118,15 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async claim(scope: string, key: string, options: IdempotencyClaimOptions): Promise<IdempotencyClaim> {
-    return this.#sql.claim.immediate(scope, key, options);
+    return this.#sql.claim(scope, key, options);
   }
 
   async complete(scope: string, key: string, token: string, options: IdempotencyCompleteOptions): Promise<boolean> {
     const text = JSON.stringify(options.response);
     if (text === undefined) throw new TypeError('idempotency store: a response is required');
-    return this.#sql.complete.run(text, (options.now ?? Date.now()) + options.ttlMs, scope, key, token).changes === 1;
+    const expires = (options.now ?? Date.now()) + options.ttlMs;
+    if (this.#sql.completeWithinExpiry.run(text, scope, key, token, expires).changes === 1) return true;
+    return this.#sql.complete.run(text, expires, scope, key, token).changes === 1;
   }
 
   async release(scope: string, key: string, token: string): Promise<void> {

@@ -110,6 +110,36 @@ export function idempotencyStoreContract(
       assert.equal((await store.claim(scope, 'key-0123456789abcdef', { ...kept, now: T0 + 6000 })).kind, 'claimed');
     });
 
+    it('with the TTL given at the claim, replays an answer at least its TTL after it was stored, even past the lease', async () => {
+      const store = await open(make);
+      const key = 'key-0123456789abcdef';
+      const withTtl = (now: number, payloadHash = 'h1') => ({ payloadHash, leaseMs: LEASE, ttlMs: 1000, now });
+      // Stored within the lease: replayed until at least 1000 ms later, expired by lease + 1000 after the claim.
+      const inTime = randomUUID();
+      const first = await store.claim(inTime, key, withTtl(T0));
+      assert.equal(first.kind, 'claimed');
+      const token = (first as { token: string }).token;
+      assert.equal(await store.complete(inTime, key, token, { response: { a: 1 }, ttlMs: 1000, now: T0 + 10 }), true);
+      assert.equal((await store.claim(inTime, key, withTtl(T0 + 1009))).kind, 'replay');
+      assert.equal((await store.claim(inTime, key, withTtl(T0 + 1009, 'h2'))).kind, 'conflict');
+      assert.deepEqual(await store.claim(inTime, key, withTtl(T0 + LEASE + 1000)), { kind: 'expired' });
+      // Stored after its lease lapsed (no one took the key over): still replayed for its whole TTL.
+      const late = randomUUID();
+      const slow = await store.claim(late, key, withTtl(T0));
+      const slowToken = (slow as { token: string }).token;
+      const storedAt = T0 + LEASE + 5000;
+      assert.equal(
+        await store.complete(late, key, slowToken, { response: { b: 2 }, ttlMs: 1000, now: storedAt }),
+        true,
+      );
+      assert.deepEqual(await store.claim(late, key, withTtl(storedAt + 999)), {
+        kind: 'replay',
+        response: { b: 2 },
+        token: slowToken,
+      });
+      assert.deepEqual(await store.claim(late, key, withTtl(storedAt + 1000)), { kind: 'expired' });
+    });
+
     it('takes over a key forgotten past its expiry without a sweep', async () => {
       const store = await open(make);
       const scope = randomUUID();
