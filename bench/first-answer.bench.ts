@@ -1,8 +1,8 @@
 // First-answer speed: a buyer's first call is often its process's only call (a CLI run, a
 // serverless function). Each sample is a fresh `node` process that imports the client, connects
-// and makes one `get_products` call; AdcpClient (tsc-compiled, as users run it) against the bare
-// `@a2a-js/sdk` 1.x client over A2A and the bare MCP SDK client over MCP, on the same servers,
-// interleaved. Time is measured inside the process (node start-up excluded); peak RSS is the
+// and makes one `get_products` call; AdcpClient (built as `npm run build` ships it: tsc, then
+// scripts/bundle-client.mjs) against the bare `@a2a-js/sdk` 1.x client over A2A and the bare MCP
+// SDK client over MCP, on the same servers, interleaved. Time is measured inside the process (node start-up excluded); peak RSS is the
 // process's `maxRSS`. Prints one Markdown section.
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
@@ -122,6 +122,12 @@ async function main(): Promise<void> {
       { cwd: root, encoding: 'utf8' },
     );
     if (!existsSync(join(dist, 'client/index.js'))) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    // As `npm run build` ships it: the client entry and its transports bundled into a few files.
+    const bundle = spawnSync(process.execPath, [join(root, 'scripts/bundle-client.mjs'), dist], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    if (bundle.status !== 0) throw new Error(`bundle-client failed: ${bundle.stdout}${bundle.stderr}`);
     const files: Record<string, string> = {};
     for (const [name, code] of Object.entries(programs(dist))) {
       files[name] = join(dist, `${name}.mjs`);
@@ -166,7 +172,7 @@ async function main(): Promise<void> {
     await worker.terminate();
     const loadAfter = loadavg();
     console.log(
-      `Each sample is a fresh \`node\` process: time from before the first \`import()\` to the first answer, measured inside the process (node start-up excluded), the process's CPU time (start-up included; shown because it moves less with machine load than wall time, but the target is on wall time) and its peak RSS (\`process.resourceUsage().maxRSS\`, read after the answer). ${RUNS} samples per client after one unmeasured run each, bare and AdcpClient interleaved (order swapped each round), same servers (a real MCP SDK 1.x server and a real \`@a2a-js/sdk\` 1.x server in a worker thread of the benchmark process), same run. AdcpClient is the tsc-compiled JavaScript, as users run it. Load average ${loadBefore.map((l) => l.toFixed(1)).join(' / ')} at the start, ${loadAfter.map((l) => l.toFixed(1)).join(' / ')} at the end. Targets: median time at most ${TIME_TARGET.toFixed(2)}x the bare client, peak RSS at most ${RSS_TARGET.toFixed(2)}x.\n`,
+      `Each sample is a fresh \`node\` process: time from before the first \`import()\` to the first answer, measured inside the process (node start-up excluded), the process's CPU time (start-up included; shown because it moves less with machine load than wall time, but the target is on wall time) and its peak RSS (\`process.resourceUsage().maxRSS\`, read after the answer). ${RUNS} samples per client after one unmeasured run each, bare and AdcpClient interleaved (order swapped each round), same servers (a real MCP SDK 1.x server and a real \`@a2a-js/sdk\` 1.x server in a worker thread of the benchmark process), same run. AdcpClient is built as \`npm run build\` ships it (tsc, then \`scripts/bundle-client.mjs\`). Load average ${loadBefore.map((l) => l.toFixed(1)).join(' / ')} at the start, ${loadAfter.map((l) => l.toFixed(1)).join(' / ')} at the end. Targets: median time at most ${TIME_TARGET.toFixed(2)}x the bare client, peak RSS at most ${RSS_TARGET.toFixed(2)}x.\n`,
     );
     console.log(
       '| transport | baseline | bare import / total (ms) | AdcpClient import / total (ms) | time ratio | CPU ratio (bare CPU ms) | bare peak RSS (MB) | AdcpClient peak RSS (MB) | RSS ratio | met |',

@@ -9,9 +9,10 @@ const require = createRequire(import.meta.url);
 
 /**
  * Where `npm run build` writes the validators it compiled ahead of time, one folder per release
- * (`dist/schemas/compiled/3.1.19/`); absent when running from the sources.
+ * (`dist/schemas/compiled/3.1.19/`); absent when running from the sources. Addressed from the
+ * folder above, so the same code bundled into `dist/client/` (scripts/bundle-client.mjs) finds it.
  */
-export const PRECOMPILED_DIR = fileURLToPath(new URL('./compiled/', import.meta.url));
+export const PRECOMPILED_DIR = fileURLToPath(new URL('../schemas/compiled/', import.meta.url));
 
 /** `compiled.json` of a release folder: what the build compiled, from which manifest. */
 export interface PrecompiledIndex {
