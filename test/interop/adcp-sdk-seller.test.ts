@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { AdcpClient, type TaskResult } from '../../src/client/index.js';
 import { main } from '../../src/cli/main.js';
 import type { JsonObject } from '../../src/core/types.js';
-import { mediaBuyRequest, packageRequest, productsRequest } from '../../src/seller/sample-requests.js';
+import {
+  creativesRequest,
+  mediaBuyRequest,
+  packageRequest,
+  productsRequest,
+  SAMPLE_ACCOUNT,
+} from '../../src/seller/sample-requests.js';
 import { recordingIo } from '../cli/fake-io.js';
 import { startFrameworkSeller, type FrameworkSeller } from '../peers/adcp-sdk/seller.js';
 
@@ -54,6 +60,53 @@ describe('buyer against the @adcp/sdk framework seller', () => {
         assert.equal(result.protocol, protocol);
         const products = dataOf(result)['products'] as { product_id: string }[];
         assert.deepEqual(products.map((p) => p.product_id).sort(), ['ctv_sports', 'olv_pets']);
+      });
+
+      it('answers every other tool it lists: update_media_buy, sync_creatives, get_adcp_capabilities, its task tools', async () => {
+        // Every tool the seller lists is called here or by another test of this file.
+        const covered = [
+          ...['get_products', 'create_media_buy', 'update_media_buy', 'get_media_buys', 'get_media_buy_delivery'],
+          ...['sync_creatives', 'get_adcp_capabilities', 'tasks_get', 'tasks/get'],
+        ];
+        const listed = ((await client.discover()).tools ?? []).map((t) => t.name);
+        assert.deepEqual(
+          listed.filter((name) => !covered.includes(name)),
+          [],
+        );
+        const submitted = await client.call('create_media_buy', buy());
+        const id = dataOf(await client.waitFor(submitted, { pollIntervalMs: 100, timeoutMs: 30_000 }))['media_buy_id'];
+        assert.equal(typeof id, 'string');
+
+        const updated = await client.call('update_media_buy', {
+          account: SAMPLE_ACCOUNT,
+          media_buy_id: String(id),
+          paused: true,
+        });
+        assert.equal(updated.status, 'completed', JSON.stringify(updated));
+        assert.equal(dataOf(updated)['media_buy_id'], id);
+
+        const creativeId = `cr_${protocol}_pets_30s`;
+        const synced = await client.call('sync_creatives', creativesRequest([{ creative_id: creativeId }]));
+        assert.equal(synced.status, 'completed', JSON.stringify(synced));
+        assert.deepEqual(
+          (dataOf(synced)['creatives'] as { creative_id: string; action: string }[]).map((c) => [
+            c.creative_id,
+            c.action,
+          ]),
+          [[creativeId, 'created']],
+        );
+        assert.ok(seller.creativeIds().includes(creativeId));
+
+        const capabilities = await client.call('get_adcp_capabilities', {});
+        assert.equal(capabilities.status, 'completed', JSON.stringify(capabilities));
+        assert.deepEqual((dataOf(capabilities)['adcp'] as { major_versions: number[] }).major_versions, [3]);
+
+        // The framework's task tools, called by name as any other tool.
+        for (const tool of listed.filter((name) => name === 'tasks_get' || name === 'tasks/get')) {
+          const task = await client.call(tool, { task_id: submitted.taskId ?? '' });
+          assert.equal(task.status, 'completed', `${tool}: ${JSON.stringify(task)}`);
+          assert.equal(dataOf(task)['task_id'], submitted.taskId, tool);
+        }
       });
 
       it('creates a media buy (submitted) and follows it with waitFor to completed, once', async () => {

@@ -2,7 +2,8 @@
  * A small media-buy seller built with `@adcp/sdk`'s seller framework (`createAdcpServerFromPlatform`),
  * served over MCP (`/mcp`, stateless Streamable HTTP, as the SDK's own `serve()` does) and A2A
  * (`createA2AAdapter`, JSON-RPC at `/a2a`), on 127.0.0.1 only. `create_media_buy` hands off to a
- * background task (`submitted` + `task_id`) that completes after `approvalMs`; the framework offers
+ * background task (`submitted` + `task_id`) that completes after `approvalMs`; `sync_creatives`
+ * approves every creative at once; the framework offers
  * `tasks_get` to follow it. `rateLimit(n)` makes the next `n` `get_media_buy_delivery` calls answer
  * `RATE_LIMITED` (the framework's `RateLimitedError`, `retry_after` 1 s); `holdNext()` keeps the
  * next `get_media_buys` call running until released (so its A2A task can be cancelled).
@@ -23,6 +24,7 @@ import {
   type AccountStore,
   type DecisioningPlatform,
   type SalesCorePlatform,
+  type SalesIngestionPlatform,
 } from '@adcp/sdk/server';
 import type { CreateMediaBuySuccess, GetProductsResponse } from '@adcp/sdk/types';
 
@@ -33,6 +35,8 @@ export interface FrameworkSeller {
   a2aUrl: string;
   /** Media buys created so far (ids), to check a buy happened once. */
   mediaBuyIds(): string[];
+  /** Creatives synced so far (ids). */
+  creativeIds(): string[];
   /** The next `count` `get_media_buy_delivery` calls answer RATE_LIMITED with `retry_after` (1 s). */
   rateLimit(count: number, retryAfterSeconds?: number): void;
   /** `get_media_buy_delivery` calls received so far. */
@@ -64,6 +68,7 @@ const PRODUCTS: Product[] = [
 
 class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<string, unknown>> {
   readonly buys: string[] = [];
+  readonly creatives: string[] = [];
   limited: { count: number; retryAfter: number } = { count: 0, retryAfter: 1 };
   deliveryCalls = 0;
   hold: { started: () => void; released: Promise<void> } | undefined;
@@ -91,7 +96,8 @@ class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<s
       };
     },
   };
-  sales: SalesCorePlatform<Record<string, unknown>> = {
+  sales: SalesCorePlatform<Record<string, unknown>> &
+    Pick<SalesIngestionPlatform<Record<string, unknown>>, 'syncCreatives'> = {
     getProducts: async () => ({ products: PRODUCTS }),
     createMediaBuy: (_req, ctx) =>
       Promise.resolve(
@@ -109,6 +115,14 @@ class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<s
         }),
       ),
     updateMediaBuy: async (id) => ({ media_buy_id: id, status: 'active' }),
+    syncCreatives: async (creatives) => {
+      this.creatives.push(...creatives.map((c) => c.creative_id));
+      return creatives.map((c) => ({
+        creative_id: c.creative_id,
+        action: 'created' as const,
+        status: 'approved' as const,
+      }));
+    },
     getMediaBuyDelivery: async (req) => {
       this.deliveryCalls++;
       if (this.limited.count > 0) {
@@ -199,6 +213,7 @@ export async function startFrameworkSeller(options: { approvalMs?: number } = {}
     mcpUrl: `${origin}/mcp`,
     a2aUrl: `${origin}/a2a`,
     mediaBuyIds: () => [...platform.buys],
+    creativeIds: () => [...platform.creatives],
     rateLimit: (count, retryAfterSeconds = 1) => {
       platform.limited = { count, retryAfter: retryAfterSeconds };
     },
