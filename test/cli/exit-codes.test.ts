@@ -1,5 +1,6 @@
 // The README's exit-code table, row by row, against a real reference seller (130: the demo's in
-// test/demo/demo.test.ts, call --wait's in call-interrupt.test.ts). Each row: the code, then what makes a command exit with it.
+// test/demo/demo.test.ts, call --wait's in call-interrupt.test.ts; 1 for a failed demo step: in
+// test/demo/bin.test.ts, as a real process). Each row: the code, then what makes a command exit with it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';

@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -8,11 +9,15 @@ import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js
 const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
 
 /** Runs `bin/adcp.js` as a real process (bounded by a timeout); resolves with its exit code and output. */
-function adcp(args: string[], timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+function adcp(
+  args: string[],
+  timeout = 60_000,
+  nodeArgs: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [...nodeArgs, BIN, ...args],
       { timeout, env: { ...process.env, NO_COLOR: '1' } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
@@ -48,6 +53,22 @@ describe('bin/adcp.js as a real process', () => {
     const out = JSON.parse(run.stdout) as { status: string; data: { products: { product_id: string }[] } };
     assert.equal(out.status, 'completed');
     assert.ok(out.data.products.some((p) => p.product_id === 'olv_pets'));
+  });
+
+  it('exits 1 and names the step when a step does not do what it should', async () => {
+    // The fault comes from outside the product: a preload answers the buyer's A2A get_products
+    // with a JSON-RPC error; every other request goes through.
+    const preload = new URL('./fail-a2a-products.mjs', import.meta.url).href;
+    const run = await adcp(['demo'], 90_000, ['--import', preload]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /\[3\/6\] get_products \(A2A\)\n +FAIL: expected the same products, got error: get_products at \S+\/a2a: JSON-RPC error -32603 "fault injected by the test"/,
+    );
+    assert.match(run.stdout, /^3 +get_products \(A2A\) .* FAIL /m);
+    assert.equal((run.stdout.match(/^\d +.* ok +\d/gm) ?? []).length, 5, 'the other five steps pass');
+    assert.match(run.stdout, /^1 of 6 steps did not do what they should\.$/m);
+    assert.match(run.stdout, /removed \S+adcp-demo-/);
   });
 
   it('runs the demo to a passing JSON summary', async () => {
