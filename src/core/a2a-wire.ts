@@ -7,15 +7,27 @@ import type { JsonObject } from './types.js';
 export type A2AWire = '1.0' | '0.3';
 
 /** What a JSON-RPC method does, whichever wire names it. */
-export type A2AOperation = 'send' | 'stream' | 'get' | 'cancel';
+export type A2AOperation = 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe';
 
 /** The AdCP A2A profile, activated on every request (a2a-guide.md, "A2A Client Setup"). */
 export const ADCP_PROFILE_URI = 'https://adcontextprotocol.org/extensions/adcp/v3';
 
 /** JSON-RPC method names of each wire. */
 export const A2A_METHODS = {
-  '1.0': { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask' },
-  '0.3': { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel' },
+  '1.0': {
+    send: 'SendMessage',
+    stream: 'SendStreamingMessage',
+    get: 'GetTask',
+    cancel: 'CancelTask',
+    resubscribe: 'SubscribeToTask',
+  },
+  '0.3': {
+    send: 'message/send',
+    stream: 'message/stream',
+    get: 'tasks/get',
+    cancel: 'tasks/cancel',
+    resubscribe: 'tasks/resubscribe',
+  },
 } as const satisfies Record<A2AWire, Record<A2AOperation, string>>;
 
 const ROUTES = new Map<string, { wire: A2AWire; operation: A2AOperation }>(

@@ -26,6 +26,11 @@ export interface SellerToolDeps {
    * answer goes back: the crash test holds the request there and SIGKILLs the process.
    */
   afterEffect?: (tool: string, headers: import('node:http').IncomingMessage['headers']) => Promise<void>;
+  /**
+   * Called before get_products does its work: the cancel tests hold a call there until its
+   * AbortSignal fires, to see that a cancel reaches the instance running it.
+   */
+  beforeWork?: (tool: string, args: JsonObject, signal: AbortSignal) => Promise<void>;
 }
 
 const MAX_ITEMS = 100;
@@ -86,6 +91,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       description: 'Discover advertising products matching a brief and filters.',
       handler: async (args, ctx) => {
         fault('get_products', args, ctx.headers);
+        await deps.beforeWork?.('get_products', args, ctx.signal);
         if (args.brief !== undefined && (typeof args.brief !== 'string' || args.brief.length > 10_000)) {
           throw invalid('brief must be a string of at most 10000 characters.', 'brief');
         }

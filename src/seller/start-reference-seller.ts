@@ -111,6 +111,23 @@ async function holdAfterEffect(_tool: string, headers: IncomingMessage['headers'
   await new Promise<never>(() => undefined);
 }
 
+/**
+ * Test hook, only with ADCP_SELLER_TEST_HOOKS=1 in the environment: a get_products whose brief
+ * holds `[hold-until-aborted]` waits until its AbortSignal fires (a cancel, a timeout, shutdown),
+ * then says so on stderr (`adcp test hook: get_products aborted (cancelled)`) for a test to see which
+ * instance's work was stopped.
+ */
+async function holdUntilAborted(tool: string, args: JsonObject, signal: AbortSignal): Promise<void> {
+  if (typeof args.brief !== 'string' || !args.brief.includes('[hold-until-aborted]')) return;
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+  process.stderr.write(`adcp test hook: ${tool} aborted (${why})\n`);
+  throw signal.reason;
+}
+
 export async function startReferenceSeller(options: ReferenceSellerOptions = {}): Promise<ReferenceSeller> {
   const path = options.dbPath ?? ':memory:';
   const timings: SellerTimings = { workingAfterMs: 500, completeAfterMs: 2000, ...options.timings };
@@ -187,7 +204,9 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         timings,
         fault: createFaultInjector(),
         now: Date.now,
-        ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1' ? { afterEffect: holdAfterEffect } : {}),
+        ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1'
+          ? { afterEffect: holdAfterEffect, beforeWork: holdUntilAborted }
+          : {}),
       }),
       ...(controller === undefined
         ? {}

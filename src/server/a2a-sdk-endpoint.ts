@@ -7,6 +7,7 @@ import type { JsonObject } from '../core/types.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { createAdcpExecutor } from './a2a-sdk-executor.js';
+import { followResubscribeInStore } from './a2a-follow-store.js';
 import { A2A_STATE, createSdkTaskStore } from './a2a-sdk-task-store.js';
 import { a2aMethodRoute } from '../core/a2a-wire.js';
 import { isJsonObject } from '../core/json-object.js';
@@ -14,6 +15,7 @@ import type { AdcpServing } from './adcp-serving.js';
 import { activationRefusal, profileRpcError, readInvocation, requestActivatesProfile } from './a2a-profile-gate.js';
 import type { ProfileMode } from './a2a-profile-gate.js';
 import type { AdcpToolDefinition } from './types.js';
+import type { CancelWatch } from './cancel-watch.js';
 
 export interface A2AEndpointOptions {
   tools: Map<string, AdcpToolDefinition>;
@@ -26,6 +28,8 @@ export interface A2AEndpointOptions {
   mode?: ProfileMode;
   /** The legacy interface's URL for a request, named when the profiled one refuses `parameters`. */
   legacyUrl?: (req: IncomingMessage) => string;
+  /** Aborts work of tasks cancelled through another instance of a fleet (cancel-watch.ts). */
+  cancelWatch?: CancelWatch;
 }
 
 export interface A2AEndpoint {
@@ -70,6 +74,8 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
   const executor = createAdcpExecutor(options);
   const tasks = createSdkTaskStore(options.store);
   const handler = new DefaultRequestHandler(HANDLER_CARD, tasks, executor);
+  // A resubscribe served here for a task running on another instance follows the shared store.
+  followResubscribeInStore(handler, tasks, { pollMs: 500, timeoutMs: options.requestTimeoutMs });
   const v1 = new JsonRpcTransportHandler(handler);
   const v03 = new LegacyJsonRpcTransportHandler(handler);
 

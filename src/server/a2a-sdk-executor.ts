@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Task } from '@a2a-js/sdk';
 import { AgentEvent } from '@a2a-js/sdk/server';
-import type { AgentExecutor } from '@a2a-js/sdk/server';
+import type { AgentExecutor, ExecutionEventBus } from '@a2a-js/sdk/server';
 import type { TaskStore } from '../store/task-store.js';
 import type { AdcpTaskRunner } from './adcp-tasks.js';
 import { principalOwner } from './adcp-tasks.js';
@@ -19,6 +19,7 @@ import { errorAnswer, invokeTool } from './invoke-tool.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { AdcpServing } from './adcp-serving.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
+import type { CancelWatch } from './cancel-watch.js';
 
 export interface AdcpExecutorOptions {
   tools: Map<string, AdcpToolDefinition>;
@@ -27,6 +28,8 @@ export interface AdcpExecutorOptions {
   adcpVersion: string;
   serving?: AdcpServing;
   requestTimeoutMs: number;
+  /** Aborts the invocation of a durable task cancelled through another instance of a fleet. */
+  cancelWatch?: CancelWatch;
 }
 
 export interface AdcpExecutor extends AgentExecutor {
@@ -52,6 +55,14 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
     { controller: AbortController; contextId: string; canceled: boolean; done: Promise<void> }
   >();
   let closing = false;
+  const cancel = (taskId: string, bus: ExecutionEventBus) => {
+    const entry = running.get(taskId);
+    if (entry === undefined || entry.canceled) return;
+    entry.canceled = true;
+    entry.controller.abort(new Error('canceled'));
+    // An update, not a Task: a stream has already carried its one Task event.
+    bus.publish(AgentEvent.statusUpdate(canceledUpdate(taskId, entry.contextId)));
+  };
   return {
     async execute(request, bus) {
       const { taskId, contextId, context } = request;
@@ -71,6 +82,7 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       };
       let started = false;
       let finished = false;
+      let untrack: (() => void) | undefined;
       const finish = async (answer: AdcpAnswer) => {
         if (entry.canceled || finished) return;
         finished = true;
@@ -110,6 +122,9 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
           }
         }
         running.set(taskId, entry);
+        // Cancelled through another instance: the row says so; the work here stops as it would
+        // for a cancel served here (the stored `canceled` is final, so nothing overwrites it).
+        if (durable) untrack = options.cancelWatch?.track(taskId, () => cancel(taskId, bus));
         const working = workingTask(taskId, contextId, tool.name);
         // Written here too so a GetTask racing the SDK's first save finds the row readable.
         if (durable) await options.store.update(owner, taskId, { result: Task.toJSON(working) });
@@ -140,17 +155,13 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
         );
       } finally {
         clearTimeout(timer);
+        untrack?.();
         running.delete(taskId);
         settle();
       }
     },
     async cancelTask(taskId, bus) {
-      const entry = running.get(taskId);
-      if (entry === undefined) return;
-      entry.canceled = true;
-      entry.controller.abort(new Error('canceled'));
-      // An update, not a Task: a stream has already carried its one Task event.
-      bus.publish(AgentEvent.statusUpdate(canceledUpdate(taskId, entry.contextId)));
+      cancel(taskId, bus);
     },
     async abortAll() {
       closing = true;

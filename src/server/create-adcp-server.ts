@@ -28,6 +28,7 @@ import { requiresIdempotencyKey } from './requires-idempotency-key.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp-modern-endpoint.js';
 import { createMcpTaskWork } from './mcp-task-work.js';
+import { startCancelWatch } from './cancel-watch.js';
 import { createAdcpServing } from './adcp-serving.js';
 import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
 import { createRequestAuth } from './request-auth.js';
@@ -242,7 +243,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     new Map([...tools].filter(([, tool]) => tool.protocols === undefined || tool.protocols.includes(protocol)));
   const mcpTools = servedOn('mcp');
   const a2aTools = servedOn('a2a');
-  const taskWork = createMcpTaskWork(store, requestTimeoutMs);
+  // Work running here whose task another instance of a fleet cancelled is aborted (cancel-watch.ts).
+  const cancelWatch = startCancelWatch(store);
+  const taskWork = createMcpTaskWork(store, requestTimeoutMs, cancelWatch);
   // The 2025 era (initialize, sessions, experimental Tasks) on SDK 1.x; the 2026-07-28 era,
   // stateless, on SDK v2. Same tools, store and runner (docs/server.md, "MCP eras").
   const mcp = createMcpEndpoint({
@@ -280,7 +283,16 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     outputSchemas: options.outputSchemas === true,
   });
   const legacyUrl = (req: IncomingMessage) => cardInput(req).a2aLegacyUrl;
-  const a2a = createA2AEndpoint({ tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs, legacyUrl });
+  const a2a = createA2AEndpoint({
+    tools: a2aTools,
+    store,
+    runner,
+    adcpVersion,
+    serving,
+    requestTimeoutMs,
+    legacyUrl,
+    cancelWatch,
+  });
   // Same tools, store and runner: only the invocation rules differ (a2a-profile-gate.ts).
   const a2aLegacy = createA2AEndpoint({
     tools: a2aTools,
@@ -290,6 +302,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     serving,
     requestTimeoutMs,
     mode: 'legacy',
+    cancelWatch,
   });
 
   // Card URLs come from configuration or from where we listen, never from the Host header a
@@ -546,6 +559,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       await waitForDrain(() => inFlight + runner.busy + taskWork.busy, graceMs, hurry.signal);
     }
     taskWork.close();
+    await cancelWatch.stop();
     await mcp.close();
     await mcpModern.close();
     await a2a.close();

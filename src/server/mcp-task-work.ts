@@ -2,6 +2,7 @@ import type { StoredTask, TaskStore } from '../store/task-store.js';
 import type { AdcpAnswer } from './invoke-tool.js';
 import { toCallToolResult } from './mcp-call-result.js';
 import type { WorkingProgress } from './types.js';
+import type { CancelWatch } from './cancel-watch.js';
 
 /** Reports a tool's progress (`context.working`). */
 export type WorkingReport = (message?: string, progress?: WorkingProgress) => void;
@@ -52,11 +53,13 @@ export interface McpTaskWork {
   close(): void;
 }
 
-export function createMcpTaskWork(store: TaskStore, fallbackMs: number): McpTaskWork {
+/** `watch`: aborts the work of a task cancelled through another instance of a fleet. */
+export function createMcpTaskWork(store: TaskStore, fallbackMs: number, watch?: CancelWatch): McpTaskWork {
   const running = new Map<string, AbortController>();
   return {
     adopt(owner, task, toolName, work) {
       running.set(task.taskId, work.controller);
+      const untrack = watch?.track(task.taskId, () => work.controller.abort(new Error('cancelled')));
       const ttlTimer = setTimeout(() => work.controller.abort(new Error('ttl')), task.ttlMs ?? fallbackMs);
       ttlTimer.unref();
       // Progress of a task shows as the MCP task's `statusMessage` (tasks/get).
@@ -79,6 +82,7 @@ export function createMcpTaskWork(store: TaskStore, fallbackMs: number): McpTask
         .catch(() => undefined)
         .finally(() => {
           clearTimeout(ttlTimer);
+          untrack?.();
           running.delete(task.taskId);
         });
     },

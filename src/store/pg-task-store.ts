@@ -262,6 +262,16 @@ export class PgTaskStore implements TaskStore {
     return result.rowCount ?? 0;
   }
 
+  async cancelledAmong(taskIds: readonly string[]): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const { rows } = await this.#db.query<{ task_id: string }>(
+      'task cancel watch',
+      `SELECT task_id FROM adcp_server_tasks WHERE task_id = ANY($1::text[]) AND status IN ('cancelled', 'canceled')`,
+      [taskIds],
+    );
+    return rows.map((row) => row.task_id);
+  }
+
   async ping(): Promise<void> {
     await this.#db.ping();
   }

@@ -140,6 +140,12 @@ export interface TaskStore {
    * Only a store shared between processes has it. Returns how many leases were released.
    */
   releaseLeases?(): Promise<number>;
+  /**
+   * Of `taskIds`, those that are now cancelled (whoever owns them): how an instance of a fleet
+   * learns that a task it runs was cancelled through another (server/cancel-watch.ts). Only a
+   * store shared between processes has it.
+   */
+  cancelledAmong?(taskIds: readonly string[]): Promise<string[]>;
   /** Throws when the store cannot be reached now (readiness); absent on a store that is always reachable. */
   ping?(): Promise<void>;
   close(): Promise<void>;

@@ -38,17 +38,26 @@ export async function startRoundRobinProxy(count: number): Promise<RoundRobinPro
       if (port === undefined) return fail();
       const headers = { ...req.headers, 'content-length': String(body.length) };
       delete headers.connection;
-      const upstream = request(
-        { host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-          answer.on('error', () => res.destroy());
-        },
-      );
-      upstream.on('error', () => (res.headersSent ? res.destroy() : fail()));
-      res.on('close', () => upstream.destroy());
-      upstream.end(body);
+      const send = (retry: boolean) => {
+        const upstream = request(
+          { host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            answer.on('error', () => res.destroy());
+          },
+        );
+        upstream.on('error', () => {
+          // A kept-alive connection the instance closed as it was reused: sent again once on a
+          // new one (nothing of the request was read), as balancers do.
+          if (retry && upstream.reusedSocket && !res.headersSent) return send(false);
+          if (res.headersSent) res.destroy();
+          else fail();
+        });
+        res.on('close', () => upstream.destroy());
+        upstream.end(body);
+      };
+      send(true);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
