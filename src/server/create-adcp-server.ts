@@ -182,10 +182,11 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const signing =
     options.requestSigning === undefined
       ? undefined
-      : createRequestSigningVerifier({
-          ...(publicScheme === undefined ? {} : { publicScheme }),
-          ...options.requestSigning,
-        });
+      : createRequestSigningVerifier(
+          { ...(publicScheme === undefined ? {} : { publicScheme }), ...options.requestSigning },
+          // A request alone verifies on the event loop; with others in flight, on the thread pool.
+          { busy: () => inFlight > 1 },
+        );
   const statusTools = taskStatusTools(runner);
   const protocols = options.cardMeta?.protocols_supported;
   const capabilities = buildCapabilities({

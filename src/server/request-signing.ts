@@ -75,8 +75,17 @@ export interface RequestSigningVerifier {
   readonly options: RequestSigningServerOptions;
 }
 
+/** What the server tells its verifier about itself. */
+export interface RequestSigningRuntime {
+  /** True while other requests are in flight: the signature check then moves to the thread pool. */
+  busy?: () => boolean;
+}
+
 /** Builds the server's verifier once, refusing a bad configuration with a TypeError. */
-export function createRequestSigningVerifier(options: RequestSigningServerOptions): RequestSigningVerifier {
+export function createRequestSigningVerifier(
+  options: RequestSigningServerOptions,
+  runtime: RequestSigningRuntime = {},
+): RequestSigningVerifier {
   const sources = [options.jwks, options.jwksUrl, options.resolveKeys].filter((s) => s !== undefined);
   if (sources.length !== 1) throw new TypeError('requestSigning: pass exactly one of jwks, jwksUrl or resolveKeys');
   const requiredFor = options.requiredFor ?? [];
@@ -105,6 +114,7 @@ export function createRequestSigningVerifier(options: RequestSigningServerOption
       ? remoteJwks(options.jwksUrl, options.jwksFetch)
       : toJwksSource((options.jwks ?? options.resolveKeys) as JwksInput);
   const replay = options.replay ?? new MemoryReplayStore({ perKeyidCap: 1_000_000 });
+  const busy = runtime.busy;
   const supportedFor = [...new Set([...(options.supportedFor ?? []), ...requiredFor, ...warnFor])];
   const capability: JsonObject = {
     supported: true,
@@ -147,6 +157,7 @@ export function createRequestSigningVerifier(options: RequestSigningServerOption
           protocolMethodsWarnFor: protocolWarn,
           call,
           otherCredential,
+          ...(busy === undefined ? {} : { offThread: busy }),
         },
       );
       if (!result.ok) {

@@ -37,10 +37,12 @@ export const GRADING_PER_KEYID_CAP = 100;
  * from `keys`, or `jwks_override`), the clock at `reference_now`, its `verifier_capability` as the
  * policy, and its `test_harness_state` installed in a real replay cache and revocation list. The
  * operation is read from a JSON-RPC body, else from the URL's last path segment (`/adcp/<op>`).
+ * `where.offThread` picks where the signature check runs (default: the thread pool).
  */
 export async function runRequestSigningVector(
   vector: RequestSigningVector,
   keys: { keys: Jwk[] } | Jwk[],
+  where: { offThread?: () => boolean } = {},
 ): Promise<{ pass: boolean; expected: string; actual: string; result: RequestSignatureResult }> {
   const all = Array.isArray(keys) ? keys : keys.keys;
   const jwks =
@@ -69,6 +71,7 @@ export async function runRequestSigningVector(
     requiredFor: capability.required_for ?? [],
     protocolMethodsRequiredFor: capability.protocol_methods_required_for ?? [],
     call: callOf(vector.request),
+    ...(where.offThread === undefined ? {} : { offThread: where.offThread }),
   });
   const expected = vector.expected_outcome.success ? 'success' : (vector.expected_outcome.error_code ?? 'failure');
   const actual = result.ok ? 'success' : result.code;

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { conformanceCommand } from '../../src/cli/conformance.js';
 import { recordingIo } from '../cli/fake-io.js';
 import { describeAdmission, evaluateBodyIntegrity, parseBodyIntegrityCase } from '../../src/signing/body-integrity.js';
+import { runRequestSigningVector, type RequestSigningVector } from '../../src/signing/run-request-signing-vector.js';
+import type { Jwk } from '../../src/signing/jwks.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectorsDir = path.resolve(repoRoot, '../shared/request-signing-vectors');
@@ -84,4 +86,28 @@ describe('adcp conformance --vectors ../shared/request-signing-vectors', () => {
     assert.equal(entry?.status, 'passed');
     assert.ok((entry?.passed ?? 0) >= 30);
   });
+});
+
+// The server checks a lone request's signature on the event loop (no thread-pool hop); every
+// vector must come out the same there as on the thread pool, where the conformance run above checks.
+describe('every request-signing vector with the signature check on the event loop', () => {
+  const keys = JSON.parse(readFileSync(path.join(vectorsDir, 'keys.json'), 'utf8')) as { keys: Jwk[] };
+  for (const folder of ['positive', 'negative', 'profile-3.2/positive', 'profile-3.2/negative']) {
+    for (const name of vectorFiles(folder)) {
+      const file = `${folder}/${name}`;
+      it(`${file}`, async () => {
+        const vector = JSON.parse(readFileSync(path.join(vectorsDir, file), 'utf8')) as RequestSigningVector;
+        let asked = 0;
+        const offThread = (): boolean => {
+          asked += 1;
+          return false;
+        };
+        const run = await runRequestSigningVector(vector, keys, { offThread });
+        assert.equal(run.actual, run.expected);
+        // A vector that reaches the Ed25519/ES256 check asks once; one refused earlier never asks.
+        assert.ok(asked <= 1, 'asked where to check at most once');
+        if (run.expected === 'success') assert.equal(asked, 1);
+      });
+    }
+  }
 });
