@@ -15,8 +15,25 @@ export type CanonicalTarget =
 const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s;
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { https: '443', http: '80' };
 
+// A signer signs the same endpoint URL on every call and a verifier sees the same few: the
+// results (frozen, a pure function of the string) are kept for the last 256 URLs of up to 2 KB.
+const targets = new Map<string, CanonicalTarget>();
+const TARGET_CACHE_SIZE = 256;
+const TARGET_CACHE_MAX_URL = 2048;
+
 /** Canonicalizes an absolute URL; `{ ok: false, reason }` for a malformed one. Never throws. */
 export function canonicalizeTargetUri(url: string): CanonicalTarget {
+  const cached = targets.get(url);
+  if (cached !== undefined) return cached;
+  const target = Object.freeze(canonicalizeTargetUriUncached(url));
+  if (url.length <= TARGET_CACHE_MAX_URL) {
+    if (targets.size >= TARGET_CACHE_SIZE) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
+function canonicalizeTargetUriUncached(url: string): CanonicalTarget {
   const m = URL_SHAPE.exec(url);
   if (m === null) return { ok: false, reason: 'not an absolute URL with an authority' };
   const scheme = (m[1] as string).toLowerCase();

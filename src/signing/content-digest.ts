@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { digestOf } from './one-shot-digest.js';
 import { parseDictionary } from './structured-fields.js';
 import { decodeBase64Strict, decodeEitherBase64 } from './base64.js';
 
@@ -6,7 +7,7 @@ const ALGORITHMS: Readonly<Record<string, string>> = { 'sha-256': 'sha256', 'sha
 
 /** `Content-Digest` header value for `body` (RFC 9530, SHA-256, standard padded Base64 as the vectors use). */
 export function contentDigest(body: Uint8Array | string): string {
-  return `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+  return `sha-256=:${digestOf('sha256', body).toString('base64')}:`;
 }
 
 /**
@@ -30,7 +31,7 @@ export function contentDigestMatches(
     if (member.kind !== 'item' || member.value.type !== 'binary') return false;
     const claimed =
       alphabet === 'base64' ? decodeBase64Strict(member.value.value) : decodeEitherBase64(member.value.value);
-    const actual = createHash(algorithm).update(body).digest();
+    const actual = digestOf(algorithm, body);
     if (claimed === undefined || claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) return false;
     checked += 1;
   }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateKeyPairSync } from 'node:crypto';
-import { signRequest, checkRequestSigningOptions } from './sign-request.js';
+import { signRequest, checkRequestSigningOptions, freshNonce } from './sign-request.js';
 import { verifyRequestSignature } from './verify-request-signature.js';
 import type { Jwk } from './jwks.js';
 
@@ -81,5 +81,16 @@ describe('signRequest', () => {
     assert.throws(() => checkRequestSigningOptions({ keyid: 'a"b', privateKey }), /keyid/);
     assert.throws(() => checkRequestSigningOptions({ keyid: 'k', privateKey, validitySeconds: 301 }), RangeError);
     assert.doesNotThrow(() => checkRequestSigningOptions({ keyid: 'k', privateKey }));
+  });
+
+  it('gives every request its own 16-byte nonce, across refills of the nonce pool', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i += 1) {
+      const nonce = freshNonce();
+      assert.match(nonce, /^[A-Za-z0-9_-]{22}$/);
+      assert.equal(Buffer.from(nonce, 'base64url').length, 16);
+      seen.add(nonce);
+    }
+    assert.equal(seen.size, 1000);
   });
 });

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, sign as cryptoSign } from 'node:crypto';
+import { randomFillSync, sign as cryptoSign } from 'node:crypto';
+import { digestOf } from './one-shot-digest.js';
 import { buildSignatureBase } from './signature-base.js';
 import { encodeBase64Url } from './base64.js';
 import { importPrivateKey, type PrivateKeyInput } from './private-key.js';
@@ -41,6 +42,23 @@ const RFC9421_ALG = {
   es256: 'ecdsa-p256-sha256',
   'ecdsa-p256-sha256': 'ecdsa-p256-sha256',
 } as const;
+
+// Nonces come from a pool of CSPRNG bytes refilled every 256 nonces: one `randomBytes(16)` per
+// request cost more than hashing the body. Each nonce takes its own 16 bytes, never reused.
+const NONCE_BYTES = 16;
+const noncePool = Buffer.alloc(NONCE_BYTES * 256);
+let nonceOffset = noncePool.length;
+
+/** 16 fresh random bytes as unpadded Base64URL. */
+export function freshNonce(): string {
+  if (nonceOffset === noncePool.length) {
+    randomFillSync(noncePool);
+    nonceOffset = 0;
+  }
+  const nonce = noncePool.toString('base64url', nonceOffset, nonceOffset + NONCE_BYTES);
+  nonceOffset += NONCE_BYTES;
+  return nonce;
+}
 
 /** Checks signing options once (at client construction): TypeError/RangeError on misuse. */
 export function checkRequestSigningOptions(options: RequestSigningOptions): void {
@@ -89,7 +107,7 @@ export function signRequest(input: SignRequestInput, options: RequestSigningOpti
     headers['content-type'] = contentType;
     components.push('content-type');
     if (options.coverContentDigest !== false || sfBinary) {
-      headers['content-digest'] = `sha-256=:${encode(createHash('sha256').update(body).digest())}:`;
+      headers['content-digest'] = `sha-256=:${encode(digestOf('sha256', body))}:`;
       components.push('content-digest');
     }
   }
@@ -100,7 +118,7 @@ export function signRequest(input: SignRequestInput, options: RequestSigningOpti
     params: [
       ['created', { type: 'integer', value: created }],
       ['expires', { type: 'integer', value: created + Math.floor(options.validitySeconds ?? MAX_VALIDITY_SECONDS) }],
-      ['nonce', { type: 'string', value: input.nonce ?? encodeBase64Url(randomBytes(16)) }],
+      ['nonce', { type: 'string', value: input.nonce ?? freshNonce() }],
       ['keyid', { type: 'string', value: options.keyid }],
       ['alg', { type: 'string', value: alg }],
       ['tag', { type: 'string', value: REQUEST_SIGNING_TAG }],
