@@ -1,17 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import type { StoredTask, TaskStore } from '../store/task-store.js';
 import { isTerminalTaskStatus } from '../store/task-store.js';
+import type { OwedWebhook } from '../store/webhook-outbox.js';
 import { AdcpToolError, adcpErrorFromThrown } from './tool-error.js';
 import type { ServerWebhooks } from './server-webhooks.js';
 import type { AsyncWork } from './types.js';
 import { isJsonObject } from '../core/json-object.js';
-
-/** What an AdCP async task keeps in the store's `request` column. */
-interface AdcpTaskRequest {
-  push?: JsonObject;
-  context?: JsonObject;
-}
+import { startOutboxSender } from './outbox-sender.js';
+import { taskWebhook, type AdcpTaskRequest } from './task-webhook.js';
 
 export interface AdcpTaskRunner {
   /** Stores a `submitted` task, starts `work`, and returns the `submitted` body. */
@@ -26,6 +22,8 @@ export interface AdcpTaskRunner {
   status(principal: string, args: JsonObject): Promise<JsonObject>;
   /** How many tasks are still running or still delivering their webhooks (a drain waits for 0). */
   readonly busy: number;
+  /** Sends due webhooks of the store's outbox now (after the upkeep failed abandoned tasks). */
+  pollOutbox(): void;
   /**
    * Aborts running work and any webhook still being delivered (a retry backoff included), waits
    * for them to settle, and says what was cut short. With `handOver`, work cut short is not
@@ -61,23 +59,46 @@ export function createAdcpTaskRunner(options: {
   const closing = new AbortController();
   let handingOver = false;
   let undelivered = 0;
+  // A store that outlives the process has an outbox: each webhook is written with its status and
+  // sent from there, by this process or, if it dies, another. In memory: sent directly.
+  const sender = store.outbox === undefined ? undefined : startOutboxSender({ outbox: store.outbox, webhooks });
 
-  const notify = async (task: StoredTask, status: string, result: JsonObject | undefined, message?: string) => {
-    const request = (task.request ?? {}) as AdcpTaskRequest;
-    if (request.push === undefined) return;
-    const payload: JsonObject = {
-      idempotency_key: randomUUID(),
-      operation_id: typeof request.push.operation_id === 'string' ? request.push.operation_id : task.taskId,
-      task_id: task.taskId,
-      task_type: task.taskType ?? 'unknown',
-      status,
-      timestamp: new Date().toISOString(),
+  /** The webhook to write with a status change (outbox only), leased to this process. */
+  const owed = (
+    task: StoredTask,
+    status: string,
+    result: JsonObject | undefined,
+    message?: string,
+  ): OwedWebhook | undefined => {
+    if (sender === undefined) return undefined;
+    const hook = taskWebhook(task, status, result, message);
+    if (hook === undefined) return undefined;
+    const { destination, envelope } = hook;
+    return {
+      id: String(envelope.idempotency_key),
+      taskId: task.taskId,
+      destination,
+      envelope,
+      leaseMs: sender.leaseMs,
     };
-    if (message !== undefined) payload.message = message;
-    if (request.context !== undefined) payload.context = request.context;
-    if (result !== undefined) payload.result = result;
+  };
+
+  /** After the status (and its webhook, if owed) is stored: send it. */
+  const notify = async (
+    task: StoredTask,
+    webhook: OwedWebhook | undefined,
+    status: string,
+    result: JsonObject | undefined,
+    message?: string,
+  ) => {
+    if (sender !== undefined) {
+      if (webhook !== undefined) sender.send({ ...webhook, attempts: 1 });
+      return;
+    }
+    const hook = taskWebhook(task, status, result, message);
+    if (hook === undefined) return;
     try {
-      await webhooks.send(request.push, payload, { signal: closing.signal });
+      await webhooks.send(hook.destination, hook.envelope, { signal: closing.signal });
     } catch {
       // Delivery failures are the emitter's to retry and report; the task state is already stored.
       if (closing.signal.aborted) undelivered += 1;
@@ -92,15 +113,18 @@ export function createAdcpTaskRunner(options: {
       finalBody = await work({
         signal: controller.signal,
         working: async (message, progress) => {
-          const update = await store.update(owner, task.taskId, {
-            status: 'working',
-            ...(message === undefined ? {} : { statusMessage: message }),
-          });
-          if (!update.ok) return;
           const data: JsonObject = {};
           if (progress?.percentage !== undefined) data.percentage = progress.percentage;
           if (progress?.step !== undefined) data.current_step = progress.step;
-          await notify(update.task, 'working', Object.keys(data).length > 0 ? data : undefined, message);
+          const result = Object.keys(data).length > 0 ? data : undefined;
+          const webhook = owed(task, 'working', result, message);
+          const update = await store.update(owner, task.taskId, {
+            status: 'working',
+            ...(message === undefined ? {} : { statusMessage: message }),
+            ...(webhook === undefined ? {} : { webhook }),
+          });
+          if (!update.ok) return;
+          await notify(update.task, webhook, 'working', result, message);
         },
       });
       if (!isJsonObject(finalBody)) throw new TypeError('async work must resolve to a JSON object');
@@ -121,10 +145,16 @@ export function createAdcpTaskRunner(options: {
     if (request.context !== undefined) body.context = request.context;
     // The final status replaces the last progress message (`get_task_status` shows this one).
     const statusMessage = typeof finalBody.message === 'string' ? finalBody.message : `Task ${finalStatus}.`;
-    const stored = await store.update(owner, task.taskId, { status: finalStatus, statusMessage, result: body });
+    const webhook = owed(task, finalStatus, body);
+    const stored = await store.update(owner, task.taskId, {
+      status: finalStatus,
+      statusMessage,
+      result: body,
+      ...(webhook === undefined ? {} : { webhook }),
+    });
     const entry = running.get(task.taskId);
     if (entry !== undefined) entry.final = true;
-    if (stored.ok) await notify(stored.task, finalStatus, body);
+    if (stored.ok) await notify(stored.task, webhook, finalStatus, body);
   };
 
   return {
@@ -184,7 +214,11 @@ export function createAdcpTaskRunner(options: {
     },
 
     get busy() {
-      return running.size;
+      return running.size + (sender?.busy ?? 0);
+    },
+
+    pollOutbox() {
+      sender?.poll();
     },
 
     async close(closeOptions = {}) {
@@ -194,6 +228,8 @@ export function createAdcpTaskRunner(options: {
       for (const entry of all) entry.controller.abort();
       closing.abort();
       await Promise.allSettled(all.map((entry) => entry.done));
+      // Deliveries cut short stay owed in the outbox, their leases released for whoever sends next.
+      undelivered += (await sender?.close()) ?? 0;
       if (!handingOver) return { abortedTasks: cut.length, undeliveredWebhooks: undelivered };
       await store.releaseLeases?.().catch(() => undefined);
       return { abortedTasks: 0, undeliveredWebhooks: undelivered, handedOverTasks: cut.length };

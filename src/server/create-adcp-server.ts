@@ -215,7 +215,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (signing !== undefined) advertiseRequestSigning(tools, signing.capability);
   if (options.testController !== undefined) advertiseComplianceTesting(tools, options.testController);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
-  const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore });
+  const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore, onAbandoned: () => runner.pollOutbox() });
   const healthTimeoutMs = options.health?.timeoutMs ?? 2_000;
   if (!Number.isFinite(healthTimeoutMs) || healthTimeoutMs <= 0) {
     throw new RangeError('createAdcpServer: health.timeoutMs must be a positive number of milliseconds');

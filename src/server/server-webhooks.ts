@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/types.js';
 import { checkWebhookDestination } from '../webhooks/check-destination.js';
 import { createWebhookEmitter } from '../webhooks/create-webhook-emitter.js';
 import { validateWebhookSecret } from '../webhooks/hmac.js';
-import type { WebhookEmitterOptions } from '../webhooks/create-webhook-emitter.js';
+import type { PushNotificationConfig, WebhookEmitterOptions } from '../webhooks/create-webhook-emitter.js';
 import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from './tool-error.js';
 import type { WebhookSend } from './types.js';
@@ -16,6 +16,9 @@ export interface ServerWebhookOptions extends Pick<
   send?: WebhookSend;
 }
 
+/** One attempt of an outbox delivery: delivered, or why not and whether another attempt may help. */
+export type WebhookAttempt = { ok: true } | { ok: false; retry: boolean; error: string; retryAfterMs?: number };
+
 export interface ServerWebhooks {
   /**
    * Checks a buyer's `push_notification_config` when the task is accepted, so a channel the
@@ -24,21 +27,53 @@ export interface ServerWebhooks {
    */
   accept(config: unknown): JsonObject;
   send: WebhookSend;
+  /** One attempt, no retry of its own (the outbox sender schedules retries in the store). */
+  attempt(config: JsonObject, envelope: JsonObject, options: { signal: AbortSignal }): Promise<WebhookAttempt>;
+  /** Attempts in all per delivery (`maxAttempts`, default 6). */
+  readonly maxAttempts: number;
+  /** Longest wait for one attempt (`timeoutMs`, default 10 s): an outbox lease covers it. */
+  readonly timeoutMs: number;
 }
 
 const field = 'push_notification_config';
 
 /** The server's webhook channel: registration checks plus delivery through `createWebhookEmitter`. */
 export function createServerWebhooks(options: ServerWebhookOptions = {}): ServerWebhooks {
-  const emitter = createWebhookEmitter({
+  const emitterOptions = {
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
     ...(options.allowInsecureUrls === undefined ? {} : { allowInsecureUrls: options.allowInsecureUrls }),
-    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
+  };
+  const emitter = createWebhookEmitter({
+    ...emitterOptions,
+    ...(options.maxAttempts === undefined ? {} : { maxAttempts: options.maxAttempts }),
   });
+  let single: ReturnType<typeof createWebhookEmitter> | undefined;
+  const maxAttempts = options.maxAttempts ?? 6;
+  if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1)) {
+    throw new RangeError('webhooks.maxAttempts must be an integer >= 1');
+  }
   return {
+    maxAttempts,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    async attempt(config, envelope, attemptOptions) {
+      if (options.send !== undefined) {
+        try {
+          await options.send(config, envelope, attemptOptions);
+          return { ok: true };
+        } catch (error) {
+          return { ok: false, retry: true, error: error instanceof Error ? error.message : String(error) };
+        }
+      }
+      single ??= createWebhookEmitter({ ...emitterOptions, maxAttempts: 1 });
+      const outcome = await single.deliver(config as unknown as PushNotificationConfig, envelope, attemptOptions);
+      if (outcome.ok) return { ok: true };
+      const error = [outcome.reason, outcome.status, outcome.error].filter((x) => x !== undefined).join(' ');
+      // One attempt's `retries_exhausted` is a retryable answer (5xx, 429, network); the rest are final.
+      return { ok: false, retry: outcome.reason === 'retries_exhausted' || outcome.reason === 'aborted', error };
+    },
     accept(config) {
       if (!isJsonObject(config) || typeof config.url !== 'string') {
         throw new AdcpToolError('INVALID_REQUEST', `${field} must be an object with a url.`, { field });

@@ -1,6 +1,9 @@
 import type { JsonObject } from '../core/types.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
-import type { TaskStore } from '../store/task-store.js';
+import type { StoredTask, TaskStore } from '../store/task-store.js';
+import type { OwedWebhook } from '../store/webhook-outbox.js';
+import { isJsonObject } from '../core/json-object.js';
+import { taskWebhook } from './task-webhook.js';
 
 /** Said of a task whose process died before it finished (a transient failure: retry it). */
 export const ABANDONED_MESSAGE = 'The agent restarted before the task finished.';
@@ -30,15 +33,40 @@ export interface TaskUpkeep {
  * can act on instead of waiting out the TTL; and now and then sweep the idempotency store.
  * A round that fails (database down) is skipped; the next one tries again.
  */
-export function startTaskUpkeep(options: { store: TaskStore; idempotency?: IdempotencyStore }): TaskUpkeep {
+export function startTaskUpkeep(options: {
+  store: TaskStore;
+  idempotency?: IdempotencyStore;
+  /** Told when AdCP tasks were failed, so their owed webhooks go out now (the outbox sender's poll). */
+  onAbandoned?: () => void;
+}): TaskUpkeep {
   const { store, idempotency } = options;
+  // The `failed` webhook an abandoned AdCP task owes, written with the failure (outbox stores only).
+  const webhookFor =
+    store.outbox === undefined
+      ? undefined
+      : (task: StoredTask): OwedWebhook | undefined => {
+          const hook = taskWebhook(
+            task,
+            'failed',
+            isJsonObject(task.result) ? task.result : undefined,
+            ABANDONED_MESSAGE,
+          );
+          return hook === undefined
+            ? undefined
+            : { id: String(hook.envelope.idempotency_key), taskId: task.taskId, ...hook };
+        };
   const everyMs = Math.max(50, Math.floor(store.leaseMs / 4));
   const sweepEvery = Math.max(1, Math.round(60_000 / everyMs));
   let rounds = 0;
   let current: Promise<void> = Promise.resolve();
   const round = async () => {
     await store.renewLeases();
-    await store.abandonUnfinished('adcp', { statusMessage: ABANDONED_MESSAGE, result: ABANDONED.adcp });
+    const failed = await store.abandonUnfinished('adcp', {
+      statusMessage: ABANDONED_MESSAGE,
+      result: ABANDONED.adcp,
+      ...(webhookFor === undefined ? {} : { webhookFor }),
+    });
+    if (failed > 0) options.onAbandoned?.();
     await store.abandonUnfinished('a2a', { statusMessage: ABANDONED_MESSAGE });
     await store.abandonUnfinished('mcp', { statusMessage: ABANDONED_MESSAGE, result: ABANDONED.mcp });
     if (idempotency !== undefined && rounds % sweepEvery === 0) await idempotency.sweep();

@@ -116,6 +116,27 @@ export const PG_MIGRATIONS: readonly { name: string; sql: string }[] = [
       PRIMARY KEY (principal, kind, id)
     );`,
   },
+  {
+    // Webhooks owed by task status changes, written with the status (src/store/webhook-outbox.ts).
+    name: 'webhook outbox',
+    sql: `CREATE TABLE adcp_webhook_outbox (
+      id text COLLATE "C" PRIMARY KEY,
+      task_id text NOT NULL,
+      destination_json text NOT NULL,
+      envelope_json text NOT NULL,
+      state text NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+      attempts integer NOT NULL,
+      created_at bigint NOT NULL,
+      next_attempt_at bigint NOT NULL,
+      lease_owner text,
+      lease_expires_at bigint NOT NULL,
+      settled_at bigint,
+      last_error text
+    );
+    CREATE INDEX adcp_webhook_outbox_due ON adcp_webhook_outbox (next_attempt_at) WHERE state = 'pending';
+    CREATE INDEX adcp_webhook_outbox_task ON adcp_webhook_outbox (task_id);
+    CREATE INDEX adcp_webhook_outbox_settled ON adcp_webhook_outbox (settled_at) WHERE state <> 'pending';`,
+  },
 ];
 
 /** Arbitrary constant naming our advisory lock: "adcp" in ASCII. */

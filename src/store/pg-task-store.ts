@@ -16,6 +16,8 @@ import type { TaskPolicy } from './task-policy.js';
 import { clampTtl, decodeTaskCursor, encodeTaskCursor, pageSize, resolveTaskPolicy } from './task-policy.js';
 import { openPgDatabase, toMs, type PgDatabase, type PgStoreOptions } from './pg-database.js';
 import { sweepInBatches } from './pg-sweep.js';
+import { insertOwed, owedValues, PgWebhookOutbox } from './pg-webhook-outbox.js';
+import { OUTBOX_RETENTION_MS } from './webhook-outbox.js';
 
 export type PgTaskStoreOptions = PgStoreOptions & {
   policy?: Partial<TaskPolicy>;
@@ -54,6 +56,21 @@ const UPDATE = `UPDATE adcp_server_tasks SET
   WHERE ${LIVE} AND status NOT IN (${TERMINAL_SQL})
   RETURNING *`;
 
+// The same update with the webhook it owes, in one statement: the outbox row exists exactly when
+// the status changed ($9-$16: `owedValues`).
+const UPDATE_WITH_WEBHOOK = `WITH changed AS (${UPDATE}),
+  owed AS (INSERT INTO adcp_webhook_outbox (id, task_id, destination_json, envelope_json, state,
+             attempts, created_at, next_attempt_at, lease_owner, lease_expires_at)
+           SELECT $9::text, $10::text, $11::text, $12::text, 'pending', $13::integer, $14::bigint, $14::bigint,
+                  $15::text, $16::bigint FROM changed)
+  SELECT * FROM changed`;
+
+const ABANDON_WHERE = `kind = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $5)
+           AND (lease_expires_at IS NULL OR lease_expires_at <= $5)`;
+const ABANDON = `UPDATE adcp_server_tasks SET status = 'failed', status_message = $2,
+           result_json = CASE WHEN $3::boolean THEN $4 ELSE result_json END, last_updated_at = $5
+         WHERE ${ABANDON_WHERE}`;
+
 /**
  * The shared task store (`adcp_server_tasks`): any instance of a seller fleet reads, updates
  * and cancels any task, still scoped to its owner. The per-owner creation rate limit and task cap
@@ -62,6 +79,7 @@ const UPDATE = `UPDATE adcp_server_tasks SET
  */
 export class PgTaskStore implements TaskStore {
   readonly leaseMs: number;
+  readonly outbox: PgWebhookOutbox;
   readonly #policy: TaskPolicy;
   readonly #db: PgDatabase;
   readonly #owned: boolean;
@@ -77,6 +95,7 @@ export class PgTaskStore implements TaskStore {
     );
     this.#db = database;
     this.#owned = owned;
+    this.outbox = new PgWebhookOutbox(database, this.#runner);
     const sweepEvery = options.sweepIntervalMs ?? 60_000;
     this.#timer =
       sweepEvery > 0 ? setInterval(() => void this.sweep(Date.now()).catch(() => undefined), sweepEvery) : undefined;
@@ -90,7 +109,7 @@ export class PgTaskStore implements TaskStore {
 
   async #change(owner: string, taskId: string, update: TaskUpdate & { cancel?: boolean }): Promise<UpdateTaskOutcome> {
     const now = update.now ?? Date.now();
-    const { rows } = await this.#db.query<Row>(update.cancel === true ? 'task cancel' : 'task update', UPDATE, [
+    const values = [
       taskId,
       owner,
       now,
@@ -99,7 +118,16 @@ export class PgTaskStore implements TaskStore {
       update.statusMessage ?? null,
       update.result !== undefined,
       update.result === undefined ? null : JSON.stringify(update.result),
-    ]);
+    ];
+    const what = update.cancel === true ? 'task cancel' : 'task update';
+    const webhook = update.webhook;
+    const { rows } =
+      webhook === undefined
+        ? await this.#db.query<Row>(what, UPDATE, values)
+        : await this.#db.query<Row>(what, UPDATE_WITH_WEBHOOK, [
+            ...values,
+            ...owedValues({ ...webhook, taskId }, this.#runner, now),
+          ]);
     if (rows[0] !== undefined) return { ok: true, task: toTask(rows[0]) };
     const row = await this.#select(owner, taskId, now);
     return row === undefined
@@ -108,6 +136,7 @@ export class PgTaskStore implements TaskStore {
   }
 
   async sweep(now = Date.now()): Promise<number> {
+    await this.outbox.sweep(now - OUTBOX_RETENTION_MS);
     return sweepInBatches(
       this.#db,
       'task sweep',
@@ -234,23 +263,29 @@ export class PgTaskStore implements TaskStore {
 
   async abandonUnfinished(kind: TaskKind, options: AbandonTasksOptions): Promise<number> {
     const now = options.now ?? Date.now();
+    const values = [
+      kind,
+      options.statusMessage,
+      options.result !== undefined,
+      options.result === undefined ? null : JSON.stringify(options.result),
+      now,
+    ];
     // One conditional UPDATE: two instances reaping at once fail each task once; a task whose
     // runner renewed its lease in between is left alone.
-    const result = await this.#db.query(
-      'task abandon',
-      `UPDATE adcp_server_tasks SET status = 'failed', status_message = $2,
-           result_json = CASE WHEN $3::boolean THEN $4 ELSE result_json END, last_updated_at = $5
-         WHERE kind = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $5)
-           AND (lease_expires_at IS NULL OR lease_expires_at <= $5)`,
-      [
-        kind,
-        options.statusMessage,
-        options.result !== undefined,
-        options.result === undefined ? null : JSON.stringify(options.result),
-        now,
-      ],
-    );
-    return result.rowCount ?? 0;
+    const webhookFor = options.webhookFor;
+    if (webhookFor === undefined) {
+      return (await this.#db.query('task abandon', ABANDON, values)).rowCount ?? 0;
+    }
+    // With the webhooks the failures owe, in the same transaction.
+    const runner = this.#runner;
+    return this.#db.transaction('task abandon', async (client) => {
+      const { rows } = await client.query<Row>(`${ABANDON} RETURNING *`, values);
+      for (const row of rows) {
+        const owed = webhookFor(toTask(row));
+        if (owed !== undefined) await insertOwed(client, { ...owed, taskId: row.task_id }, runner, now);
+      }
+      return rows.length;
+    });
   }
 
   async releaseLeases(): Promise<number> {

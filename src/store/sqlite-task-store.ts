@@ -13,6 +13,8 @@ import type {
 } from './task-store.js';
 import { TERMINAL_TASK_STATUSES } from './task-store.js';
 import { openSqliteFile, type SqliteDatabase } from './sqlite-database.js';
+import { OUTBOX_SCHEMA, SqliteWebhookOutbox } from './sqlite-webhook-outbox.js';
+import { OUTBOX_RETENTION_MS } from './webhook-outbox.js';
 import type { TaskPolicy } from './task-policy.js';
 import {
   cancelledStatus,
@@ -110,6 +112,8 @@ function addLeaseColumns(db: SqliteDatabase): void {
 /** The embedded default task store: one SQLite file (WAL), safe for several processes on one host. */
 export class SqliteTaskStore implements TaskStore {
   readonly leaseMs: number;
+  /** Absent for `:memory:`: a database that dies with the process has nothing to hand on. */
+  readonly outbox?: SqliteWebhookOutbox;
   readonly #policy: TaskPolicy;
   readonly #db: SqliteDatabase;
   // This handle's identity as the runner of the tasks it creates (see TaskStore.renewLeases).
@@ -126,11 +130,13 @@ export class SqliteTaskStore implements TaskStore {
     db.pragma('busy_timeout = 5000');
     db.exec(SCHEMA);
     addLeaseColumns(db);
+    db.exec(OUTBOX_SCHEMA);
     this.#db = db;
-    this.#sql = prepare(db, this.#policy, this.#runner);
+    const outbox = options.path === ':memory:' ? undefined : new SqliteWebhookOutbox(db, this.#runner);
+    if (outbox !== undefined) this.outbox = outbox;
+    this.#sql = prepare(db, this.#policy, this.#runner, outbox);
     const sweepEvery = options.sweepIntervalMs ?? 60_000;
-    const deleteExpired = this.#sql.deleteExpired;
-    this.#timer = sweepEvery > 0 ? setInterval(() => deleteExpired.run(Date.now()), sweepEvery) : undefined;
+    this.#timer = sweepEvery > 0 ? setInterval(() => void this.sweep(), sweepEvery) : undefined;
     this.#timer?.unref();
   }
 
@@ -186,6 +192,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async sweep(now = Date.now()): Promise<number> {
+    this.outbox?.sweep(now - OUTBOX_RETENTION_MS);
     return this.#sql.deleteExpired.run(now).changes;
   }
 
@@ -194,13 +201,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async abandonUnfinished(kind: TaskKind, options: AbandonTasksOptions): Promise<number> {
-    return this.#sql.abandon.run({
-      kind,
-      message: options.statusMessage,
-      now: options.now ?? Date.now(),
-      set_result: options.result === undefined ? 0 : 1,
-      result_json: options.result === undefined ? null : JSON.stringify(options.result),
-    }).changes;
+    return this.#sql.abandon.immediate(kind, options);
   }
 
   async close(): Promise<void> {
@@ -210,7 +211,7 @@ export class SqliteTaskStore implements TaskStore {
 }
 
 /** The statements of one database handle, made once; `runner` names this handle's tasks. */
-function prepare(db: SqliteDatabase, policy: TaskPolicy, runner: string) {
+function prepare(db: SqliteDatabase, policy: TaskPolicy, runner: string, outbox: SqliteWebhookOutbox | undefined) {
   const liveWhere = 'task_id = ? AND owner = ? AND (expires_at IS NULL OR expires_at > ?)';
   const countRecent = db.prepare<[string, number], { n: number; oldest: number | null }>(
     'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = ? AND created_at > ?',
@@ -236,12 +237,38 @@ function prepare(db: SqliteDatabase, policy: TaskPolicy, runner: string) {
      WHERE task_id = @task_id AND owner = @owner AND (expires_at IS NULL OR expires_at > @now)
        AND status NOT IN (${TERMINAL_SQL})`,
   );
-  const abandon = db.prepare(
+  const abandonWhere = `kind = @kind AND (expires_at IS NULL OR expires_at > @now) AND status NOT IN (${TERMINAL_SQL})
+       AND (lease_expires_at IS NULL OR lease_expires_at <= @now)`;
+  const abandonUpdate = db.prepare(
     `UPDATE adcp_server_tasks SET status = 'failed', status_message = @message,
        result_json = CASE WHEN @set_result THEN @result_json ELSE result_json END, last_updated_at = @now
-     WHERE kind = @kind AND (expires_at IS NULL OR expires_at > @now) AND status NOT IN (${TERMINAL_SQL})
-       AND (lease_expires_at IS NULL OR lease_expires_at <= @now)`,
+     WHERE ${abandonWhere}`,
   );
+  const abandoning = db.prepare<{ kind: string; now: number }, { task_id: string }>(
+    `SELECT task_id FROM adcp_server_tasks WHERE ${abandonWhere}`,
+  );
+  const selectById = db.prepare<[string], Row>('SELECT * FROM adcp_server_tasks WHERE task_id = ?');
+  // With the webhooks the failures owe, in the same transaction.
+  const abandon = db.transaction((kind: TaskKind, options: AbandonTasksOptions): number => {
+    const now = options.now ?? Date.now();
+    const ids =
+      options.webhookFor === undefined || outbox === undefined
+        ? []
+        : abandoning.all({ kind, now }).map((r) => r.task_id);
+    const changes = abandonUpdate.run({
+      kind,
+      message: options.statusMessage,
+      now,
+      set_result: options.result === undefined ? 0 : 1,
+      result_json: options.result === undefined ? null : JSON.stringify(options.result),
+    }).changes;
+    for (const id of ids) {
+      const row = selectById.get(id);
+      const owed = row === undefined ? undefined : options.webhookFor?.(toTask(row));
+      if (owed !== undefined) outbox?.insert({ ...owed, taskId: id }, now);
+    }
+    return changes;
+  });
   const renew = db.prepare(
     `UPDATE adcp_server_tasks SET lease_expires_at = @lease
      WHERE runner = @runner AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > @now)`,
@@ -286,9 +313,17 @@ function prepare(db: SqliteDatabase, policy: TaskPolicy, runner: string) {
     return { ok: true, task: toTask(row) };
   });
 
+  // With a webhook, the outbox row is written in the same transaction, only if the status changed.
+  const updateWithWebhook = db.transaction((values: Record<string, unknown>, change: TaskUpdate, now: number) => {
+    const info = updateLive.run(values);
+    if (info.changes === 1 && change.webhook !== undefined) {
+      outbox?.insert({ ...change.webhook, taskId: values.task_id as string }, now);
+    }
+    return info;
+  });
   const update = (owner: string, taskId: string, change: TaskUpdate): UpdateTaskOutcome => {
     const now = change.now ?? Date.now();
-    const info = updateLive.run({
+    const values = {
       task_id: taskId,
       owner,
       now,
@@ -296,7 +331,11 @@ function prepare(db: SqliteDatabase, policy: TaskPolicy, runner: string) {
       status_message: change.statusMessage ?? null,
       set_result: change.result === undefined ? 0 : 1,
       result_json: change.result === undefined ? null : JSON.stringify(change.result),
-    });
+    };
+    const info =
+      change.webhook === undefined || outbox === undefined
+        ? updateLive.run(values)
+        : updateWithWebhook.immediate(values, change, now);
     const row = selectLive.get(taskId, owner, now);
     if (row === undefined) return { ok: false, reason: 'not_found' };
     return info.changes === 1 ? { ok: true, task: toTask(row) } : { ok: false, reason: 'terminal', task: toTask(row) };

@@ -1,4 +1,5 @@
 import { FINAL_STATUSES } from '../core/types.js';
+import type { OwedWebhook, WebhookOutbox } from './webhook-outbox.js';
 /**
  * The server's durable tasks: MCP Tasks (the transport wrapper), AdCP async tasks (`task_id`,
  * `get_task_status`) and A2A tasks. Every task belongs to an owner (an MCP session id, or an
@@ -72,6 +73,11 @@ export interface TaskUpdate {
   status?: string;
   statusMessage?: string;
   result?: unknown;
+  /**
+   * A webhook owed for this change: on a store with an `outbox`, written in the same transaction
+   * as the status, and only if the update took (ignored by a store without one).
+   */
+  webhook?: OwedWebhook;
   now?: number;
 }
 
@@ -106,12 +112,23 @@ export interface AbandonTasksOptions {
   statusMessage: string;
   /** The result they carry (an AdCP error payload), if any. */
   result?: unknown;
+  /**
+   * The webhook owed for a failed task, if any: written to the `outbox` in the same transaction
+   * as the failure (ignored by a store without one). Given the task as it now reads.
+   */
+  webhookFor?: (task: StoredTask) => OwedWebhook | undefined;
   now?: number;
 }
 
 export interface TaskStore {
   /** The policy's `leaseMs`: a server renews its leases several times within it. */
   readonly leaseMs: number;
+  /**
+   * The webhook outbox, on a store that outlives a process (SQLite, PostgreSQL): owed webhooks
+   * are written with the status they report and survive a crash. Absent in memory, where the
+   * server sends each webhook directly.
+   */
+  readonly outbox?: WebhookOutbox;
   create(input: CreateTaskInput): Promise<CreateTaskOutcome>;
   /** The live (unexpired) task, or undefined when absent, expired, or owned by someone else. */
   get(owner: string, taskId: string, now?: number): Promise<StoredTask | undefined>;

@@ -61,7 +61,7 @@ if (pgUrl === undefined) {
         rows,
         PG_MIGRATIONS.map((m, i) => ({ version: i + 1, name: m.name })),
       );
-      assert.equal(rows.length, 7);
+      assert.equal(rows.length, 8);
     });
 
     it('refuses a database migrated by a newer library', async () => {
