@@ -28,6 +28,16 @@ describe('reference seller sandbox controller', () => {
   const control = async (scenario: string, params: Json) =>
     (await call('comply_test_controller', { scenario, params })).body;
   const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
+  /** A media buy of one seeded product under `key`; the seller's answer. */
+  const createBuy = (productId: string, pricingOptionId: string, budget: number, key: string) =>
+    call('create_media_buy', {
+      account,
+      brand: { domain: 'acmeoutdoor.example' },
+      start_time: 'asap',
+      end_time: '2099-06-30T23:59:59Z',
+      packages: [{ product_id: productId, pricing_option_id: pricingOptionId, budget }],
+      idempotency_key: key,
+    });
 
   it('seeds a product once, confirms a media buy of it at once, and walks its lifecycle', async () => {
     const fixture = { delivery_type: 'non_guaranteed', channels: ['display'] };
@@ -43,14 +53,7 @@ describe('reference seller sandbox controller', () => {
     const products = (await call('get_products', { buying_mode: 'brief', brief: 'display' })).body.products as Json[];
     assert.ok(products.some((p) => p.product_id === 'test-product'));
 
-    const created = await call('create_media_buy', {
-      account,
-      brand: { domain: 'acmeoutdoor.example' },
-      start_time: 'asap',
-      end_time: '2099-06-30T23:59:59Z',
-      packages: [{ product_id: 'test-product', pricing_option_id: 'test-pricing', budget: 5000 }],
-      idempotency_key: 'sandbox-controller-test-0001',
-    });
+    const created = await createBuy('test-product', 'test-pricing', 5000, 'sandbox-controller-test-0001');
     assert.equal(created.isError, false);
     assert.equal(created.body.media_buy_status, 'pending_creatives');
     const id = created.body.media_buy_id as string;
@@ -96,14 +99,7 @@ describe('reference seller sandbox controller', () => {
     const pricing = { pricing_model: 'cpm', currency: 'USD', floor_price: 1 };
     await control('seed_pricing_option', { product_id: 'filter-product', pricing_option_id: 'p', fixture: pricing });
     const buy = async (n: number) => {
-      const created = await call('create_media_buy', {
-        account,
-        brand: { domain: 'acmeoutdoor.example' },
-        start_time: 'asap',
-        end_time: '2099-06-30T23:59:59Z',
-        packages: [{ product_id: 'filter-product', pricing_option_id: 'p', budget: 1000 }],
-        idempotency_key: `status-filter-default-000${n}`,
-      });
+      const created = await createBuy('filter-product', 'p', 1000, `status-filter-default-000${n}`);
       assert.equal(created.isError, false, JSON.stringify(created.body));
       return created.body.media_buy_id as string;
     };
