@@ -19,9 +19,9 @@
 // Usage: node scripts/bundle-client.mjs [DIST]   (default: dist)
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { assertSameExports } from './same-exports.mjs';
 
 const dist = path.resolve(process.argv[2] ?? 'dist');
 const entry = path.join(dist, 'client', 'index.js');
@@ -113,22 +113,7 @@ try {
   }
   outputs = moved;
   const after = await import(pathToFileURL(path.join(dist, 'client', 'index.bundled.js')).href);
-  const a = Object.keys(before).sort();
-  const b = Object.keys(after).sort();
-  if (!isDeepStrictEqual(a, b))
-    throw new Error(`bundle-client: export names differ:\n tsc:     ${a.join(' ')}\n bundled: ${b.join(' ')}`);
-  for (const name of a) {
-    const x = before[name];
-    const y = after[name];
-    const same =
-      typeof x === 'function'
-        ? typeof y === 'function' && x.name === y.name && x.length === y.length
-        : isDeepStrictEqual(x, y);
-    if (!same) throw new Error(`bundle-client: export "${name}" differs between tsc's entry and the bundle`);
-  }
-  for (const name of ['AdcpWireError']) {
-    if (before[name] !== after[name]) throw new Error(`bundle-client: class "${name}" was copied instead of shared`);
-  }
+  assertSameExports('bundle-client', before, after, (name) => name === 'AdcpWireError');
 } catch (error) {
   for (const file of outputs) rmSync(file, { force: true });
   rmSync(staging, { recursive: true, force: true });

@@ -15,9 +15,9 @@
 // Usage: node scripts/bundle-root.mjs [DIST]   (default: dist)
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { assertSameExports } from './same-exports.mjs';
 
 const dist = path.resolve(process.argv[2] ?? 'dist');
 const entry = path.join(dist, 'index.js');
@@ -51,22 +51,9 @@ await build({
 try {
   const before = await import(pathToFileURL(entry).href);
   const after = await import(pathToFileURL(bundled).href);
-  const a = Object.keys(before).sort();
-  const b = Object.keys(after).sort();
-  if (!isDeepStrictEqual(a, b))
-    throw new Error(`bundle-root: export names differ:\n tsc:     ${a.join(' ')}\n bundled: ${b.join(' ')}`);
-  for (const name of a) {
-    const x = before[name];
-    const y = after[name];
-    const same =
-      typeof x === 'function'
-        ? typeof y === 'function' && x.name === y.name && x.length === y.length
-        : isDeepStrictEqual(x, y);
-    if (!same) throw new Error(`bundle-root: export "${name}" differs between tsc's root and the bundle`);
-    if (typeof x === 'function' && /^class\b/.test(Function.prototype.toString.call(x)) && x !== y) {
-      throw new Error(`bundle-root: class "${name}" was copied instead of shared`);
-    }
-  }
+  assertSameExports('bundle-root', before, after, (_name, value) =>
+    /^class\b/.test(Function.prototype.toString.call(value)),
+  );
 } catch (error) {
   rmSync(bundled, { force: true });
   throw error;

@@ -284,27 +284,10 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     outputSchemas: options.outputSchemas === true,
   });
   const legacyUrl = (req: IncomingMessage) => cardInput(req).a2aLegacyUrl;
-  const a2a = createA2AEndpoint({
-    tools: a2aTools,
-    store,
-    runner,
-    adcpVersion,
-    serving,
-    requestTimeoutMs,
-    legacyUrl,
-    cancelWatch,
-  });
+  const a2aShared = { tools: a2aTools, store, runner, adcpVersion, serving, requestTimeoutMs, cancelWatch };
+  const a2a = createA2AEndpoint({ ...a2aShared, legacyUrl });
   // Same tools, store and runner: only the invocation rules differ (a2a-profile-gate.ts).
-  const a2aLegacy = createA2AEndpoint({
-    tools: a2aTools,
-    store,
-    runner,
-    adcpVersion,
-    serving,
-    requestTimeoutMs,
-    mode: 'legacy',
-    cancelWatch,
-  });
+  const a2aLegacy = createA2AEndpoint({ ...a2aShared, mode: 'legacy' });
 
   // Card URLs come from configuration or from where we listen, never from the Host header a
   // caller sent (a forged Host would otherwise be served back as the agent's own address).
