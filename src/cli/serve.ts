@@ -123,6 +123,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
         : {}),
     });
     seller = started;
+    // Listen for Ctrl-C/SIGTERM before saying how to stop: a signal sent as soon as the banner
+    // shows must find the handler, not Node's default (which would exit without draining).
+    const stopped = untilStopped(io);
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
@@ -158,7 +161,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
         ].join('\n'),
       );
     }
-    const reason = await untilStopped(io);
+    const reason = await stopped;
     // Ctrl-C is a person at a terminal (issue 18: stop within 2 s); SIGTERM is an orchestrator.
     const graceMs = chosenGraceMs ?? (reason === 'SIGINT' ? INTERACTIVE_GRACE_MS : DEFAULT_GRACE_MS);
     if (values.json !== true) {

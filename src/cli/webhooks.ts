@@ -102,12 +102,13 @@ export const webhooksCommand: Command = async (argv: string[], io: CliIo) => {
       },
     });
     listener = started;
+    const stopped = untilStopped(io); // before the line that says how to stop (see serve.ts)
     if (values.json !== true) {
       io.stdout.write(`${style.bold('listening')} for webhooks on ${started.url}  ${style.dim('(Ctrl-C to stop)')}\n`);
     } else {
       io.stderr.write(`listening on ${started.url}\n`);
     }
-    await untilStopped(io);
+    await stopped;
     return EXIT.ok;
   } catch (error) {
     const code = reportError(io, 'webhooks listen', error);
