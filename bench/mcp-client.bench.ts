@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { buildCompiled } from './compiled-build.js';
+import { median, p90 } from './stats.js';
 
 const CALLS = 500;
 const WARMUP = 100;
@@ -57,16 +58,6 @@ async function startServer(mode: 'sse' | 'json'): Promise<{ url: string; worker:
     worker.once('error', reject);
   });
   return { url, worker };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-function p90(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length * 0.9)] ?? Number.NaN;
 }
 
 async function timeCalls(run: () => Promise<unknown>, n: number, out: number[]): Promise<void> {

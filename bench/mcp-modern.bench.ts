@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { buildCompiled } from './compiled-build.js';
+import { median, p90 } from './stats.js';
 
 const CALLS = 400;
 const WARMUP = 100;
@@ -43,16 +44,6 @@ if (!isMainThread) {
   parentPort?.postMessage(`http://127.0.0.1:${port}/mcp`);
 } else {
   await main();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-function p90(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length * 0.9)] ?? Number.NaN;
 }
 
 /** A fetch that counts the requests it sends. */
