@@ -17,40 +17,52 @@ function refuse(res: ServerResponse, status: number, id: unknown, data?: unknown
   res.end(JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? error : { ...error, data } }));
 }
 
+/** An MCP server whose first `times` tools/call requests are refused by `refuse`. */
+async function refusingMcpServer(status: number, times: number, data?: unknown) {
+  const state = { refusals: 0, server: undefined as unknown as TestServer };
+  state.server = await startMcpTestServer({
+    tools: [{ name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) }],
+    middleware: (message, _req, res) => {
+      if (message?.['method'] !== 'tools/call' || state.refusals >= times) return false;
+      state.refusals += 1;
+      refuse(res, status, message['id'], data);
+      return true;
+    },
+  });
+  return state;
+}
+
+/** Runs `body` with a client, closing it whatever happens. */
+async function withClient(client: AdcpClient, body: (client: AdcpClient) => Promise<void>): Promise<void> {
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
 for (const status of [429, 503]) {
   describe(`AdcpClient over MCP, HTTP ${status} with a JSON-RPC error body`, () => {
-    let server: TestServer;
-    let refusals = 0;
+    let mcp: Awaited<ReturnType<typeof refusingMcpServer>>;
     before(async () => {
-      server = await startMcpTestServer({
-        tools: [{ name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) }],
-        middleware: (message, _req, res) => {
-          if (message?.['method'] !== 'tools/call' || refusals >= 2) return false;
-          refusals += 1;
-          refuse(res, status, message['id']);
-          return true;
-        },
-      });
+      mcp = await refusingMcpServer(status, 2);
     });
-    after(() => server.close());
+    after(() => mcp.server.close());
 
     it('is retried after the Retry-After delay, then answers', async () => {
       const clock = fakeClock();
-      const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
-      try {
+      await withClient(new AdcpClient({ url: mcp.server.url, protocol: 'mcp', clock }), async (client) => {
         const result = await client.call('get_products', {});
         assert.equal(result.status, 'completed');
-        assert.equal(refusals, 2);
+        assert.equal(mcp.refusals, 2);
         assert.deepEqual(clock.sleeps, [7000, 7000]);
-      } finally {
-        await client.close();
-      }
+      });
     });
 
     it('past the retry budget, is thrown as a retryable http_status error', async () => {
-      refusals = 0;
-      const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock(), retry: false });
-      try {
+      mcp.refusals = 0;
+      const client = new AdcpClient({ url: mcp.server.url, protocol: 'mcp', clock: fakeClock(), retry: false });
+      await withClient(client, async () => {
         await assert.rejects(client.call('get_products', {}), (error: unknown) => {
           const e = error as { code?: string; status?: number; retryable?: boolean };
           assert.equal(e.code, 'http_status');
@@ -58,9 +70,7 @@ for (const status of [429, 503]) {
           assert.equal(e.retryable, true);
           return true;
         });
-      } finally {
-        await client.close();
-      }
+      });
     });
   });
 
@@ -81,44 +91,29 @@ for (const status of [429, 503]) {
 
     it('is retried after the Retry-After delay, then answers', async () => {
       const clock = fakeClock();
-      const client = new AdcpClient({ url: raw.base, protocol: 'a2a', clock });
-      try {
+      await withClient(new AdcpClient({ url: raw.base, protocol: 'a2a', clock }), async (client) => {
         const result = await client.call('get_products', {});
         assert.equal(result.status, 'completed');
         assert.equal(refusals, 2);
         assert.deepEqual(clock.sleeps, [7000, 7000]);
-      } finally {
-        await client.close();
-      }
+      });
     });
   });
 }
 
 describe('AdcpClient over MCP, HTTP 429 whose JSON-RPC error carries an adcp_error', () => {
-  let server: TestServer;
-  let refusals = 0;
+  let mcp: Awaited<ReturnType<typeof refusingMcpServer>>;
   before(async () => {
-    server = await startMcpTestServer({
-      tools: [{ name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) }],
-      middleware: (message, _req, res) => {
-        if (message?.['method'] !== 'tools/call' || refusals >= 1) return false;
-        refusals += 1;
-        refuse(res, 429, message['id'], { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient' } });
-        return true;
-      },
-    });
+    mcp = await refusingMcpServer(429, 1, { adcp_error: { code: 'RATE_LIMITED', recovery: 'transient' } });
   });
-  after(() => server.close());
+  after(() => mcp.server.close());
 
   it('takes the delay from Retry-After when the adcp_error gives no retry_after', async () => {
     const clock = fakeClock();
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', clock });
-    try {
+    await withClient(new AdcpClient({ url: mcp.server.url, protocol: 'mcp', clock }), async (client) => {
       const result = await client.call('get_products', {});
       assert.equal(result.status, 'completed');
       assert.deepEqual(clock.sleeps, [7000]);
-    } finally {
-      await client.close();
-    }
+    });
   });
 });
