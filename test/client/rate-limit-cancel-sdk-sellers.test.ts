@@ -15,6 +15,28 @@ import { recordingIo } from '../cli/fake-io.js';
 const RATE_LIMITED = { code: 'RATE_LIMITED', message: 'Too many requests', retry_after: 1, recovery: 'transient' };
 const DELIVERY = { currency: 'USD', media_buy_deliveries: [] };
 
+/** One RATE_LIMITED answer, then the data: AdcpClient retries once, after the agent's 1 s. */
+async function retriesOnceThenAnswers(url: string, protocol: 'mcp' | 'a2a'): Promise<void> {
+  const client = new AdcpClient({ url, protocol, timeoutMs: 60_000 });
+  try {
+    const retries: number[] = [];
+    const result = await client.call('get_media_buy_delivery', {}, { onRetry: (r) => retries.push(r.delayMs) });
+    assert.equal(result.status, 'completed');
+    assert.deepEqual(result.data, DELIVERY);
+    assert.deepEqual(retries, [1000]);
+  } finally {
+    await client.close();
+  }
+}
+
+/** RATE_LIMITED every time: `adcp call` gives up after 3 attempts, exit 1, saying so. */
+async function cliGivesUpAfterThreeAttempts(url: string, protocol: 'mcp' | 'a2a'): Promise<void> {
+  const io = recordingIo();
+  assert.equal(await main(['call', url, 'get_media_buy_delivery', '{}', '--protocol', protocol], io), 1);
+  assert.match(io.err(), /RATE_LIMITED: attempt 3 of 3, waiting 1 s as the agent asked/);
+  assert.match(io.out(), /after 3 attempts/);
+}
+
 describe('rate limits and cancel against an MCP SDK seller', () => {
   let server: McpServer;
   let limited = 0;
@@ -49,24 +71,12 @@ describe('rate limits and cancel against an MCP SDK seller', () => {
 
   it('retries a RATE_LIMITED answer after its retry_after and returns the data', async () => {
     limited = 1;
-    const client = new AdcpClient({ url: server.url, protocol: 'mcp', timeoutMs: 60_000 });
-    try {
-      const retries: number[] = [];
-      const result = await client.call('get_media_buy_delivery', {}, { onRetry: (r) => retries.push(r.delayMs) });
-      assert.equal(result.status, 'completed');
-      assert.deepEqual(result.data, DELIVERY);
-      assert.deepEqual(retries, [1000]);
-    } finally {
-      await client.close();
-    }
+    await retriesOnceThenAnswers(server.url, 'mcp');
   });
 
   it('adcp call exits 1 after its attempts, saying how many', async () => {
     limited = 10;
-    const io = recordingIo();
-    assert.equal(await main(['call', server.url, 'get_media_buy_delivery', '{}', '--protocol', 'mcp'], io), 1);
-    assert.match(io.err(), /RATE_LIMITED: attempt 3 of 3, waiting 1 s as the agent asked/);
-    assert.match(io.out(), /after 3 attempts/);
+    await cliGivesUpAfterThreeAttempts(server.url, 'mcp');
     limited = 0;
   });
 
@@ -125,23 +135,12 @@ for (const kind of ['v1', 'v0.3'] as ServerKind[]) {
 
     it('retries a RATE_LIMITED answer after its retry_after and returns the data', async () => {
       limited = 1;
-      const client = new AdcpClient({ url: server.base, protocol: 'a2a', timeoutMs: 60_000 });
-      try {
-        const retries: number[] = [];
-        const result = await client.call('get_media_buy_delivery', {}, { onRetry: (r) => retries.push(r.delayMs) });
-        assert.equal(result.status, 'completed');
-        assert.deepEqual(retries, [1000]);
-      } finally {
-        await client.close();
-      }
+      await retriesOnceThenAnswers(server.base, 'a2a');
     });
 
     it('adcp call exits 1 after its attempts, saying how many', async () => {
       limited = 10;
-      const io = recordingIo();
-      assert.equal(await main(['call', server.base, 'get_media_buy_delivery', '{}', '--protocol', 'a2a'], io), 1);
-      assert.match(io.err(), /RATE_LIMITED: attempt 3 of 3, waiting 1 s as the agent asked/);
-      assert.match(io.out(), /after 3 attempts/);
+      await cliGivesUpAfterThreeAttempts(server.base, 'a2a');
       limited = 0;
     });
 
