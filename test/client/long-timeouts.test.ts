@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
-import { startMcpTestServer, type TestServer } from '../mcp/helpers/mcp-test-server.js';
+import { startMcpTestServer, submitThenCompleteTools, type TestServer } from '../mcp/helpers/mcp-test-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
 
 // Issue 10 item 11: a timer past 2^31-1 ms overflows in Node (TimeoutOverflowWarning) and fires
@@ -11,32 +11,9 @@ const THIRTY_DAYS_MS = 30 * 24 * 3600 * 1000;
 describe('AdcpClient with timeouts longer than 2^31-1 ms', () => {
   let server: TestServer;
   let client: AdcpClient;
-  let polls = 0;
   before(async () => {
     server = await startMcpTestServer({
-      tools: [
-        {
-          name: 'create_media_buy',
-          handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 't-long' } }),
-        },
-        {
-          name: 'get_task_status',
-          handler: () => {
-            polls += 1;
-            return {
-              content: [],
-              structuredContent:
-                polls < 2
-                  ? { task_id: 't-long', status: 'working' }
-                  : {
-                      task_id: 't-long',
-                      status: 'completed',
-                      result: { status: 'completed', media_buy_id: 'mb-long' },
-                    },
-            };
-          },
-        },
-      ],
+      tools: submitThenCompleteTools('t-long', { status: 'completed', media_buy_id: 'mb-long' }),
     });
     client = new AdcpClient({ url: server.url, protocol: 'mcp', clock: fakeClock(), timeoutMs: THIRTY_DAYS_MS });
   });

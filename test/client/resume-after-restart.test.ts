@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AdcpClient } from '../../src/client/index.js';
 import type { TaskResult } from '../../src/core/task-result.js';
 import { SqliteOperationStore } from '../../src/store/sqlite-operation-store.js';
-import { startMcpTestServer, type TestServer } from '../mcp/helpers/mcp-test-server.js';
+import { startMcpTestServer, submitThenCompleteTools, type TestServer } from '../mcp/helpers/mcp-test-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
 
 /** Sleeps return at once; time starts at the real now (the stored operation was written at it). */
@@ -36,34 +36,10 @@ process.exit(0);
 describe('AdcpClient: resuming waitFor after the process restarted', () => {
   let server: TestServer;
   let dir = '';
-  let polls = 0;
   let started: TaskResult;
   before(async () => {
     server = await startMcpTestServer({
-      tools: [
-        {
-          name: 'create_media_buy',
-          handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: 'mb-task-1' } }),
-        },
-        {
-          name: 'get_task_status',
-          handler: () => {
-            polls += 1;
-            return {
-              content: [],
-              structuredContent:
-                polls < 2
-                  ? { task_id: 'mb-task-1', task_type: 'create_media_buy', status: 'working' }
-                  : {
-                      task_id: 'mb-task-1',
-                      task_type: 'create_media_buy',
-                      status: 'completed',
-                      result: { media_buy_id: 'mb-1' },
-                    },
-            };
-          },
-        },
-      ],
+      tools: submitThenCompleteTools('mb-task-1', { media_buy_id: 'mb-1' }, 'create_media_buy'),
     });
     dir = mkdtempSync(path.join(tmpdir(), 'adcp-resume-'));
     writeFileSync(path.join(dir, 'first.mjs'), FIRST_PROCESS);

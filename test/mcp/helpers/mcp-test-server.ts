@@ -283,3 +283,30 @@ export async function withMcpServer<T extends { close(): Promise<void> }>(
     await server.close();
   }
 }
+
+/**
+ * A seller's two tools for an asynchronous buy: `create_media_buy` answers `submitted` with
+ * `taskId`; `get_task_status` says `working` on the first poll and `completed` with `result` after.
+ */
+export function submitThenCompleteTools(
+  taskId: string,
+  result: Record<string, unknown>,
+  taskType?: string,
+): TestTool[] {
+  let polls = 0;
+  const typed = taskType === undefined ? {} : { task_type: taskType };
+  return [
+    {
+      name: 'create_media_buy',
+      handler: () => ({ content: [], structuredContent: { status: 'submitted', task_id: taskId } }),
+    },
+    {
+      name: 'get_task_status',
+      handler: () => {
+        polls += 1;
+        const status = polls < 2 ? { status: 'working' } : { status: 'completed', result };
+        return { content: [], structuredContent: { task_id: taskId, ...typed, ...status } };
+      },
+    },
+  ];
+}
