@@ -1,6 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
 import type { DefaultRequestHandler, ServerCallContext, TaskStore as SdkTaskStore } from '@a2a-js/sdk/server';
+import { setTimeout as delay } from 'node:timers/promises';
 import { artifactUpdate } from './a2a-sdk-events.js';
+import { A2A_STATE } from './a2a-sdk-task-store.js';
 
 const TERMINAL: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -17,7 +19,8 @@ type StreamEvent = Resubscribe extends (...args: never[]) => AsyncGenerator<infe
  * streams the events of work running in this process; for a task running elsewhere it sends the
  * stored Task and ends the stream while the task is still working. Then this reads the shared
  * store every `pollMs` (at most `timeoutMs` in all) and streams what changed: the artifacts and
- * the final status once the task ends, as the instance running it would have.
+ * the final status once the task ends, as the instance running it would have. It stops as soon
+ * as the client goes away (the endpoint's `A2A_STATE.clientGone` signal).
  */
 export function followResubscribeInStore(
   handler: DefaultRequestHandler,
@@ -39,9 +42,11 @@ export function followResubscribeInStore(
       yield event;
     }
     if (state === undefined || TERMINAL.has(state)) return;
+    const gone = context.state.get(A2A_STATE.clientGone) as AbortSignal | undefined;
     const deadline = Date.now() + options.timeoutMs;
-    while (Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+    while (Date.now() < deadline && gone?.aborted !== true) {
+      const waited = await delay(options.pollMs, true, { signal: gone }).catch(() => false);
+      if (!waited) return; // the client went away
       const task = await tasks.load(params.id, context);
       if (task === undefined) return; // expired meanwhile
       const status = task.status;

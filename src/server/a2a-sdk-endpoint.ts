@@ -157,6 +157,12 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
           request = { ...request, params: { ...params, message, configuration: { ...config, blocking: true } } };
         }
       }
+      if (op === 'resubscribe') {
+        // The response closes when it ends or the client goes away; either way nobody reads on.
+        const clientGone = new AbortController();
+        res.once('close', () => clientGone.abort());
+        state.set(A2A_STATE.clientGone, clientGone.signal);
+      }
       const context = new ServerCallContext({ user: user(principal), requestedVersion: wire, state });
       if (op === 'cancel' && isJsonObject(body.params) && typeof body.params.id === 'string' && body.params.id !== '') {
         // The SDK answers a second cancel with the canceled task; a task that can no longer be
