@@ -16,10 +16,10 @@ import { transformSync } from 'esbuild';
 
 const dist = path.resolve(process.argv[2] ?? 'dist');
 const load = (file) => import(pathToFileURL(path.join(dist, 'schemas', file)).href);
-const { loadSchemaBundle } = await load('schema-bundle.js');
+const { SchemaBundle } = await load('schema-bundle.js');
 const { BundleCompiler } = await load('bundle-compiler.js');
 const { splitValidatorModules } = await load('validator-modules.js');
-const { SUPPORTED_RELEASES, OPT_IN_RELEASES } = await load('select-release.js');
+const { SUPPORTED_RELEASES, OPT_IN_RELEASES, selectRelease } = await load('select-release.js');
 
 const target = path.join(dist, 'schemas', 'compiled');
 const staging = `${target}.tmp-${process.pid}`;
@@ -32,7 +32,9 @@ const releases = [...SUPPORTED_RELEASES, ...(process.env['ADCP_COMPILE_OPT_IN'] 
 for (const release of releases) {
   let bundle;
   try {
-    bundle = loadSchemaBundle(release);
+    // The staging folder as the bundle's precompiled folder: it holds no tool table yet, so the
+    // table written below comes from the official manifest, never from an earlier build's copy.
+    bundle = new SchemaBundle(selectRelease(release), staging);
   } catch (error) {
     process.stderr.write(`compile-validators: AdCP ${release} skipped (${error.message})\n`);
     continue;
@@ -40,16 +42,9 @@ for (const release of releases) {
   const started = performance.now();
   const compiler = new BundleCompiler(bundle, { source: true });
   const paths = new Set(['core/error.json']);
-  const tools = {};
+  const tools = bundle.manifestTools();
   for (const name of bundle.toolNames()) {
     const tool = bundle.tool(name);
-    tools[name] = {
-      protocol: tool.protocol,
-      mutating: tool.mutating,
-      request_schema: tool.request,
-      response_schema: tool.response,
-      async_response_schemas: Object.values(tool.async),
-    };
     for (const p of [tool.request, tool.response, ...Object.values(tool.async)]) paths.add(p);
   }
   for (const p of paths) compiler.compile(p);
@@ -75,7 +70,8 @@ for (const release of releases) {
   writeFileSync(path.join(dir, 'index.json'), `${JSON.stringify({ $id: bundle.idOf('index.json') })}\n`);
   const rootsByPath = {};
   for (const p of paths) rootsByPath[p] = roots.get(bundle.idOf(p));
-  const index = { version: bundle.version, fingerprint: bundle.fingerprint, roots: rootsByPath };
+  // The tool table too: a bundle whose manifest has this fingerprint reads it from here.
+  const index = { version: bundle.version, fingerprint: bundle.fingerprint, roots: rootsByPath, tools };
   writeFileSync(path.join(dir, 'compiled.json'), `${JSON.stringify(index)}\n`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stderr.write(

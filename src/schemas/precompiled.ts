@@ -21,14 +21,21 @@ export interface PrecompiledIndex {
   fingerprint: string;
   /** Schema path inside the release -> module and exported function. */
   roots: Record<string, ModuleRoot>;
+  /**
+   * The manifest's `tools`, reduced to what `SchemaBundle` reads (protocol, `mutating`, request,
+   * response and async schemas), so a bundle whose manifest has this fingerprint need not parse
+   * the whole manifest (110 KB with the error codes and specialisms) on its first use.
+   */
+  tools?: Record<string, Record<string, unknown>>;
 }
 
 const indexes = new Map<string, PrecompiledIndex | null>();
 
-function readIndex(version: string): PrecompiledIndex | undefined {
-  let found = indexes.get(version);
+function readIndex(version: string, dir = PRECOMPILED_DIR): PrecompiledIndex | undefined {
+  const key = join(dir, version);
+  let found = indexes.get(key);
   if (found === undefined) {
-    const file = join(PRECOMPILED_DIR, version, 'compiled.json');
+    const file = join(key, 'compiled.json');
     found = null;
     if (existsSync(file)) {
       try {
@@ -37,9 +44,22 @@ function readIndex(version: string): PrecompiledIndex | undefined {
         found = null;
       }
     }
-    indexes.set(version, found);
+    indexes.set(key, found);
   }
   return found ?? undefined;
+}
+
+/**
+ * The tool table the build took from the manifest named `fingerprint`, or `undefined` when the
+ * build compiled no such release from that manifest (then the caller parses the manifest).
+ */
+export function precompiledTools(
+  version: string,
+  fingerprint: string,
+  dir = PRECOMPILED_DIR,
+): Record<string, Record<string, unknown>> | undefined {
+  const index = readIndex(version, dir);
+  return index?.fingerprint === fingerprint ? index.tools : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { AdcpSchemaError } from './schema-error.js';
 import { findReleases, type ReleaseLocation } from './schema-dirs.js';
+import { precompiledTools } from './precompiled.js';
 import { toWireVersion } from './release.js';
 import { DEFAULT_RELEASE, selectRelease } from './select-release.js';
 
@@ -18,6 +19,14 @@ export interface ToolSchemas {
   response: string;
   async: Partial<Record<AsyncStatus, string>>;
 }
+
+/**
+ * The head of a manifest as the official builds write it (and the package's build, without
+ * `$schema`): its top-level `adcp_version` and `generated_at`, then `tools`. Anything else and the
+ * whole manifest is parsed.
+ */
+const MANIFEST_HEAD =
+  /^\s*\{\s*(?:"\$schema"\s*:\s*"[^"\\]{0,200}"\s*,\s*)?"adcp_version"\s*:\s*"([^"\\]{1,64})"\s*,\s*"generated_at"\s*:\s*"([^"\\]{1,64})"\s*,\s*"tools"\s*:/;
 
 /** Largest schema file read (the biggest official file is far under it). */
 const MAX_SCHEMA_BYTES = 4 * 1024 * 1024;
@@ -42,39 +51,32 @@ export class SchemaBundle {
   readonly #tools: Map<string, ToolSchemas>;
   readonly #files = new Map<string, object>();
 
-  constructor(location: ReleaseLocation) {
+  /**
+   * `precompiledDir`: where the build's validators are (default: the package's); their tool table
+   * stands in for the manifest's when the manifest's head names the same tree.
+   */
+  constructor(location: ReleaseLocation, precompiledDir?: string) {
     this.version = location.version;
     this.release = toWireVersion(location.version);
     this.dir = location.dir;
-    const manifest = this.#readJson('manifest.json') as {
-      tools?: Record<string, Record<string, unknown>>;
-      adcp_version?: unknown;
-      generated_at?: unknown;
-    };
-    this.fingerprint = `${String(manifest.adcp_version)} ${String(manifest.generated_at)}`;
+    const head = MANIFEST_HEAD.exec(this.#head('manifest.json', 1024) ?? '');
+    let fingerprint = head === null ? undefined : `${head[1]} ${head[2]}`;
+    let tools = fingerprint === undefined ? undefined : precompiledTools(this.version, fingerprint, precompiledDir);
+    if (tools === undefined) {
+      const manifest = this.#readJson('manifest.json') as {
+        tools?: Record<string, Record<string, unknown>>;
+        adcp_version?: unknown;
+        generated_at?: unknown;
+      };
+      fingerprint = `${String(manifest.adcp_version)} ${String(manifest.generated_at)}`;
+      tools = manifest.tools ?? {};
+    }
+    this.fingerprint = fingerprint!;
     const indexId = this.#indexId();
     this.idPrefix = indexId?.endsWith('/index.json')
       ? indexId.slice(0, -'index.json'.length)
       : `/schemas/${this.version}/`;
-    this.#tools = new Map();
-    for (const [name, entry] of Object.entries(manifest.tools ?? {})) {
-      if (typeof entry.request_schema !== 'string' || typeof entry.response_schema !== 'string') continue;
-      const tool: ToolSchemas = {
-        name,
-        protocol: String(entry.protocol),
-        mutating: entry.mutating === true,
-        request: entry.request_schema,
-        response: entry.response_schema,
-        async: {},
-      };
-      for (const path of Array.isArray(entry.async_response_schemas) ? entry.async_response_schemas : []) {
-        const status = ASYNC_STATUSES.find(
-          (s) => typeof path === 'string' && path.endsWith(`-async-response-${s}.json`),
-        );
-        if (status !== undefined) tool.async[status] = path as string;
-      }
-      this.#tools.set(name, tool);
-    }
+    this.#tools = readTools(tools);
   }
 
   /** Every tool name in the manifest, sorted. */
@@ -85,6 +87,24 @@ export class SchemaBundle {
   /** The tool's manifest entry, or `undefined` for a name the release does not define. */
   tool(name: string): ToolSchemas | undefined {
     return this.#tools.get(name);
+  }
+
+  /**
+   * The tool table in the manifest's own shape (what the build stores beside its validators, so
+   * a later bundle of the same tree need not parse the whole manifest).
+   */
+  manifestTools(): Record<string, Record<string, unknown>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const tool of this.#tools.values()) {
+      out[tool.name] = {
+        protocol: tool.protocol,
+        mutating: tool.mutating,
+        request_schema: tool.request,
+        response_schema: tool.response,
+        async_response_schemas: Object.values(tool.async),
+      };
+    }
+    return out;
   }
 
   /** The `$id` of a schema path inside the release (`core/error.json`). */
@@ -110,17 +130,23 @@ export class SchemaBundle {
 
   /** `index.json`'s `$id`, read from the file's head (the registry itself is ~100 KB of prose). */
   #indexId(): string | undefined {
+    const head = this.#head('index.json', 2048);
+    if (head === undefined) throw new AdcpSchemaError('unreadable_schema', `AdCP ${this.version} has no index.json`);
+    return /"\$id"\s*:\s*"([^"\\]{1,200})"/.exec(head)?.[1];
+  }
+
+  /** The first `bytes` of a file of the release, or `undefined` when it cannot be opened. */
+  #head(file: string, bytes: number): string | undefined {
     let fd: number;
     try {
-      fd = openSync(join(this.dir, 'index.json'), 'r');
-    } catch (error) {
-      throw new AdcpSchemaError('unreadable_schema', `AdCP ${this.version} has no index.json`, { cause: error });
+      fd = openSync(join(this.dir, file), 'r');
+    } catch {
+      return undefined;
     }
     try {
-      const head = Buffer.alloc(2048);
+      const head = Buffer.alloc(bytes);
       const n = readSync(fd, head, 0, head.length, 0);
-      const match = /"\$id"\s*:\s*"([^"\\]{1,200})"/.exec(head.toString('utf8', 0, n));
-      return match?.[1];
+      return head.toString('utf8', 0, n);
     } finally {
       closeSync(fd);
     }
@@ -160,6 +186,28 @@ export class SchemaBundle {
       });
     }
   }
+}
+
+/** A manifest's `tools` (or the build's copy of them) as entries; entries without schemas are skipped. */
+function readTools(entries: Record<string, Record<string, unknown>>): Map<string, ToolSchemas> {
+  const tools = new Map<string, ToolSchemas>();
+  for (const [name, entry] of Object.entries(entries)) {
+    if (typeof entry.request_schema !== 'string' || typeof entry.response_schema !== 'string') continue;
+    const tool: ToolSchemas = {
+      name,
+      protocol: String(entry.protocol),
+      mutating: entry.mutating === true,
+      request: entry.request_schema,
+      response: entry.response_schema,
+      async: {},
+    };
+    for (const path of Array.isArray(entry.async_response_schemas) ? entry.async_response_schemas : []) {
+      const status = ASYNC_STATUSES.find((s) => typeof path === 'string' && path.endsWith(`-async-response-${s}.json`));
+      if (status !== undefined) tool.async[status] = path as string;
+    }
+    tools.set(name, tool);
+  }
+  return tools;
 }
 
 const bundles = new Map<string, SchemaBundle>();
