@@ -1,9 +1,8 @@
 import { randomFillSync, sign as cryptoSign } from 'node:crypto';
 import { digestOf } from './one-shot-digest.js';
-import { buildSignatureBase } from './signature-base.js';
+import { canonicalizeTargetUri } from './canonicalize-target-uri.js';
 import { encodeBase64Url } from './base64.js';
 import { importPrivateKey, type PrivateKeyInput } from './private-key.js';
-import type { InnerList, Item } from './structured-fields.js';
 import { MAX_VALIDITY_SECONDS, REQUEST_SIGNING_TAG } from './signature-codes.js';
 import type { RequestSigningProfileVersion } from './verify-request-signature.js';
 
@@ -85,6 +84,56 @@ export function checkRequestSigningOptions(options: RequestSigningOptions): void
   }
 }
 
+/** A signer with its options read once: the key imported, the fixed parameters serialised. */
+export type RequestSigner = (input: SignRequestInput) => Record<string, string>;
+
+/**
+ * Prepares `signRequest` for one set of options (checked by the caller): the key, the algorithm
+ * and the constant tail of `@signature-params` (`keyid`, `alg`, `tag`) are read once, so each
+ * request only hashes its body, builds its base and signs. A signing fetch keeps one.
+ */
+export function createRequestSigner(options: RequestSigningOptions): RequestSigner {
+  const alg = RFC9421_ALG[options.alg ?? 'ed25519'];
+  const sfBinary = options.profile === '3.2';
+  const coverDigest = options.coverContentDigest !== false || sfBinary;
+  const validity = Math.floor(options.validitySeconds ?? MAX_VALIDITY_SECONDS);
+  const key = importPrivateKey(options.privateKey, 'signRequest');
+  const tail = `;keyid=${sfString(options.keyid)};alg=${sfString(alg)};tag=${sfString(REQUEST_SIGNING_TAG)}`;
+  return (input) => {
+    const nowValue = input.now ?? Date.now();
+    const created = Math.floor(nowValue > 1e11 ? nowValue / 1000 : nowValue);
+    const body = input.body ?? '';
+    const hasBody = typeof body === 'string' ? body.length > 0 : body.byteLength > 0;
+    const target = canonicalizeTargetUri(input.url);
+    if (!target.ok) throw new TypeError(`signRequest: cannot sign for ${input.url} (target_uri_malformed)`);
+    const headers: Record<string, string> = {};
+    // RFC 9421 §2.5: one line per covered component, in the order of the Signature-Input list.
+    let components = '"@method" "@target-uri" "@authority"';
+    let lines = `"@method": ${input.method.toUpperCase()}\n"@target-uri": ${target.targetUri}\n"@authority": ${target.authority}\n`;
+    if (hasBody) {
+      const contentType = contentTypeOf(input.headers) ?? 'application/json';
+      headers['content-type'] = contentType;
+      components += ' "content-type"';
+      lines += `"content-type": ${contentType.trim()}\n`;
+      if (coverDigest) {
+        const digest = digestOf('sha256', body);
+        const value = `sha-256=:${sfBinary ? digest.toString('base64') : encodeBase64Url(digest)}:`;
+        headers['content-digest'] = value;
+        components += ' "content-digest"';
+        lines += `"content-digest": ${value}\n`;
+      }
+    }
+    const nonce = input.nonce === undefined ? `"${freshNonce()}"` : sfString(input.nonce);
+    const params = `(${components});created=${created};expires=${created + validity};nonce=${nonce}${tail}`;
+    const data = Buffer.from(`${lines}"@signature-params": ${params}`, 'utf8');
+    const signature =
+      alg === 'ed25519' ? cryptoSign(null, data, key) : cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+    headers['signature-input'] = `sig1=${params}`;
+    headers.signature = `sig1=:${sfBinary ? signature.toString('base64') : encodeBase64Url(signature)}:`;
+    return headers;
+  };
+}
+
 /**
  * Signs one request under the AdCP RFC 9421 request profile (security.md, "AdCP RFC 9421
  * profile"): label `sig1`, `@method` `@target-uri` `@authority`, `content-type` with a body,
@@ -92,46 +141,33 @@ export function checkRequestSigningOptions(options: RequestSigningOptions): void
  * `keyid`, `alg` and tag `adcp/request-signing/v1`. Returns the headers to add.
  */
 export function signRequest(input: SignRequestInput, options: RequestSigningOptions): Record<string, string> {
-  const alg = RFC9421_ALG[options.alg ?? 'ed25519'];
-  const sfBinary = options.profile === '3.2';
-  const encode = (bytes: Buffer): string => (sfBinary ? bytes.toString('base64') : encodeBase64Url(bytes));
-  const nowValue = input.now ?? Date.now();
-  const created = Math.floor(nowValue > 1e11 ? nowValue / 1000 : nowValue);
-  const body = input.body ?? '';
-  const hasBody = typeof body === 'string' ? body.length > 0 : body.byteLength > 0;
-  const given = input.headers instanceof Headers ? input.headers : new Headers(input.headers);
-  const headers: Record<string, string> = {};
-  const components = ['@method', '@target-uri', '@authority'];
-  if (hasBody) {
-    const contentType = given.get('content-type') ?? 'application/json';
-    headers['content-type'] = contentType;
-    components.push('content-type');
-    if (options.coverContentDigest !== false || sfBinary) {
-      headers['content-digest'] = `sha-256=:${encode(digestOf('sha256', body))}:`;
-      components.push('content-digest');
+  return createRequestSigner(options)(input);
+}
+
+/** An RFC 8941 sf-string (§4.1.6): quoted, with `\` and `"` escaped. */
+function sfString(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * The request's `content-type`, as a fetch `Headers` would give it: found case-insensitively,
+ * leading and trailing HTTP whitespace removed, several spellings joined. A value with a line
+ * break or NUL is refused as `Headers` refuses it (it would add a line to the signature base).
+ */
+function contentTypeOf(headers: Record<string, string> | Headers | undefined): string | undefined {
+  if (headers === undefined) return undefined;
+  if (headers instanceof Headers) return headers.get('content-type') ?? undefined;
+  let found: string | undefined;
+  let count = 0;
+  for (const name in headers) {
+    if (name.length === 12 && name.toLowerCase() === 'content-type') {
+      found = headers[name];
+      count += 1;
     }
   }
-  const str = (value: string): Item => ({ kind: 'item', value: { type: 'string', value }, params: [] });
-  const params: InnerList = {
-    kind: 'inner-list',
-    items: components.map(str),
-    params: [
-      ['created', { type: 'integer', value: created }],
-      ['expires', { type: 'integer', value: created + Math.floor(options.validitySeconds ?? MAX_VALIDITY_SECONDS) }],
-      ['nonce', { type: 'string', value: input.nonce ?? freshNonce() }],
-      ['keyid', { type: 'string', value: options.keyid }],
-      ['alg', { type: 'string', value: alg }],
-      ['tag', { type: 'string', value: REQUEST_SIGNING_TAG }],
-    ],
-  };
-  const base = buildSignatureBase({ method: input.method, url: input.url, headers }, params);
-  if (!base.ok) throw new TypeError(`signRequest: cannot sign for ${input.url} (${base.reason})`);
-  const key = importPrivateKey(options.privateKey, 'signRequest');
-  const data = Buffer.from(base.base, 'utf8');
-  const signature =
-    alg === 'ed25519' ? cryptoSign(null, data, key) : cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
-  const marker = '"@signature-params": ';
-  headers['signature-input'] = `sig1=${base.base.slice(base.base.lastIndexOf(marker) + marker.length)}`;
-  headers.signature = `sig1=:${encode(signature)}:`;
-  return headers;
+  if (count > 1) return new Headers(headers).get('content-type') ?? undefined;
+  if (found === undefined) return undefined;
+  const value = String(found).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (/[\0\r\n]/.test(value)) throw new TypeError('signRequest: content-type holds a line break or NUL');
+  return value;
 }
