@@ -9,6 +9,7 @@ import { runAsRequest, runInCall, runOutsideCalls, type CallContext } from './ca
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
+import { lazySchemaValidator } from './lazy-schema-validator.js';
 
 export interface McpSessionOptions {
   url: string;
@@ -193,7 +194,7 @@ export class McpSession {
   async #initialize(transport: Transport, wire: McpWire, timeout: number): Promise<Connection> {
     const client = new Client(
       { name: ADCP_WIRE_PACKAGE.name, version: ADCP_WIRE_PACKAGE.version },
-      { capabilities: {} },
+      { capabilities: {}, jsonSchemaValidator: lazySchemaValidator() },
     );
     this.#wire = wire;
     this.#track(transport);
