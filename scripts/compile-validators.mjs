@@ -48,7 +48,9 @@ for (const release of releases) {
     for (const p of [tool.request, tool.response, ...Object.values(tool.async)]) paths.add(p);
   }
   for (const p of paths) compiler.compile(p);
-  const moduleOf = (baseId) => (bundle.pathOf(baseId) ?? '_unnamed.json').replace(/\.json$/, '.cjs');
+  // A part of a large file (split-schema.ts) gets a module of its own, loaded when first reached.
+  const moduleOf = (baseId, schema) =>
+    compiler.parts.get(schema) ?? (bundle.pathOf(baseId) ?? '_unnamed.json').replace(/\.json$/, '.cjs');
   const ids = [...paths].map((p) => bundle.idOf(p));
   const { modules, roots } = splitValidatorModules(compiler.ajv, ids, moduleOf);
 

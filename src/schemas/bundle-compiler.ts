@@ -4,6 +4,7 @@ import { AdcpSchemaError } from './schema-error.js';
 import type { SchemaBundle } from './schema-bundle.js';
 import { loadPrecompiled } from './precompiled.js';
 import { stripProse } from './validator-modules.js';
+import { splitSchema } from './split-schema.js';
 
 const require = createRequire(import.meta.url);
 const ORIGIN = 'https://adcontextprotocol.org';
@@ -45,6 +46,8 @@ export class BundleCompiler {
   #ajv: AjvInstance | undefined;
   readonly #added = new Set<string>();
   readonly #compiled = new Map<string, ValidateFunction>();
+  /** With `source`: each part a large schema file was split into -> `file.part.cjs` (split-schema.ts). */
+  readonly parts = new Map<object, string>();
 
   readonly #options: CompilerOptions;
 
@@ -107,7 +110,13 @@ export class BundleCompiler {
         if (!this.#added.has(target)) pending.push(target);
       }
       const ownId = (schema as { $id?: unknown }).$id;
-      ajv.addSchema(stripProse(schema) as object, typeof ownId === 'string' ? undefined : id);
+      let stripped = stripProse(schema);
+      if (this.#options.source === true) {
+        const split = splitSchema(stripped);
+        for (const [part, name] of split.parts) this.parts.set(part, path.replace(/\.json$/, `.${name}.cjs`));
+        stripped = split.schema;
+      }
+      ajv.addSchema(stripped as object, typeof ownId === 'string' ? undefined : id);
       this.#added.add(path);
     }
   }

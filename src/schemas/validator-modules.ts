@@ -19,7 +19,7 @@ interface ScopeName {
 interface Compiled {
   (data: unknown): boolean;
   source?: Source;
-  schemaEnv?: { baseId?: string };
+  schemaEnv?: { baseId?: string; schema?: unknown };
 }
 
 /** Where a root schema's validator lives after the split: module path and exported name. */
@@ -36,12 +36,13 @@ export interface ModuleRoot {
  * legal in the schema trees) and copies back `errors`, which Ajv's callers read. Follows Ajv's own
  * `standaloneCode` (ajv/dist/standalone) for everything inside one module.
  *
- * `moduleOf` maps a schema file's `$id` to a module path (`media-buy/x-request.cjs`).
+ * `moduleOf` maps a schema file's `$id` (and the schema compiled, so a part of a file split by
+ * `splitSchema` can have a module of its own) to a module path (`media-buy/x-request.cjs`).
  */
 export function splitValidatorModules(
   ajv: AjvInstance,
   rootIds: readonly string[],
-  moduleOf: (baseId: string) => string,
+  moduleOf: (baseId: string, schema?: unknown) => string,
 ): { modules: Map<string, string>; roots: Map<string, ModuleRoot> } {
   const byName = new Map<string, { source: Source; module: string }>();
   const roots = new Map<string, ModuleRoot>();
@@ -57,7 +58,7 @@ export function splitValidatorModules(
     const source = fn.source!;
     const name = String(source.validateName);
     if (byName.has(name)) continue;
-    byName.set(name, { source, module: moduleOf(fn.schemaEnv?.baseId ?? '') });
+    byName.set(name, { source, module: moduleOf(fn.schemaEnv?.baseId ?? '', fn.schemaEnv?.schema) });
     for (const n of source.scopeValues['validate'] ?? []) pushRef(n.value?.ref, pending);
     for (const prefix of ['root', 'wrapper']) {
       for (const n of source.scopeValues[prefix] ?? [])
