@@ -17,9 +17,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
 import { ClientFactory } from 'a2a-sdk-v03/client';
 import { rawModernDispatch } from '../interop/helpers/raw-modern-dispatch.js';
-import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
-import { dropTestSchemas, pgSkip, testSchemaUrl } from '../pg/pg-test-env.js';
-import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.js';
+import type { ServeProcess } from '../interop/helpers/spawn-serve.js';
+import { pgSkip } from '../pg/pg-test-env.js';
+import type { RoundRobinProxy } from './round-robin-proxy.js';
+import { startSellerFleet, type SellerFleet } from './seller-fleet.js';
 
 type Json = { [key: string]: unknown };
 const INSTANCES = 3;
@@ -27,30 +28,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HOOK = /adcp test hook: get_products aborted \((cancell?ed)\)/g;
 
 describe('cancelling a task through another instance of a seller fleet', { skip: pgSkip }, () => {
+  let fleet: SellerFleet;
   let proxy: RoundRobinProxy;
-  const instances: ServeProcess[] = [];
-  const stderr: string[] = [];
+  let instances: ServeProcess[];
+  let stderr: string[];
   const closers: { close(): Promise<unknown> }[] = [];
 
   before(async () => {
-    const storeUrl = await testSchemaUrl('fleetcancel');
-    proxy = await startRoundRobinProxy(INSTANCES);
-    for (let i = 0; i < INSTANCES; i += 1) {
-      const instance = await spawnServe(['--store-url', storeUrl, '--public-url', proxy.url], {
-        env: { ADCP_SELLER_TEST_HOOKS: '1' },
-        startMs: 120_000,
-      });
-      instances.push(instance);
-      stderr.push('');
-      instance.child.stderr?.on('data', (chunk: Buffer) => (stderr[i] += chunk.toString()));
-      proxy.setUpstream(i, Number(new URL(instance.mcp).port));
-    }
+    fleet = await startSellerFleet({ prefix: 'fleetcancel', count: INSTANCES, env: { ADCP_SELLER_TEST_HOOKS: '1' } });
+    ({ proxy, instances, stderr } = fleet);
   });
   after(async () => {
     for (const closer of closers) await closer.close().catch(() => undefined);
-    await Promise.all(instances.map((instance) => instance.stop()));
-    await proxy?.close();
-    await dropTestSchemas();
+    await fleet?.close();
   });
 
   const aborts = () => stderr.map((text) => [...text.matchAll(HOOK)].length);

@@ -15,9 +15,10 @@ import type { AddressInfo } from 'node:net';
 import { AdcpClient } from '../../src/client/adcp-client.js';
 import type { TaskResult } from '../../src/core/task-result.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
-import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
-import { adminQuery, dropTestSchemas, pgSkip, testSchemaUrl } from '../pg/pg-test-env.js';
-import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.js';
+import type { ServeProcess } from '../interop/helpers/spawn-serve.js';
+import { adminQuery, pgSkip } from '../pg/pg-test-env.js';
+import type { RoundRobinProxy } from './round-robin-proxy.js';
+import { startSellerFleet, type SellerFleet } from './seller-fleet.js';
 
 type Json = { [key: string]: unknown };
 const INSTANCES = 3;
@@ -47,15 +48,15 @@ interface Done {
 }
 
 describe('a seller fleet with one instance SIGKILLed in the middle of 200 operations', { skip: pgSkip }, () => {
+  let fleet: SellerFleet;
   let schema = '';
-  let storeUrl = '';
   let proxy: RoundRobinProxy;
   let receiver: Server;
   let hookUrl = '';
   const deliveries: Delivery[] = [];
   /** The final webhook of each task, by task id (the buyer learns of the end this way). */
   const finals = new Map<string, Json>();
-  const instances: ServeProcess[] = [];
+  let instances: ServeProcess[];
   const tokens = Array.from({ length: PRINCIPALS }, (_, i) => ({
     token: randomBytes(16).toString('hex'),
     who: `buyer${i}`,
@@ -63,15 +64,7 @@ describe('a seller fleet with one instance SIGKILLed in the middle of 200 operat
   const env = { ADCP_SERVE_TOKENS: tokens.map((t) => `${t.token}=${t.who}`).join(',') };
   const clients: AdcpClient[] = [];
 
-  const start = async (index: number) => {
-    const served = await spawnServe(['--store-url', storeUrl, '--public-url', proxy.url], { env, startMs: 120_000 });
-    instances[index] = served;
-    proxy.setUpstream(index, Number(new URL(served.url).port));
-  };
-
   before(async () => {
-    storeUrl = await testSchemaUrl('fleetkill');
-    schema = new URL(storeUrl).searchParams.get('options')?.replace('-c search_path=', '') ?? '';
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -91,8 +84,8 @@ describe('a seller fleet with one instance SIGKILLed in the middle of 200 operat
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
-    proxy = await startRoundRobinProxy(INSTANCES);
-    for (let i = 0; i < INSTANCES; i += 1) await start(i);
+    fleet = await startSellerFleet({ prefix: 'fleetkill', count: INSTANCES, env });
+    ({ proxy, instances, schema } = fleet);
     for (const { token } of tokens) {
       clients.push(
         new AdcpClient({ url: `${proxy.url}/mcp`, protocol: 'mcp', auth: token, timeoutMs: 60_000, retry: false }),
@@ -101,11 +94,9 @@ describe('a seller fleet with one instance SIGKILLed in the middle of 200 operat
   });
   after(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
-    await Promise.all(instances.map((instance) => instance.kill('SIGKILL')));
-    await proxy?.close();
+    await fleet?.close('SIGKILL');
     receiver?.closeAllConnections();
     await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())));
-    await dropTestSchemas();
   });
 
   /**
@@ -198,7 +189,7 @@ describe('a seller fleet with one instance SIGKILLed in the middle of 200 operat
       killedAt = Date.now() - started;
       await instances[victim]?.kill('SIGKILL');
       await sleep(2_000); // the balancer still sends it traffic meanwhile: refused, 502, resent
-      await start(victim);
+      await fleet.start(victim);
       restartedAt = Date.now() - started;
     })();
     const progress = setInterval(

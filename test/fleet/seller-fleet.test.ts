@@ -13,34 +13,28 @@ import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/t
 import { ClientFactory } from 'a2a-sdk-v03/client';
 import { AdcpClient } from '../../src/client/adcp-client.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
-import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
-import { dropTestSchemas, pgSkip, testSchemaUrl } from '../pg/pg-test-env.js';
-import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.js';
+import type { ServeProcess } from '../interop/helpers/spawn-serve.js';
+import { pgSkip } from '../pg/pg-test-env.js';
+import type { RoundRobinProxy } from './round-robin-proxy.js';
+import { startSellerFleet, type SellerFleet } from './seller-fleet.js';
 
 type Json = { [key: string]: unknown };
 const INSTANCES = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a seller fleet: three adcp serve on one PostgreSQL behind a round-robin proxy', { skip: pgSkip }, () => {
+  let fleet: SellerFleet;
   let proxy: RoundRobinProxy;
-  const instances: ServeProcess[] = [];
+  let instances: ServeProcess[];
   const closers: { close(): Promise<unknown> }[] = [];
 
   before(async () => {
-    const storeUrl = await testSchemaUrl('sellerfleet');
-    proxy = await startRoundRobinProxy(INSTANCES);
-    // One at a time: the first migrates the schema (the others would wait on its lock anyway).
-    for (let i = 0; i < INSTANCES; i += 1) {
-      const instance = await spawnServe(['--store-url', storeUrl, '--public-url', proxy.url]);
-      instances.push(instance);
-      proxy.setUpstream(i, Number(new URL(instance.mcp).port));
-    }
+    fleet = await startSellerFleet({ prefix: 'sellerfleet', count: INSTANCES });
+    ({ proxy, instances } = fleet);
   });
   after(async () => {
     for (const closer of closers) await closer.close().catch(() => undefined);
-    await Promise.all(instances.map((instance) => instance.stop()));
-    await proxy?.close();
-    await dropTestSchemas();
+    await fleet?.close();
   });
 
   /** The instances that served the requests from `from` on. */
