@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
+import { isJsonObject } from '../core/json-object.js';
 import { MemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import { MemoryTaskStore } from '../store/memory-task-store.js';
 import { createIdempotencyLayer, idempotencyPayloadHash } from './idempotency.js';
@@ -46,6 +47,26 @@ describe('idempotencyPayloadHash', () => {
     assert.notEqual(idempotencyPayloadHash('t', a), idempotencyPayloadHash('t', { ...a, budget: 5001 }));
     assert.notEqual(idempotencyPayloadHash('t', a), idempotencyPayloadHash('other_tool', a));
     assert.notEqual(idempotencyPayloadHash('t', { x: null }), idempotencyPayloadHash('t', {}), 'null is not absent');
+  });
+
+  it('hashes exactly the RFC 8785 form of { payload, tool } without the excluded fields (stored hashes stay valid)', () => {
+    const args = JSON.parse(
+      '{"idempotency_key":"k-0123456789abcdef","context":{"x":1},"governance_context":"g","brand":{"domain":"example.com"},"budget":5000,"packages":[{"b":1,"a":"é"}],"push_notification_config":{"url":"https://buyer.example/hook","authentication":{"schemes":["HMAC-SHA256"],"credentials":"secret-0123456789-0123456789-0123"}},"ext":null}',
+    ) as JsonObject;
+    const canonical =
+      '{"payload":{"brand":{"domain":"example.com"},"budget":5000,"ext":null,"packages":[{"a":"é","b":1}],"push_notification_config":{"authentication":{"schemes":["HMAC-SHA256"]},"url":"https://buyer.example/hook"}},"tool":"create_media_buy"}';
+    assert.equal(
+      idempotencyPayloadHash('create_media_buy', args),
+      createHash('sha256').update(canonical).digest('hex'),
+    );
+    assert.equal(
+      idempotencyPayloadHash('t', {}),
+      createHash('sha256').update('{"payload":{},"tool":"t"}').digest('hex'),
+    );
+    const push = args.push_notification_config;
+    assert.ok(isJsonObject(push) && isJsonObject(push.authentication), 'the request is left as it was');
+    assert.equal(push.authentication.credentials, 'secret-0123456789-0123456789-0123');
+    assert.deepEqual(Object.keys(args).length, 8);
   });
 });
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
+import { digestOf } from '../signing/one-shot-digest.js';
 import { principalOwner } from './adcp-tasks.js';
 import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from './tool-error.js';
@@ -13,22 +13,28 @@ import { createInsertRateLimiter, type InsertLimits } from './insert-rate-limite
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
 
 /** security.md, "Payload equivalence": the closed list of fields left out of the hash. */
-const EXCLUDED_FROM_HASH = ['idempotency_key', 'context', 'governance_context'] as const;
+const EXCLUDED_FROM_HASH: ReadonlySet<string> = new Set(['idempotency_key', 'context', 'governance_context']);
 
 /**
  * SHA-256 (hex) of the RFC 8785 form of the request without the excluded fields (and without
  * `push_notification_config.authentication.credentials`), bound to the tool name: the same key on
- * another tool is another payload (security.md, "Idempotency").
+ * another tool is another payload (security.md, "Idempotency"). The text is that of
+ * `canonicalJson({ payload, tool })`, written without copying the request; one-shot digest.
  */
 export function idempotencyPayloadHash(tool: string, args: JsonObject): string {
-  const payload: JsonObject = { ...args };
-  for (const field of EXCLUDED_FROM_HASH) delete payload[field];
-  const push = payload.push_notification_config;
-  if (isJsonObject(push) && isJsonObject(push.authentication)) {
-    const { credentials: _credentials, ...authentication } = push.authentication;
-    payload.push_notification_config = { ...push, authentication };
+  let text = '{"payload":{';
+  let first = true;
+  for (const name of Object.keys(args).sort()) {
+    if (EXCLUDED_FROM_HASH.has(name)) continue;
+    let value = args[name];
+    if (name === 'push_notification_config' && isJsonObject(value) && isJsonObject(value.authentication)) {
+      const { credentials: _credentials, ...authentication } = value.authentication;
+      value = { ...value, authentication };
+    }
+    text += `${first ? '' : ','}${JSON.stringify(name)}:${canonicalJson(value)}`;
+    first = false;
   }
-  return createHash('sha256').update(canonicalJson({ tool, payload })).digest('hex');
+  return digestOf('sha256', `${text}},"tool":${JSON.stringify(tool)}}`).toString('hex');
 }
 
 export interface IdempotencyLayerOptions {
