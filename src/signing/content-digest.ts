@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { digestOf } from './one-shot-digest.js';
-import { parseDictionary } from './structured-fields.js';
+import { parseDictionary, type DictionaryMember } from './structured-fields.js';
 import { decodeBase64Strict, decodeEitherBase64 } from './base64.js';
 
 const ALGORITHMS: Readonly<Record<string, string>> = { 'sha-256': 'sha256', 'sha-512': 'sha512' };
@@ -21,8 +21,15 @@ export function contentDigestMatches(
   body: Uint8Array | string,
   alphabet: 'either' | 'base64' = 'either',
 ): boolean {
-  if (header === undefined) return false;
-  const dict = parseDictionary(header);
+  return header !== undefined && contentDigestDictionaryMatches(parseDictionary(header), body, alphabet);
+}
+
+/** `contentDigestMatches` over a header the caller has already parsed (`undefined`: malformed). */
+export function contentDigestDictionaryMatches(
+  dict: Map<string, DictionaryMember> | undefined,
+  body: Uint8Array | string,
+  alphabet: 'either' | 'base64' = 'either',
+): boolean {
   if (dict === undefined) return false;
   let checked = 0;
   for (const [name, member] of dict) {

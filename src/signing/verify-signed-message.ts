@@ -3,7 +3,7 @@ import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { parseDictionary, type InnerList } from './structured-fields.js';
 import { decodeBase64Strict, decodeBase64UrlStrict } from './base64.js';
 import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
-import { contentDigestMatches } from './content-digest.js';
+import { contentDigestDictionaryMatches } from './content-digest.js';
 import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
 import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
@@ -132,8 +132,14 @@ export async function verifySignedMessage(
     profile.binary === 'base64' ? decodeBase64Strict(signatureText) : decodeBase64UrlStrict(signatureText);
   if (signature === undefined) return fail('header_malformed', `Signature is not ${profile.binary} sf-binary`);
   const covered = input.items.map((i) => (i.value.type === 'string' ? i.value.value : ''));
+  // Content-Digest is parsed once: strictly here for the request profile, reused at step 11.
+  const digestHeader = readHeader(request.headers, 'content-digest');
+  const digestDict =
+    digestHeader === undefined
+      ? undefined
+      : parseDictionary(digestHeader, { rejectDuplicateKeys: profile.strictFields });
   if (profile.strictFields) {
-    const malformed = checkStrictFields(request, covered);
+    const malformed = checkStrictFields(request, covered, digestHeader !== undefined && digestDict === undefined);
     if (malformed !== undefined) return fail('header_malformed', malformed);
   }
 
@@ -170,7 +176,8 @@ export async function verifySignedMessage(
   const source = toJwksSource(options.jwks, remoteJwks);
   let jwk: Jwk | undefined;
   try {
-    jwk = await source.get(keyid);
+    const got = source.get(keyid);
+    jwk = isPromiseLike(got) ? await got : got;
     if (jwk === undefined && source.refresh !== undefined) {
       await source.refresh();
       jwk = await source.get(keyid);
@@ -197,12 +204,15 @@ export async function verifySignedMessage(
     return fail('key_purpose_invalid', 'JWK kty/crv/alg does not match the signature alg');
   }
   // 9. Revocation, before any crypto.
-  const revocation = options.revocation === undefined ? 'ok' : await options.revocation.check(keyid, nowSeconds);
+  let revocation = options.revocation === undefined ? 'ok' : options.revocation.check(keyid, nowSeconds);
+  if (isPromiseLike(revocation)) revocation = await revocation;
   if (revocation === 'stale') return fail('revocation_stale');
   if (revocation === 'revoked') return fail('key_revoked');
   // 9a. Per-keyid replay-cache cap, before any crypto.
   const replay = options.replay ?? defaultReplayStore(options.jwks);
-  if (await replay.isAtCapacity(keyid, nowSeconds)) return fail('rate_abuse');
+  let atCapacity = replay.isAtCapacity(keyid, nowSeconds);
+  if (isPromiseLike(atCapacity)) atCapacity = await atCapacity;
+  if (atCapacity) return fail('rate_abuse');
 
   // 10. Signature base over canonical @target-uri / @authority, then the signature.
   const base = buildSignatureBase(request, input);
@@ -222,16 +232,13 @@ export async function verifySignedMessage(
   // 11. Content-Digest over the received bytes, when covered.
   if (
     covered.includes('content-digest') &&
-    !contentDigestMatches(
-      readHeader(request.headers, 'content-digest'),
-      request.body,
-      profile.binary === 'base64' ? 'base64' : 'either',
-    )
+    !contentDigestDictionaryMatches(digestDict, request.body, profile.binary === 'base64' ? 'base64' : 'either')
   ) {
     return fail('digest_mismatch');
   }
   // 12 + 13. Replay check and insert, atomically, only now that everything else passed.
-  const recorded = await replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
+  let recorded = replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
+  if (isPromiseLike(recorded)) recorded = await recorded;
   if (recorded === 'replayed') return fail('replayed');
   if (recorded === 'rate_abuse') return fail('rate_abuse');
   options.admission?.observe(keyid, nowSeconds);
@@ -242,7 +249,11 @@ export async function verifySignedMessage(
  * Step 1 for the request profile: a covered field that is not a list must carry one value
  * (vectors 022, 023), and the authority must arrive as an A-label, never raw non-ASCII (026).
  */
-function checkStrictFields(request: SignedMessageParts, covered: readonly string[]): string | undefined {
+function checkStrictFields(
+  request: SignedMessageParts,
+  covered: readonly string[],
+  digestMalformed: boolean,
+): string | undefined {
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(request.url)?.[1] ?? '';
   // eslint-disable-next-line no-control-regex
   if (/[^\x00-\x7f]/.test(authority)) return 'the authority is not ASCII (send the A-label)';
@@ -250,10 +261,7 @@ function checkStrictFields(request: SignedMessageParts, covered: readonly string
     const value = readHeader(request.headers, 'content-type');
     if (value !== undefined && hasTopLevelComma(value)) return 'Content-Type carries more than one value';
   }
-  const digest = readHeader(request.headers, 'content-digest');
-  if (digest !== undefined && parseDictionary(digest, { rejectDuplicateKeys: true }) === undefined) {
-    return 'Content-Digest is malformed or repeats an algorithm';
-  }
+  if (digestMalformed) return 'Content-Digest is malformed or repeats an algorithm';
   return undefined;
 }
 
@@ -293,6 +301,12 @@ function verifyOnLoop(alg: string, data: Buffer, key: KeyObject, signature: Buff
   } catch {
     return false;
   }
+}
+
+// A store or key source that answers synchronously is read without an await (a microtask per
+// step); one that returns a promise is awaited as before.
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }
 
 type Params = { created: number; expires: number; nonce: string; keyid: string; alg: string; tag: string };
