@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SchemaBundle } from './schema-bundle.js';
+import { forgetReleaseLookups, loadSchemaBundle, SchemaBundle } from './schema-bundle.js';
+import { AdcpSchemaError } from './schema-error.js';
 import { findReleases } from './schema-dirs.js';
 import { selectRelease } from './select-release.js';
 
@@ -71,3 +72,47 @@ for (const release of ['3.0', '3.1', '3.2-beta.5']) {
     });
   });
 }
+
+describe('loadSchemaBundle: the release lookup', () => {
+  const official = selectRelease('3.0', findReleases());
+  /** Copies the official 3.0 release's manifest and index into `dir/version`. */
+  function copyRelease(dir: string, version: string): void {
+    mkdirSync(join(dir, version));
+    for (const file of ['manifest.json', 'index.json']) {
+      writeFileSync(join(dir, version, file), readFileSync(join(official.dir, file)));
+    }
+  }
+  /** A search folder holding one such copy. */
+  function searchDir(version: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'adcp-lookup-'));
+    copyRelease(dir, version);
+    return dir;
+  }
+
+  it('searches the disk once per release name and search path, not per call', () => {
+    const dir = searchDir('3.0.26');
+    try {
+      const first = loadSchemaBundle('3.0', { dirs: [dir] });
+      // Servers ask on every call: a second ask must not list the folders again.
+      rmSync(join(dir, '3.0.26'), { recursive: true });
+      assert.equal(loadSchemaBundle('3.0', { dirs: [dir] }), first);
+      // Another search path looks again, and finds nothing there now.
+      assert.throws(() => loadSchemaBundle('3.0', { dirs: [dir, dir] }), AdcpSchemaError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('looks again after forgetReleaseLookups (a sync wrote a release)', () => {
+    const dir = searchDir('3.0.26');
+    try {
+      assert.equal(loadSchemaBundle('3.0', { dirs: [dir] }).version, '3.0.26');
+      copyRelease(dir, '3.0.27');
+      assert.equal(loadSchemaBundle('3.0', { dirs: [dir] }).version, '3.0.26', 'still the release found first');
+      forgetReleaseLookups();
+      assert.equal(loadSchemaBundle('3.0', { dirs: [dir] }).version, '3.0.27');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -211,17 +211,42 @@ function readTools(entries: Record<string, Record<string, unknown>>): Map<string
 }
 
 const bundles = new Map<string, SchemaBundle>();
+/** `search path key \0 version` -> bundle: a release is looked up on disk once, not per call. */
+const lookups = new Map<string, SchemaBundle>();
+
+/**
+ * Forgets which folder each release name resolved to, so the next `loadSchemaBundle` searches the
+ * disk again, and the bundle loaded from `replacedDir` if given (a sync calls it after writing a
+ * release there); other loaded bundles stay cached.
+ */
+export function forgetReleaseLookups(replacedDir?: string): void {
+  lookups.clear();
+  if (replacedDir !== undefined) bundles.delete(replacedDir);
+}
+
+/** The environment the default search path depends on (see `schemaSearchPath`). */
+function searchKey(dirs: readonly string[] | undefined): string {
+  if (dirs !== undefined) return `dirs\0${dirs.join('\0')}`;
+  const env = process.env;
+  return `env\0${env['ADCP_SCHEMAS_DIR'] ?? ''}\0${env['ADCP_CACHE_DIR'] ?? ''}\0${env['XDG_CACHE_HOME'] ?? ''}\0${env['HOME'] ?? ''}`;
+}
 
 /**
  * The schema bundle of a release (`3.1.19`, `3.1`, `3`; default `3.1`), found by the search path
- * (`ADCP_SCHEMAS_DIR`, `../shared/schemas`, the sync cache) or in `dirs`. Cached per folder.
+ * (`ADCP_SCHEMAS_DIR`, `../shared/schemas`, the sync cache) or in `dirs`. Cached per folder; the
+ * folder a release name resolves to is cached per search path (servers ask on every call).
  */
 export function loadSchemaBundle(version: string = DEFAULT_RELEASE, options: { dirs?: string[] } = {}): SchemaBundle {
+  const key = `${searchKey(options.dirs)}\0${version}`;
+  const known = lookups.get(key);
+  if (known !== undefined) return known;
   const location = selectRelease(version, options.dirs === undefined ? findReleases() : findReleases(options.dirs));
   let bundle = bundles.get(location.dir);
   if (bundle === undefined) {
     bundle = new SchemaBundle(location);
     bundles.set(location.dir, bundle);
   }
+  if (lookups.size >= 256) lookups.clear();
+  lookups.set(key, bundle);
   return bundle;
 }

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { dirname, join } from 'node:path';
 import { parseBundleVersion } from '../release.js';
 import { schemaCacheDir } from '../schema-dirs.js';
+import { forgetReleaseLookups } from '../schema-bundle.js';
 import { DEFAULT_TAR_LIMITS, readTarGz, TarError, type TarLimits } from './read-tar.js';
 
 /**
@@ -228,6 +229,7 @@ export async function syncRelease(options: SyncOptions): Promise<SyncResult> {
     throw error;
   }
   if (replaced) rmSync(old, { recursive: true, force: true });
+  forgetReleaseLookups(target);
   return {
     version,
     dir: target,
