@@ -8,7 +8,7 @@ import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import type { TaskStore } from '../../src/store/task-store.js';
-import { gate, testTools } from './fixtures.js';
+import { gate, readFirstSseFrame, testTools } from './fixtures.js';
 import { ACTIVATED_HEADERS } from './profile-activation.js';
 
 type Json = { [key: string]: unknown };
@@ -79,13 +79,7 @@ describe('A2A resubscribe following a task that runs on another instance', () =>
     const client = new AbortController();
     const response = await post(following.a2aUrl, 'tasks/resubscribe', { id: task.id }, client.signal);
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = '';
-    for (let i = 0; i < 100 && !text.includes('\n\n'); i += 1) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      text += chunk.value;
-    }
+    const { reader, text } = await readFirstSseFrame(response);
     assert.match(text, /"state":"working"/, 'the stream opened with the working task');
     // The follower reads the store every 0.5 s while the task works.
     const opened = follower.reads();

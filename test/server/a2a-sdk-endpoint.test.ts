@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
-import { gate, testTools } from './fixtures.js';
+import { gate, readFirstSseFrame, testTools } from './fixtures.js';
 import { ACTIVATED_HEADERS } from './profile-activation.js';
 
 type Json = { [key: string]: unknown };
@@ -66,14 +66,10 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
 
   it('keeps a streaming send durable: GetTask sees it working and CancelTask ends the stream canceled', async () => {
     const response = await post('message/stream', { message: message('sync_creatives') });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     // The first frame is the working Task; read until it is complete.
-    let text = '';
-    for (let i = 0; i < 100 && !text.includes('\n\n'); i += 1) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      text += chunk.value;
-    }
+    const frame = await readFirstSseFrame(response);
+    const reader = frame.reader;
+    let text = frame.text;
     const first = sseEvents(text)[0]?.result as Json;
     assert.equal(first.kind, 'task');
     assert.equal((first.status as Json).state, 'working');

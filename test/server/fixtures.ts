@@ -65,3 +65,17 @@ export function testTools(options: { approval?: Promise<void>; slow?: Promise<vo
     },
   ];
 }
+
+/** Reads an SSE answer up to its first whole frame (bounded); the reader stays open for more. */
+export async function readFirstSseFrame(
+  response: Response,
+): Promise<{ reader: ReadableStreamDefaultReader<string>; text: string }> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  for (let i = 0; i < 100 && !text.includes('\n\n'); i += 1) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    text += chunk.value;
+  }
+  return { reader, text };
+}
