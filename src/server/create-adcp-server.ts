@@ -160,6 +160,10 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   });
   const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 65_000;
+  if (!Number.isFinite(keepAliveTimeoutMs) || keepAliveTimeoutMs <= 0) {
+    throw new RangeError('createAdcpServer: keepAliveTimeoutMs must be a positive number of milliseconds');
+  }
   const replayTtlSeconds = options.idempotency?.replayTtlSeconds ?? 86_400;
   if (!Number.isInteger(replayTtlSeconds) || replayTtlSeconds < 3600 || replayTtlSeconds > 604_800) {
     throw new RangeError('createAdcpServer: idempotency.replayTtlSeconds must be an integer from 3600 to 604800');
@@ -578,6 +582,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       });
       server.requestTimeout = requestTimeoutMs + 5_000;
       server.headersTimeout = Math.min(requestTimeoutMs, 60_000);
+      server.keepAliveTimeout = keepAliveTimeoutMs;
       listener = server;
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -152,6 +152,12 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
   /** Per-request timeout in ms (a handler still running then gets an error answer). Default 30 s. */
   requestTimeoutMs?: number;
   /**
+   * How long `listen()` keeps an idle connection open, in ms (Node's own default is 5 s).
+   * Default 65 s: longer than common load balancers' idle timeout (60 s), so the server never
+   * closes a pooled connection under a proxy or client that is about to reuse it.
+   */
+  keepAliveTimeoutMs?: number;
+  /**
    * The origin callers reach this server at (`https://seller.example`, behind a proxy or TLS
    * terminator): the agent card and server card list their URLs under it. Default: the listen
    * address (mounted with `handle()`: the local address of each connection). The `Host` header is
