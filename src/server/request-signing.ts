@@ -11,6 +11,7 @@ import {
   verifyRequestSignature,
   type ContentDigestPolicy,
   type RequestSigningProfileVersion,
+  type VerifyRequestSignatureOptions,
 } from '../signing/verify-request-signature.js';
 
 /** `createAdcpServer({ requestSigning })`: verify RFC 9421 signatures on incoming requests. */
@@ -130,6 +131,21 @@ export function createRequestSigningVerifier(
   if (protocolWarn.length > 0) capability.protocol_methods_warn_for = [...protocolWarn];
   if (protocolMethods.length > 0) capability.protocol_methods_required_for = [...protocolMethods];
 
+  // The verifier's options but the call's own two, built once.
+  const verifyOptions: VerifyRequestSignatureOptions = {
+    jwks,
+    replay,
+    ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    coverContentDigest: policy,
+    ...(options.profile === undefined ? {} : { profile: options.profile }),
+    requiredFor,
+    warnFor,
+    protocolMethodsRequiredFor: protocolMethods,
+    protocolMethodsWarnFor: protocolWarn,
+    ...(busy === undefined ? {} : { offThread: busy }),
+  };
+
   return {
     capability,
     options,
@@ -144,21 +160,7 @@ export function createRequestSigningVerifier(
           headers: req.headers,
           body,
         },
-        {
-          jwks,
-          replay,
-          ...(options.revocation === undefined ? {} : { revocation: options.revocation }),
-          ...(options.now === undefined ? {} : { now: options.now }),
-          coverContentDigest: policy,
-          ...(options.profile === undefined ? {} : { profile: options.profile }),
-          requiredFor,
-          warnFor,
-          protocolMethodsRequiredFor: protocolMethods,
-          protocolMethodsWarnFor: protocolWarn,
-          call,
-          otherCredential,
-          ...(busy === undefined ? {} : { offThread: busy }),
-        },
+        { ...verifyOptions, call, otherCredential },
       );
       if (!result.ok) {
         return result.unauthenticated === true

@@ -7,10 +7,14 @@
 const BASE64URL_UNPADDED = /^[A-Za-z0-9_-]*$/;
 const BASE64_PADDED = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** Whether `text` is unpadded Base64URL that `decodeBase64UrlStrict` decodes (to `floor(length * 3 / 4)` bytes). */
+export function isBase64UrlStrict(text: string): boolean {
+  return BASE64URL_UNPADDED.test(text) && text.length % 4 !== 1;
+}
+
 /** Decodes unpadded Base64URL; `undefined` when the text uses another alphabet, padding, or a bad length. */
 export function decodeBase64UrlStrict(text: string): Buffer | undefined {
-  if (!BASE64URL_UNPADDED.test(text) || text.length % 4 === 1) return undefined;
-  return Buffer.from(text, 'base64url');
+  return isBase64UrlStrict(text) ? Buffer.from(text, 'base64url') : undefined;
 }
 
 /** Decodes standard padded Base64 (RFC 4648 §4); `undefined` on any other shape. */

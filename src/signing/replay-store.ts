@@ -78,7 +78,7 @@ export class MemoryReplayStore implements ReplayStore {
       if (nonces.size >= this.#perKeyidCap || this.#size >= this.#aggregateCap) return 'rate_abuse';
     }
     nonces.set(nonce, expiresAtSeconds);
-    this.#byKeyid.set(keyid, nonces); // eviction may have dropped the emptied map
+    if (nonces.size === 1) this.#byKeyid.set(keyid, nonces); // new, or dropped by eviction once emptied
     this.#size += 1;
     return 'recorded';
   }

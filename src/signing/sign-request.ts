@@ -1,7 +1,6 @@
 import { randomFillSync, sign as cryptoSign } from 'node:crypto';
 import { digestOf } from './one-shot-digest.js';
 import { canonicalizeTargetUri } from './canonicalize-target-uri.js';
-import { encodeBase64Url } from './base64.js';
 import { importPrivateKey, type PrivateKeyInput } from './private-key.js';
 import { MAX_VALIDITY_SECONDS, REQUEST_SIGNING_TAG } from './signature-codes.js';
 import type { RequestSigningProfileVersion } from './verify-request-signature.js';
@@ -117,7 +116,7 @@ export function createRequestSigner(options: RequestSigningOptions): RequestSign
       lines += `"content-type": ${contentType.trim()}\n`;
       if (coverDigest) {
         const digest = digestOf('sha256', body);
-        const value = `sha-256=:${sfBinary ? digest.toString('base64') : encodeBase64Url(digest)}:`;
+        const value = `sha-256=:${digest.toString(sfBinary ? 'base64' : 'base64url')}:`;
         headers['content-digest'] = value;
         components += ' "content-digest"';
         lines += `"content-digest": ${value}\n`;
@@ -129,7 +128,7 @@ export function createRequestSigner(options: RequestSigningOptions): RequestSign
     const signature =
       alg === 'ed25519' ? cryptoSign(null, data, key) : cryptoSign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
     headers['signature-input'] = `sig1=${params}`;
-    headers.signature = `sig1=:${sfBinary ? signature.toString('base64') : encodeBase64Url(signature)}:`;
+    headers.signature = `sig1=:${signature.toString(sfBinary ? 'base64' : 'base64url')}:`;
     return headers;
   };
 }
@@ -167,7 +166,11 @@ function contentTypeOf(headers: Record<string, string> | Headers | undefined): s
   }
   if (count > 1) return new Headers(headers).get('content-type') ?? undefined;
   if (found === undefined) return undefined;
+  if (found === lastContentType) return lastContentType; // already checked and trimmed (the transports send one)
   const value = String(found).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
   if (/[\0\r\n]/.test(value)) throw new TypeError('signRequest: content-type holds a line break or NUL');
+  if (value === found) lastContentType = value;
   return value;
 }
+
+let lastContentType: string | undefined;

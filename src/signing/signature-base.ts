@@ -36,11 +36,10 @@ export function buildSignatureBase(
   const target = canonicalizeTargetUri(request.url);
   if (!target.ok) return { ok: false, reason: 'target_uri_malformed' };
   const host = readHeader(request.headers, 'host');
-  if (host !== undefined) {
-    const fromHost = canonicalizeAuthority(host.trim(), target.scheme);
-    if (!fromHost.ok || fromHost.authority !== target.authority) return { ok: false, reason: 'target_uri_malformed' };
+  if (host !== undefined && hostAuthority(host.trim(), target.scheme) !== target.authority) {
+    return { ok: false, reason: 'target_uri_malformed' };
   }
-  const lines: string[] = [];
+  let base = '';
   for (const item of signatureParams.items) {
     if (item.value.type !== 'string' || item.params.length > 0) return { ok: false, reason: 'component_unsupported' };
     const name = item.value.value;
@@ -51,8 +50,19 @@ export function buildSignatureBase(
     else if (name.startsWith('@')) return { ok: false, reason: 'component_unsupported', component: name };
     else value = readHeader(request.headers, name)?.trim();
     if (value === undefined) return { ok: false, reason: 'component_missing', component: name };
-    lines.push(`"${name}": ${value}`);
+    base += `"${name}": ${value}\n`;
   }
-  lines.push(`"@signature-params": ${serializeInnerList(signatureParams)}`);
-  return { ok: true, base: lines.join('\n') };
+  return { ok: true, base: `${base}"@signature-params": ${serializeInnerList(signatureParams)}` };
+}
+
+// A server sees one `Host` on nearly every request: the last answer is kept (a pure function of
+// its two arguments). `undefined` for an authority that does not canonicalize.
+let lastHost: { host: string; scheme: string; authority: string | undefined } | undefined;
+
+function hostAuthority(host: string, scheme: string): string | undefined {
+  if (lastHost !== undefined && lastHost.host === host && lastHost.scheme === scheme) return lastHost.authority;
+  const canonical = canonicalizeAuthority(host, scheme);
+  const authority = canonical.ok ? canonical.authority : undefined;
+  if (host.length <= 1024) lastHost = { host, scheme, authority };
+  return authority;
 }

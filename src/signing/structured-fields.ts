@@ -4,6 +4,7 @@
  * text between the colons so the caller picks the Base64 profile (webhook v1 uses Base64URL).
  * Returns `undefined` on any syntax error; never throws.
  */
+import { canonicalTextOf, parseCanonicalDictionary } from './canonical-dictionary.js';
 
 export type BareItem =
   | { type: 'string'; value: string }
@@ -62,9 +63,18 @@ class Cursor {
 /**
  * Parses a Structured Field Dictionary (members keep header order). RFC 8941 keeps the last of
  * two members with one key; `rejectDuplicateKeys` refuses them instead (the request profile: a
- * repeated label or digest algorithm is a parser differential, so malformed).
+ * repeated label or digest algorithm is a parser differential, so malformed). A header already
+ * in canonical form takes a fast path (`parseCanonicalDictionary`); all else the general parser.
  */
 export function parseDictionary(
+  text: string,
+  options: { rejectDuplicateKeys?: boolean } = {},
+): Map<string, DictionaryMember> | undefined {
+  return parseCanonicalDictionary(text) ?? parseDictionaryGeneral(text, options);
+}
+
+/** `parseDictionary` without the canonical fast path: the whole RFC 8941 grammar. */
+export function parseDictionaryGeneral(
   text: string,
   options: { rejectDuplicateKeys?: boolean } = {},
 ): Map<string, DictionaryMember> | undefined {
@@ -220,8 +230,13 @@ function parseNumber(c: Cursor): BareItem | undefined {
   return m[2] === undefined ? { type: 'integer', value: Number(text) } : { type: 'decimal', value: Number(text) };
 }
 
-/** Serializes an inner list with its parameters (RFC 8941 §4.1.1.1), as `@signature-params` needs. */
+/**
+ * Serializes an inner list with its parameters (RFC 8941 §4.1.1.1), as `@signature-params` needs.
+ * A list the fast path parsed is its own header text, which is already this serialisation.
+ */
 export function serializeInnerList(list: InnerList): string {
+  const text = canonicalTextOf(list);
+  if (text !== undefined) return text;
   return `(${list.items.map((i) => serializeBareItem(i.value) + serializeParams(i.params)).join(' ')})${serializeParams(list.params)}`;
 }
 

@@ -110,7 +110,10 @@ export async function verifyRequestSignature(
     return fromOutcome(mode, { kind: 'absent' }, fallback);
   }
   const result = await verifySignedMessage(request, profile, options);
-  if (result.ok) return { ...result, signed: true };
+  if (result.ok) {
+    const { keyid, jwk, created, expires, nonce } = result;
+    return { ok: true, signed: true, keyid, jwk, created, expires, nonce };
+  }
   const code = requestSignatureCode(result.failure);
   const decided = fromOutcome(mode, { kind: 'failed', code }, fallback);
   return !decided.ok && result.detail !== undefined ? { ...decided, detail: result.detail } : decided;

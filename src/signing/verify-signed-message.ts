@@ -1,7 +1,7 @@
 import { KeyDiscoveryError, type KeyDiscoveryFailure } from './brand-json-keys.js';
 import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { parseDictionary, type InnerList } from './structured-fields.js';
-import { decodeBase64Strict, decodeBase64UrlStrict } from './base64.js';
+import { parseDictionary, type BareItem, type InnerList } from './structured-fields.js';
+import { decodeBase64Strict, decodeBase64UrlStrict, isBase64UrlStrict } from './base64.js';
 import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
 import { contentDigestDictionaryMatches } from './content-digest.js';
 import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
@@ -167,8 +167,7 @@ export async function verifySignedMessage(
   const hasBody = typeof request.body === 'string' ? request.body.length > 0 : request.body.byteLength > 0;
   const components = profile.checkComponents(covered, hasBody);
   if (components !== undefined) return fail(components);
-  const nonceBytes = decodeBase64UrlStrict(nonce);
-  if (nonceBytes === undefined || nonceBytes.length < NONCE_MIN_BYTES) {
+  if (!isBase64UrlOfAtLeast(nonce, NONCE_MIN_BYTES)) {
     return fail('header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
   }
 
@@ -245,6 +244,11 @@ export async function verifySignedMessage(
   return { ok: true, keyid, jwk, created, expires, nonce };
 }
 
+/** Whether `text` is strict unpadded Base64URL of at least `bytes` bytes (its length says how many, no decoding needed). */
+function isBase64UrlOfAtLeast(text: string, bytes: number): boolean {
+  return Math.floor((text.length * 3) / 4) >= bytes && isBase64UrlStrict(text);
+}
+
 /**
  * Step 1 for the request profile: a covered field that is not a list must carry one value
  * (vectors 022, 023), and the authority must arrive as an A-label, never raw non-ASCII (026).
@@ -254,9 +258,11 @@ function checkStrictFields(
   covered: readonly string[],
   digestMalformed: boolean,
 ): string | undefined {
-  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(request.url)?.[1] ?? '';
-  // eslint-disable-next-line no-control-regex
-  if (/[^\x00-\x7f]/.test(authority)) return 'the authority is not ASCII (send the A-label)';
+  // An all-ASCII URL (the usual case) has an ASCII authority: only other URLs need the authority cut out.
+  if (NON_ASCII.test(request.url)) {
+    const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(request.url)?.[1] ?? '';
+    if (NON_ASCII.test(authority)) return 'the authority is not ASCII (send the A-label)';
+  }
   if (covered.includes('content-type')) {
     const value = readHeader(request.headers, 'content-type');
     if (value !== undefined && hasTopLevelComma(value)) return 'Content-Type carries more than one value';
@@ -264,6 +270,9 @@ function checkStrictFields(
   if (digestMalformed) return 'Content-Digest is malformed or repeats an algorithm';
   return undefined;
 }
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
 
 function hasTopLevelComma(value: string): boolean {
   let quoted = false;
@@ -312,19 +321,43 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 type Params = { created: number; expires: number; nonce: string; keyid: string; alg: string; tag: string };
 
 function readParams(input: InnerList): Params | 'incomplete' | 'malformed' {
-  const map = new Map(input.params);
-  const names = ['created', 'expires', 'nonce', 'keyid', 'alg', 'tag'] as const;
-  if (!names.every((n) => map.has(n))) return 'incomplete';
-  const created = map.get('created');
-  const expires = map.get('expires');
-  const text = (name: string): string | undefined => {
-    const value = map.get(name);
-    return value?.type === 'string' ? value.value : undefined;
+  // One pass over the parameters (the parser refuses a repeated one, so each name is read once).
+  let created: BareItem | undefined;
+  let expires: BareItem | undefined;
+  let nonce: BareItem | undefined;
+  let keyid: BareItem | undefined;
+  let alg: BareItem | undefined;
+  let tag: BareItem | undefined;
+  for (const [name, value] of input.params) {
+    if (name === 'created') created = value;
+    else if (name === 'expires') expires = value;
+    else if (name === 'nonce') nonce = value;
+    else if (name === 'keyid') keyid = value;
+    else if (name === 'alg') alg = value;
+    else if (name === 'tag') tag = value;
+  }
+  if (
+    created === undefined ||
+    expires === undefined ||
+    nonce === undefined ||
+    keyid === undefined ||
+    alg === undefined ||
+    tag === undefined
+  ) {
+    return 'incomplete';
+  }
+  if (created.type !== 'integer' || expires.type !== 'integer') return 'malformed';
+  if (nonce.type !== 'string' || keyid.type !== 'string' || alg.type !== 'string' || tag.type !== 'string') {
+    return 'malformed';
+  }
+  return {
+    created: created.value,
+    expires: expires.value,
+    nonce: nonce.value,
+    keyid: keyid.value,
+    alg: alg.value,
+    tag: tag.value,
   };
-  const [nonce, keyid, alg, tag] = [text('nonce'), text('keyid'), text('alg'), text('tag')];
-  if (created?.type !== 'integer' || expires?.type !== 'integer') return 'malformed';
-  if (nonce === undefined || keyid === undefined || alg === undefined || tag === undefined) return 'malformed';
-  return { created: created.value, expires: expires.value, nonce, keyid, alg, tag };
 }
 
 function defaultReplayStore(jwks: JwksInput): ReplayStore {
