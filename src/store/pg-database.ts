@@ -28,7 +28,10 @@ export interface PgConnectOptions {
 /** A store opens its own database from a URL, or shares one (and then does not close it). */
 export type PgStoreOptions = PgConnectOptions | { database: PgDatabase };
 
-type Queryable = Pick<PoolClient, 'query'>;
+/** The connection a `transaction` callback runs its statements on (named prepared statements, as `query`). */
+export interface PgTransactionClient {
+  query<R extends QueryResultRow = QueryResultRow>(sql: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
 
 /** Distinct SQL texts prepared per connection; past it (ad hoc SQL), statements run unnamed. */
 const MAX_PREPARED = 200;
@@ -94,26 +97,28 @@ export class PgDatabase {
     values: unknown[] = [],
   ): Promise<QueryResult<R>> {
     await this.#ensureReady();
-    let name = this.#statementNames.get(sql);
-    if (name === undefined && this.#statementNames.size < MAX_PREPARED) {
-      name = `adcp_${this.#statementNames.size}`;
-      this.#statementNames.set(sql, name);
-    }
     try {
-      return await this.#pool.query<R>(name === undefined ? { text: sql, values } : { name, text: sql, values });
+      return await this.#pool.query<R>(this.#statement(sql, values));
     } catch (error) {
       throw toPgStoreError(what, this.#where, error);
     }
   }
 
-  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
-  async transaction<T>(what: string, fn: (client: Queryable) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` in one transaction on one connection; rolls back if it throws. Its statements are
+   * named prepared statements too (the same names as `query`), so each connection parses and
+   * plans them once.
+   */
+  async transaction<T>(what: string, fn: (client: PgTransactionClient) => Promise<T>): Promise<T> {
     await this.#ensureReady();
     const client = await this.#checkout(what);
     let broken: unknown;
     try {
       await client.query('BEGIN');
-      const value = await fn(client);
+      const value = await fn({
+        query: <R extends QueryResultRow>(sql: string, values: unknown[] = []) =>
+          client.query<R>(this.#statement(sql, values)),
+      });
       await client.query('COMMIT');
       return value;
     } catch (error) {
@@ -139,6 +144,16 @@ export class PgDatabase {
     if (this.#closed) return;
     this.#closed = true;
     await this.#pool.end();
+  }
+
+  /** `sql` as a named statement (a name per distinct text, up to MAX_PREPARED), else unnamed. */
+  #statement(sql: string, values: unknown[]): { name?: string; text: string; values: unknown[] } {
+    let name = this.#statementNames.get(sql);
+    if (name === undefined && this.#statementNames.size < MAX_PREPARED) {
+      name = `adcp_${this.#statementNames.size}`;
+      this.#statementNames.set(sql, name);
+    }
+    return name === undefined ? { text: sql, values } : { name, text: sql, values };
   }
 
   async #checkout(what: string): Promise<PoolClient> {

@@ -41,6 +41,14 @@ interface Row {
   result_json: string | null;
 }
 
+/** CREATE's row: the counts, then the task's columns (all NULL when nothing was inserted). */
+type CreateRow = { [K in keyof Row]: Row[K] | null } & {
+  recent_n: string;
+  recent_oldest: string | null;
+  held_n: string;
+  held_soonest: string | null;
+};
+
 const TERMINAL_SQL = TERMINAL_TASK_STATUSES.map((s) => `'${s}'`).join(', ');
 const LIVE = 'task_id = $1 AND owner = $2 AND (expires_at IS NULL OR expires_at > $3)';
 const SWEEP_BATCH = 500;
@@ -64,6 +72,29 @@ const UPDATE_WITH_WEBHOOK = `WITH changed AS (${UPDATE}),
            SELECT $9::text, $10::text, $11::text, $12::text, 'pending', $13::integer, $14::bigint, $14::bigint,
                   $15::text, $16::bigint FROM changed)
   SELECT * FROM changed`;
+
+const LOCK_OWNER = 'SELECT pg_advisory_xact_lock(1633969008, hashtext($1))';
+
+// Task create after LOCK_OWNER, in one statement: the owner's creates in the rate-limit window
+// ($14: its start, $15: the most) and its live tasks ($16: the cap), and the insert only when
+// both are under their limits. One row always: the counts, and the new task's columns (NULL when
+// a limit held it back or the id exists).
+const CREATE = `WITH recent AS (
+    SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = $2 AND created_at > $14),
+  held AS (
+    SELECT count(*) AS n, min(expires_at) AS soonest FROM adcp_server_tasks
+      WHERE owner = $2 AND (expires_at IS NULL OR expires_at > $9)),
+  inserted AS (
+    INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
+        poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json, runner,
+        lease_expires_at)
+      SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::bigint,
+             $9::bigint, $10::bigint, $11::text, NULL, $12::text, $13::bigint
+        FROM recent, held WHERE recent.n < $15::bigint AND held.n < $16::bigint
+      ON CONFLICT (task_id) DO NOTHING RETURNING *)
+  SELECT recent.n AS recent_n, recent.oldest AS recent_oldest, held.n AS held_n, held.soonest AS held_soonest,
+         inserted.*
+    FROM recent CROSS JOIN held LEFT JOIN inserted ON true`;
 
 const ABANDON_WHERE = `kind = $1 AND status NOT IN (${TERMINAL_SQL}) AND (expires_at IS NULL OR expires_at > $5)
            AND (lease_expires_at IS NULL OR lease_expires_at <= $5)`;
@@ -152,58 +183,45 @@ export class PgTaskStore implements TaskStore {
     const now = input.now ?? Date.now();
     const policy = this.#policy;
     const runner = this.#runner;
+    const ttlMs = clampTtl(policy, input.requestedTtlMs);
     const outcome = await this.#db.transaction('task create', async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(1633969008, hashtext($1))', [input.owner]);
-      const recent = await client.query<{ n: string; oldest: string | null }>(
-        'SELECT count(*) AS n, min(created_at) AS oldest FROM adcp_server_tasks WHERE owner = $1 AND created_at > $2',
-        [input.owner, now - policy.rateLimit.windowMs],
-      );
-      const counted = recent.rows[0];
-      if (counted !== undefined && Number(counted.n) >= policy.rateLimit.max) {
-        const oldest = counted.oldest === null ? now : toMs(counted.oldest);
+      // The lock first, in its own statement: the counts' snapshot is then taken after every
+      // earlier create of this owner committed, in any process.
+      await client.query(LOCK_OWNER, [input.owner]);
+      const { rows } = await client.query<CreateRow>(CREATE, [
+        input.taskId ?? randomUUID(),
+        input.owner,
+        input.kind,
+        input.taskType ?? null,
+        input.status ?? 'working',
+        input.statusMessage ?? null,
+        ttlMs,
+        policy.pollIntervalMs,
+        now,
+        now + ttlMs,
+        input.request === undefined ? null : JSON.stringify(input.request),
+        runner,
+        now + policy.leaseMs,
+        now - policy.rateLimit.windowMs,
+        policy.rateLimit.max,
+        policy.maxTasksPerOwner,
+      ]);
+      const row = rows[0] as CreateRow;
+      if (Number(row.recent_n) >= policy.rateLimit.max) {
+        const oldest = row.recent_oldest === null ? now : toMs(row.recent_oldest);
         return {
           ok: false,
           reason: 'rate_limited',
           retryAfterMs: Math.max(1, oldest + policy.rateLimit.windowMs - now),
         } as const;
       }
-      const held = await client.query<{ n: string; soonest: string | null }>(
-        `SELECT count(*) AS n, min(expires_at) AS soonest FROM adcp_server_tasks
-           WHERE owner = $1 AND (expires_at IS NULL OR expires_at > $2)`,
-        [input.owner, now],
-      );
-      const holding = held.rows[0];
-      if (holding !== undefined && Number(holding.n) >= policy.maxTasksPerOwner) {
-        const wait = holding.soonest === null ? policy.maxTtlMs : toMs(holding.soonest) - now;
+      if (Number(row.held_n) >= policy.maxTasksPerOwner) {
+        const wait = row.held_soonest === null ? policy.maxTtlMs : toMs(row.held_soonest) - now;
         return { ok: false, reason: 'too_many_tasks', retryAfterMs: Math.max(1, wait) } as const;
       }
-      const ttlMs = clampTtl(policy, input.requestedTtlMs);
-      const inserted = await client.query<Row>(
-        `INSERT INTO adcp_server_tasks (task_id, owner, kind, task_type, status, status_message, ttl_ms,
-             poll_interval_ms, created_at, last_updated_at, expires_at, request_json, result_json, runner,
-             lease_expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, NULL, $12, $13)
-           ON CONFLICT (task_id) DO NOTHING RETURNING *`,
-        [
-          input.taskId ?? randomUUID(),
-          input.owner,
-          input.kind,
-          input.taskType ?? null,
-          input.status ?? 'working',
-          input.statusMessage ?? null,
-          ttlMs,
-          policy.pollIntervalMs,
-          now,
-          now + ttlMs,
-          input.request === undefined ? null : JSON.stringify(input.request),
-          runner,
-          now + policy.leaseMs,
-        ],
-      );
-      const row = inserted.rows[0];
-      return row === undefined
+      return row.task_id === null
         ? ({ ok: false, reason: 'duplicate' } as const)
-        : ({ ok: true, task: toTask(row) } as const);
+        : ({ ok: true, task: toTask(row as Row) } as const);
     });
     if (outcome.ok === false && outcome.reason === 'duplicate') {
       throw new RangeError(`task id already exists: ${input.taskId ?? ''}`);

@@ -1,8 +1,6 @@
-import type { PgDatabase } from './pg-database.js';
+import type { PgDatabase, PgTransactionClient } from './pg-database.js';
 import { toMs } from './pg-database.js';
 import type { ClaimedWebhook, OutboxRow, OutboxState, OwedWebhook, WebhookOutbox } from './webhook-outbox.js';
-
-type Queryable = Parameters<Parameters<PgDatabase['transaction']>[1]>[0];
 
 /** The INSERT of an owed webhook, values $1-$7 (see `owedValues`). */
 export const INSERT_OWED = `INSERT INTO adcp_webhook_outbox (id, task_id, destination_json, envelope_json, state,
@@ -25,7 +23,7 @@ export function owedValues(owed: OwedWebhook, runner: string, now: number): unkn
 }
 
 /** Writes owed webhooks inside a transaction the caller holds. */
-export async function insertOwed(client: Queryable, owed: OwedWebhook, runner: string, now: number): Promise<void> {
+export async function insertOwed(client: PgTransactionClient, owed: OwedWebhook, runner: string, now: number): Promise<void> {
   await client.query(INSERT_OWED, owedValues(owed, runner, now));
 }
 
