@@ -28,7 +28,7 @@ export interface TaskUpkeep {
 
 /**
  * What a server does for its tasks in the background, several times per lease (docs/server.md,
- * "Tasks across restarts and fleets"): renew the leases of the tasks this process runs, then fail
+ * "Tasks across restarts and fleets"): renew the leases of the tasks this process runs, and fail
  * every unfinished task whose lease lapsed (its process is gone), so pollers get an answer they
  * can act on instead of waiting out the TTL; and now and then sweep the idempotency store.
  * A round that fails (database down) is skipped; the next one tries again.
@@ -58,9 +58,22 @@ export function startTaskUpkeep(options: {
   const everyMs = Math.max(50, Math.floor(store.leaseMs / 4));
   const sweepEvery = Math.max(1, Math.round(60_000 / everyMs));
   let rounds = 0;
-  let current: Promise<void> = Promise.resolve();
+  // Renewal has its own timer, apart from the abandon queries and the sweep: a round of those that
+  // is slow (a busy database, a long sweep) must not let this live process's leases lapse, or
+  // another instance would fail its tasks as abandoned. Each runs one at a time: a tick that finds
+  // the last one still going is skipped, not queued behind it.
+  let renewing: Promise<void> | undefined;
+  const renew = () => {
+    renewing ??= store
+      .renewLeases()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (renewing = undefined));
+    return renewing;
+  };
   const round = async () => {
-    await store.renewLeases();
     const failed = await store.abandonUnfinished('adcp', {
       statusMessage: ABANDONED_MESSAGE,
       result: ABANDONED.adcp,
@@ -72,18 +85,24 @@ export function startTaskUpkeep(options: {
     if (idempotency !== undefined && rounds % sweepEvery === 0) await idempotency.sweep();
     rounds += 1;
   };
-  const tick = () => {
-    current = current.then(round).catch(() => undefined);
-    return current;
+  let reaping: Promise<void> | undefined;
+  const reap = () => {
+    reaping ??= round()
+      .catch(() => undefined)
+      .finally(() => (reaping = undefined));
+    return reaping;
   };
-  const ready = tick();
-  const timer = setInterval(() => void tick(), everyMs);
+  const ready = renew().then(reap);
+  const timer = setInterval(() => {
+    void renew();
+    void reap();
+  }, everyMs);
   timer.unref();
   return {
     ready,
     async stop() {
       clearInterval(timer);
-      await current;
+      await Promise.all([ready, renewing, reaping]);
     },
   };
 }

@@ -23,7 +23,12 @@ export function owedValues(owed: OwedWebhook, runner: string, now: number): unkn
 }
 
 /** Writes owed webhooks inside a transaction the caller holds. */
-export async function insertOwed(client: PgTransactionClient, owed: OwedWebhook, runner: string, now: number): Promise<void> {
+export async function insertOwed(
+  client: PgTransactionClient,
+  owed: OwedWebhook,
+  runner: string,
+  now: number,
+): Promise<void> {
   await client.query(INSERT_OWED, owedValues(owed, runner, now));
 }
 
