@@ -19,7 +19,7 @@ import { cpuMsOf, postgresCpuMs } from './proc-cpu.js';
 const REQUESTS = Number(process.env.BENCH_FLEET_REQUESTS ?? 1500);
 const WARMUP_PER_INSTANCE = Number(process.env.BENCH_FLEET_WARMUP ?? 1500);
 const CONCURRENCY = 16;
-const ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 5);
 // Buyers: the task store allows 120 new tasks per principal and minute, idempotency 60 writes/s.
 const PRINCIPALS = 100;
 // The reference seller completes a media buy 2 s after it is made: the CPU of that is counted.
@@ -114,6 +114,7 @@ async function drive(port: number, count: number, offset: number): Promise<{ fai
 interface Figures {
   perSecond: number[];
   failed: number;
+  /** Per run, in round order (one run per round). */
   cpu: { client: number; instances: number; postgres: number }[];
 }
 
@@ -186,7 +187,6 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 const lines: string[] = [];
 lines.push('## Seller fleet: adcp serve on SQLite and PostgreSQL, 1 and 3 instances (bench/fleet-serve.bench.ts)', '');
@@ -194,7 +194,7 @@ lines.push(
   `${REQUESTS} MCP 2026-07-28 tools/call per run, get_products and create_media_buy alternated (each media buy ` +
     `completes 2 s later: that work is counted), ${PRINCIPALS} bearer-token buyers, ${CONCURRENCY} in flight, ` +
     `after ${WARMUP_PER_INSTANCE} warm-up calls per instance, through a round-robin forwarder on loopback. ` +
-    `Median of ${ROUNDS} runs per row, scenario order alternated. CPU from /proc, ` +
+    `Median of ${ROUNDS} runs per row (each CPU column its own median), scenario order alternated. CPU from /proc, ` +
     `${SETTLE_MS} ms after the last answer. Load average at the end: ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} (2 cores, shared).`,
@@ -209,9 +209,9 @@ const cpuOf = new Map<string, Cpu>();
 for (const scenario of SCENARIOS) {
   const f = results.get(scenario.name) as Figures;
   const cpu = {
-    client: mean(f.cpu.map((c) => c.client)),
-    instances: mean(f.cpu.map((c) => c.instances)),
-    postgres: mean(f.cpu.map((c) => c.postgres)),
+    client: median(f.cpu.map((c) => c.client)),
+    instances: median(f.cpu.map((c) => c.instances)),
+    postgres: median(f.cpu.map((c) => c.postgres)),
   };
   const total = cpu.client + cpu.instances + (scenario.store === 'postgres' ? cpu.postgres : 0);
   cpuOf.set(scenario.name, { instances: cpu.instances, postgres: cpu.postgres, total });
@@ -227,6 +227,16 @@ const pg3 = cpuOf.get('PostgreSQL, 3 instances') as Cpu;
 const instanceRatio = pg1.instances / sqlite.instances;
 const capacityRatio = pg1.total / pg3.total;
 const rate = (name: string) => median((results.get(name) as Figures).perSecond);
+// The same ratio per round (the 1- and 3-instance runs of a round are next to each other, so they
+// saw the same load from the rest of the machine): its median and spread.
+const totalOf = (name: string, round: number, store: boolean) => {
+  const c = (results.get(name) as Figures).cpu[round] as Figures['cpu'][number];
+  return c.client + c.instances + (store ? c.postgres : 0);
+};
+const perRound = Array.from(
+  { length: ROUNDS },
+  (_, round) => totalOf('PostgreSQL, 1 instance', round, true) / totalOf('PostgreSQL, 3 instances', round, true),
+);
 lines.push('');
 lines.push(
   `- instance CPU per call, PostgreSQL vs SQLite (target <= 1.5x): **${instanceRatio.toFixed(2)}x** ` +
@@ -235,7 +245,9 @@ lines.push(
 );
 lines.push(
   `- 3 instances vs 1, PostgreSQL (target >= 0.9x): by CPU capacity **${capacityRatio.toFixed(2)}x**, ` +
-    `measured rate ${(rate('PostgreSQL, 3 instances') / rate('PostgreSQL, 1 instance')).toFixed(2)}x`,
+    `measured rate ${(rate('PostgreSQL, 3 instances') / rate('PostgreSQL, 1 instance')).toFixed(2)}x; ` +
+    `per round (1 and 3 instances of the same round) median ${median(perRound).toFixed(2)}x, ` +
+    `runs ${perRound.map((r) => r.toFixed(2)).join(', ')}`,
 );
 lines.push('');
 console.log(lines.join('\n'));
