@@ -10,6 +10,7 @@ import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 import { lazySchemaValidator } from './lazy-schema-validator.js';
+import { withoutListenStream } from './without-listen-stream.js';
 
 export interface McpSessionOptions {
   url: string;
@@ -171,7 +172,10 @@ export class McpSession {
     const url = new URL(this.#options.url);
     const requestInit: RequestInit = this.#options.headers ? { headers: this.#options.headers } : {};
     const timeout = this.#options.connectTimeoutMs ?? 30_000;
-    const streamable = new StreamableHTTPClientTransport(url, { fetch: this.#capped.fetch, requestInit });
+    const streamable = new StreamableHTTPClientTransport(url, {
+      fetch: withoutListenStream(this.#capped.fetch),
+      requestInit,
+    });
     let streamableError: unknown;
     try {
       return await this.#initialize(streamable, 'streamable-http', timeout);

@@ -137,6 +137,30 @@ describe('AdcpClient against an SDK 1.x server (2025 era, MCP Tasks)', () => {
   });
 });
 
+describe('AdcpClient against an SDK 1.x server (2025 era, first answer)', () => {
+  it('sends server/discover, initialize, notifications/initialized and tools/call, and opens no standalone GET stream', async () => {
+    const server = await startMcpTestServer({
+      tools: [{ name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) }],
+    });
+    const { fetch, sent } = recordingFetch();
+    const client = new AdcpClient({ url: server.url, protocol: 'mcp', fetch });
+    try {
+      assert.equal((await client.call('get_products', {})).status, 'completed');
+      assert.equal((await client.call('get_products', {})).status, 'completed');
+      assert.deepEqual(sent, [
+        'POST server/discover',
+        'POST initialize',
+        'POST notifications/initialized',
+        'POST tools/call',
+        'POST tools/call',
+      ]);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
 describe('AdcpClient era probe', () => {
   it('does not fall back to initialize when the agent cannot be reached', async () => {
     const http = createServer();
