@@ -73,6 +73,11 @@ describe('createSigningFetch', () => {
     assert.equal(sent[0]?.headers.get('accept'), 'text/event-stream');
   });
 
+  it('answers a Request it cannot sign with a rejected promise, as fetch does, not a throw', async () => {
+    const { fetch } = recording();
+    await assert.rejects(fetch(new Request(url, { method: 'POST', body })), /not a Request/);
+  });
+
   it('refuses to sign a body it cannot read as bytes', async () => {
     const { fetch } = recording();
     await assert.rejects(

@@ -8,7 +8,7 @@ import { checkRequestSigningOptions, createRequestSigner, type RequestSigningOpt
 export function createSigningFetch(base: typeof fetch, options: RequestSigningOptions): typeof fetch {
   checkRequestSigningOptions(options);
   const signer = createRequestSigner(options);
-  const signingFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const send = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     if (method !== 'POST') return base(input, init);
     if (input instanceof Request) {
@@ -32,7 +32,15 @@ export function createSigningFetch(base: typeof fetch, options: RequestSigningOp
     for (const [name, value] of Object.entries(signer({ method, url, headers, body }))) headers.set(name, value);
     return base(input, { ...init, headers, body });
   };
-  return signingFetch;
+  // Not an async function: the base's promise is handed back as is (an async wrapper would add its
+  // own promise and two ticks per request); misuse still arrives as a rejection, never a throw.
+  return (input, init) => {
+    try {
+      return send(input, init);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
 }
 
 function isPlainRecord(headers: NonNullable<RequestInit['headers']>): headers is Record<string, string> {
