@@ -21,12 +21,15 @@ const MIGRATIONS = [
      PRIMARY KEY (scope, key)
    ) WITHOUT ROWID;
    CREATE INDEX seller_idempotency_expiry ON seller_idempotency (expires_at);`,
+  // The sweep's OR over `lease_expires_at` (not indexed) scans the table whatever this index, so it
+  // served no query and cost every claim a second page in its commit (BENCHMARKS.md, issue 12).
+  `DROP INDEX IF EXISTS seller_idempotency_expiry;`,
 ] as const;
 
 // One statement, its own transaction: the insert wins for a new key; the conditional update takes
 // over only a row that no longer answers for its key (done past its TTL and the time it answers
 // `expired`, or in flight past its lease: the holder died). The row's expiry is written here when
-// the caller knows its TTL (expires, else 0), so storing the answer rewrites no index entry.
+// the caller knows its TTL (expires, else 0), so storing the answer usually sets only the response.
 // Parameters in order: scope, key, hash, token, lease, expires, now, forget (positional: binding
 // an object by names costs more per call).
 const CLAIM = `INSERT INTO seller_idempotency (scope, key, payload_hash, token, response, lease_expires_at, expires_at)

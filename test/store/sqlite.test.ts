@@ -91,6 +91,42 @@ describe('SQLite store files', () => {
     assert.throws(() => new SqliteDedupStore({ path }), /newer than this library/);
   });
 
+  it('drops the idempotency expiry index from a version 1 file and keeps its keys', async () => {
+    // Version 1 indexed expires_at, but the sweep's OR over an unindexed lease_expires_at scans the
+    // table anyway: the index only cost every claim a page write (BENCHMARKS.md, issue 12).
+    const path = join(dir, 'idem-v1.db');
+    const old = new Database(path);
+    old.exec(`CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL);
+      INSERT INTO schema_version VALUES ('seller_idempotency', 1);
+      CREATE TABLE seller_idempotency (scope TEXT NOT NULL, key TEXT NOT NULL, payload_hash TEXT NOT NULL,
+        token TEXT NOT NULL, response TEXT, lease_expires_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)) WITHOUT ROWID;
+      CREATE INDEX seller_idempotency_expiry ON seller_idempotency (expires_at);`);
+    const now = Date.now();
+    old
+      .prepare('INSERT INTO seller_idempotency VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run('p', 'key-from-version-1', 'h'.repeat(64), 't', '{"ok":true}', now - 1000, now + 60_000);
+    old.close();
+    const store = new SqliteIdempotencyStore({ path });
+    const claim = await store.claim('p', 'key-from-version-1', { payloadHash: 'h'.repeat(64), leaseMs: 1000 });
+    await store.close();
+    const db = new Database(path);
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'seller_idempotency'")
+      .all();
+    const version = db.prepare("SELECT version FROM schema_version WHERE component = 'seller_idempotency'").get();
+    const plan = db
+      .prepare(
+        'EXPLAIN QUERY PLAN DELETE FROM seller_idempotency WHERE (response IS NOT NULL AND expires_at <= 1) OR (response IS NULL AND lease_expires_at <= 1)',
+      )
+      .all() as { detail: string }[];
+    db.close();
+    assert.deepEqual(claim, { kind: 'replay', response: { ok: true }, token: 't' });
+    assert.deepEqual(indexes, []);
+    assert.deepEqual(version, { version: 2 });
+    assert.match(plan.map((row) => row.detail).join(';'), /SCAN seller_idempotency/);
+  });
+
   it('refuses a missing path with a TypeError', () => {
     assert.throws(() => new SqliteDedupStore({ path: '' }), TypeError);
   });
