@@ -5,7 +5,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import type { AdcpClientOptions, CallOptions, Clock, RetryOptions, WaitOptions } from './client-options.js';
 import { createClock } from './clock.js';
 import { createSigningFetch } from '../signing/signing-fetch.js';
-import { deadlineSignal } from '../transport/deadline-signal.js';
+import { Deadline, deadlineSignal } from '../transport/deadline-signal.js';
 import { credentialOriginsOf } from '../core/credential-origins.js';
 import { createTransport } from './create-transport.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
@@ -185,7 +185,7 @@ export class AdcpClient {
     const startedAt = this.#clock.now();
     const deadline = deadlineSignal(timeoutMs, options.signal, `${tool} at ${this.url}`);
     try {
-      const transport = await this.#transportFor(deadline.signal);
+      const transport = await this.#transportFor(deadline);
       if (options.continueTask !== undefined && transport.protocol !== 'a2a') {
         throw new TypeError(
           `AdcpClient.call(${tool}): continueTask is A2A only, and ${this.url} speaks ${transport.protocol}`,
@@ -201,7 +201,7 @@ export class AdcpClient {
         context: options.context,
         protocol: transport.protocol,
       });
-      const release = await this.#releaseFor(tool, deadline.signal);
+      const release = await this.#releaseFor(tool, deadline);
       if (prepared.args['adcp_version'] === undefined) prepared.args['adcp_version'] = release;
       if (prepared.args['adcp_major_version'] === undefined) {
         prepared.args['adcp_major_version'] = parseWireVersion(release)?.major ?? 3;
@@ -210,8 +210,12 @@ export class AdcpClient {
         const checked = (await loadValidator(release)).request(tool, prepared.args);
         if (!checked.ok) throw new AdcpValidationError(tool, release, checked.issues);
       }
+      // The deadline's AbortSignal is made only if something reads `signal` (see `Deadline`).
       const callOptions: TransportCallOptions = {
-        signal: deadline.signal,
+        get signal() {
+          return deadline.signal;
+        },
+        deadline,
         maxBytes: options.maxResponseBytes ?? this.#transportOptions.maxBytes,
       };
       if (options.task !== undefined) callOptions.task = options.task;
@@ -224,7 +228,9 @@ export class AdcpClient {
       const attempt = (n: number) =>
         traceAttempt({ ...trace, attempt: n }, () => transport.callTool(tool, prepared.args, callOptions));
       const result = await withRetry(attempt, retry, this.#clock, {
-        signal: deadline.signal,
+        get signal() {
+          return deadline.signal;
+        },
         deadlineAt: startedAt + timeoutMs,
         onRetry: options.onRetry,
       });
@@ -431,10 +437,12 @@ export class AdcpClient {
     if (transport !== undefined) await (await transport.catch(() => undefined))?.close();
   }
 
-  #transportFor(signal?: AbortSignal): Promise<AdcpTransport> {
+  /** The transport, created on first use (`until` bounds the creating: a signal, or a deadline read only then). */
+  #transportFor(until?: AbortSignal | Deadline): Promise<AdcpTransport> {
     if (this.#closed) return Promise.reject(new TypeError(`AdcpClient for ${this.url} is closed`));
     if (this.#transport === undefined) {
       const given = this.#options.transport;
+      const signal = until instanceof Deadline ? until.signal : until;
       const creating =
         given !== undefined
           ? Promise.resolve(given)
@@ -474,9 +482,10 @@ export class AdcpClient {
     return this.#releaseFor('', signal);
   }
 
-  #releaseFor(tool: string, signal?: AbortSignal): Promise<string> {
+  #releaseFor(tool: string, until?: AbortSignal | Deadline): Promise<string> {
     if (tool === 'get_adcp_capabilities' || this.#options.negotiate !== true) return Promise.resolve(this.#pin);
     if (this.#release === undefined) {
+      const signal = until instanceof Deadline ? until.signal : until;
       const asked = signal === undefined ? { retry: false as const } : { retry: false as const, signal };
       const learning = this.call('get_adcp_capabilities', {}, asked).then((caps) => {
         // VERSION_UNSUPPORTED lists the agent's releases in its details (authoritative for a retry).

@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { abortReason } from '../transport/abort-reason.js';
+import type { AbortSource } from '../transport/deadline-signal.js';
 
 /**
  * What the HTTP layer needs to know about the MCP request it is carrying: the byte cap of the
@@ -30,11 +30,12 @@ export interface CallScope {
 }
 
 /**
- * Opens a scope with its own AbortController, linked to the caller's `parent` signal. The SDK
- * adds an `abort` listener to every signal it is given and never removes it, so it must only ever
- * see this per-request signal, never a long-lived one.
+ * Opens a scope with its own AbortController, linked to the caller's `parent` (a signal, or the
+ * call's deadline, which then needs no AbortController of its own). The SDK adds an `abort`
+ * listener to every signal it is given and never removes it, so it must only ever see this
+ * per-request signal, never a long-lived one.
  */
-export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope {
+export function openCallScope(maxBytes: number, parent?: AbortSignal | AbortSource): CallScope {
   const controller = new AbortController();
   let reject: (error: Error) => void = () => undefined;
   const failed = new Promise<never>((_, rej) => {
@@ -46,8 +47,12 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
     controller.abort(error);
     reject(error);
   };
+  let unlisten: (() => void) | undefined;
   if (parent?.aborted === true) onParentAbort();
-  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  else if (parent instanceof AbortSignal) {
+    parent.addEventListener('abort', onParentAbort, { once: true });
+    unlisten = () => parent.removeEventListener('abort', onParentAbort);
+  } else if (parent !== undefined) unlisten = parent.onAbort(onParentAbort);
   const context: CallContext = {
     maxBytes,
     signal: controller.signal,
@@ -61,44 +66,70 @@ export function openCallScope(maxBytes: number, parent?: AbortSignal): CallScope
     failed,
     end() {
       context.settled = true;
-      parent?.removeEventListener('abort', onParentAbort);
+      unlisten?.();
     },
   };
 }
 
-/**
- * Which call the code running now belongs to, and, inside the SDK's `transport.send` of a
- * request, that request's JSON-RPC id. Carried by `AsyncLocalStorage` from the call down to the
- * `fetch` the SDK makes for it, so nothing needs to find the call again in the request body.
- */
-interface Scope {
-  readonly call: CallContext;
-  readonly requestId?: number | string;
-}
-
-const scopes = new AsyncLocalStorage<Scope>();
-
-/** Runs `fn` (and everything it starts) as part of `call`. */
-export function runInCall<T>(call: CallContext, fn: () => T): T {
-  return scopes.run({ call }, fn);
-}
-
-/** Runs `fn`, the sending of JSON-RPC request `id`, as that request of the current call (if any). */
-export function runAsRequest<T>(id: number | string, fn: () => T): T {
-  const scope = scopes.getStore();
-  return scope === undefined ? fn() : scopes.run({ call: scope.call, requestId: id }, fn);
+/** A request of a call, as the HTTP layer finds it: the call and the request's JSON-RPC id. */
+export interface CallRequest {
+  call: CallContext;
+  requestId: number | string;
 }
 
 /**
- * Runs `fn` as part of no call: connecting, the session's own streams, notifications (a
- * `notifications/cancelled` must go out even when the call's signal has fired).
+ * The requests one MCP transport has sent on behalf of calls, by JSON-RPC id, so that its `fetch`
+ * finds the call a request belongs to (its cap, signal and failure). The SDK hands a request to
+ * the transport synchronously inside `client.request()`, where `McpSession.run` knows the call;
+ * the transport then awaits before it fetches, so the fetch finds the call again by the id in the
+ * body it sends. Nothing process-wide: no AsyncLocalStorage, whose promise hooks would slow every
+ * `await` of the process on Node 20. Ids are unique per SDK client, and each transport has its own.
  */
-export function runOutsideCalls<T>(fn: () => T): T {
-  return scopes.exit(fn);
+export class RequestLedger {
+  readonly #calls = new Map<number | string, CallContext>();
+
+  /** Request `id` belongs to `call` (until `release(call)`). */
+  add(id: number | string, call: CallContext): void {
+    this.#calls.set(id, call);
+  }
+
+  /** Forgets every request of `call` (its request is over). */
+  release(call: CallContext): void {
+    for (const [id, owner] of this.#calls) if (owner === call) this.#calls.delete(id);
+  }
+
+  /** The call request a `fetch` body carries, when it is one: a request sent by a call. */
+  find(body: unknown): CallRequest | undefined {
+    if (this.#calls.size === 0 || typeof body !== 'string') return undefined;
+    const requestId = requestIdOf(body);
+    const call = requestId === undefined ? undefined : this.#calls.get(requestId);
+    return call === undefined || requestId === undefined ? undefined : { call, requestId };
+  }
 }
 
-/** The call and JSON-RPC id of the request being sent now, when it belongs to a call. */
-export function currentRequest(): { call: CallContext; requestId: number | string } | undefined {
-  const scope = scopes.getStore();
-  return scope?.requestId === undefined ? undefined : { call: scope.call, requestId: scope.requestId };
+/**
+ * The JSON-RPC id of the request `body` carries, or `undefined` when it carries none (a
+ * notification, an answer to the server, not JSON). The SDK writes a request as
+ * `{"method":...,"jsonrpc":"2.0","id":N}` (JSON.stringify of `{ ...request, jsonrpc, id }`): N is
+ * read from the end without parsing the body. Any other shape is parsed.
+ */
+export function requestIdOf(body: string): number | string | undefined {
+  if (body.startsWith('{"method":') && body.endsWith('}')) {
+    const at = body.lastIndexOf(',"id":');
+    // A valid JSON text ending in `,"id":<digits>}` ends with the top-level key "id": a quote
+    // inside a string is escaped, so `,"id":` cannot be the end of a string value.
+    if (at > 0 && body.length - at - 7 <= 15 && /^\d+$/.test(body.slice(at + 6, -1))) {
+      return Number(body.slice(at + 6, -1));
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const message = parsed as Record<string, unknown>;
+  const id = message['id'];
+  return typeof message['method'] === 'string' && (typeof id === 'number' || typeof id === 'string') ? id : undefined;
 }

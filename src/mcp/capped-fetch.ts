@@ -1,6 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { abortReason } from '../transport/abort-reason.js';
-import { currentRequest, type CallContext } from './call-context.js';
+import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
 import { capBody } from '../transport/capped-body.js';
 import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
@@ -29,7 +29,8 @@ export interface CappedFetchOptions {
 }
 
 export interface CappedFetch {
-  fetch: typeof fetch;
+  /** The fetch for one MCP transport, whose requests sent for calls are in `requests`. */
+  fetchFor(requests: RequestLedger): typeof fetch;
   /** Aborts every request still in flight that belongs to no call (calls are failed by their owner). */
   abortAll(): void;
   /** Status and `WWW-Authenticate` of the last refused request that belonged to no call (initialize). */
@@ -48,9 +49,12 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   const inFlight = new Set<AbortController>();
   let lastRefusal: { status: number; challenge: string | null } | undefined;
 
-  async function cappedFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-    // The call this request belongs to, if any (see `runAsRequest`): its cap, signal and failure.
-    const request = currentRequest();
+  async function cappedFetch(
+    input: string | URL | Request,
+    init: RequestInit,
+    request: CallRequest | undefined,
+  ): Promise<Response> {
+    // The call this request belongs to, if any (see `RequestLedger`): its cap, signal and failure.
     const context = request?.call;
     const requestId = request?.requestId;
     if (context?.signal.aborted === true) throw abortReason(context.signal.reason);
@@ -139,7 +143,8 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   }
 
   return {
-    fetch: cappedFetch,
+    fetchFor: (requests) => (input, init) =>
+      cappedFetch(input as string | URL | Request, init ?? {}, requests.find(init?.body)),
     abortAll() {
       for (const controller of inFlight) controller.abort(new AdcpWireError('aborted', 'the MCP client was closed'));
       inFlight.clear();

@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
-import { runAsRequest, runInCall, runOutsideCalls, type CallContext } from './call-context.js';
+import { RequestLedger, type CallContext } from './call-context.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
@@ -32,6 +32,8 @@ interface Connection {
   client: Client;
   transport: Transport;
   wire: McpWire;
+  /** The requests this connection's transport sent for calls, for its fetch to find. */
+  requests: RequestLedger;
 }
 
 /**
@@ -50,6 +52,8 @@ export class McpSession {
   #current: Connection | undefined;
   #closed = false;
   #wire: McpWire | undefined;
+  /** The call whose `send` is running now (synchronously): its requests are marked as its own. */
+  #sending: CallContext | undefined;
 
   constructor(options: McpSessionOptions) {
     this.#options = options;
@@ -96,7 +100,8 @@ export class McpSession {
 
   /**
    * Runs `send` as call `context`: every request it sends carries the call's byte cap, signal
-   * and failure (see `runInCall`). When the server answers 404 to a request carrying a session id
+   * and failure (see `RequestLedger`). `send` must hand its request to the SDK synchronously (as
+   * `client.request()` does). When the server answers 404 to a request carrying a session id
    * (it restarted, or expired the session), reconnects once and sends again; the server
    * dispatched nothing, so resending is safe.
    */
@@ -105,11 +110,11 @@ export class McpSession {
     try {
       for (let attempt = 0; ; attempt++) {
         // Connecting is the session's, not this call's: its requests and streams outlive the call.
-        const opening = runOutsideCalls(() => this.connect());
+        const opening = this.connect();
         const connection = await opening;
         const sessionId = (connection.transport as { sessionId?: string }).sessionId;
         try {
-          return await runInCall(context, () => send(connection.client));
+          return await this.#sendAs(context, connection, send);
         } catch (error) {
           if (attempt === 0 && sessionId !== undefined && isSessionGone(error) && !context.signal.aborted) {
             this.#drop(opening, connection);
@@ -117,10 +122,23 @@ export class McpSession {
             continue;
           }
           throw error;
+        } finally {
+          connection.requests.release(context);
         }
       }
     } finally {
       this.#calls.delete(context);
+    }
+  }
+
+  /** Calls `send`, marking the requests it hands to the transport meanwhile as `context`'s. */
+  #sendAs<T>(context: CallContext, connection: Connection, send: (client: Client) => Promise<T>): Promise<T> {
+    const outer = this.#sending;
+    this.#sending = context;
+    try {
+      return send(connection.client);
+    } finally {
+      this.#sending = outer;
     }
   }
 
@@ -172,22 +190,24 @@ export class McpSession {
     const url = new URL(this.#options.url);
     const requestInit: RequestInit = this.#options.headers ? { headers: this.#options.headers } : {};
     const timeout = this.#options.connectTimeoutMs ?? 30_000;
+    const requests = new RequestLedger();
     const streamable = new StreamableHTTPClientTransport(url, {
-      fetch: withoutListenStream(this.#capped.fetch),
+      fetch: withoutListenStream(this.#capped.fetchFor(requests)),
       requestInit,
     });
     let streamableError: unknown;
     try {
-      return await this.#initialize(streamable, 'streamable-http', timeout);
+      return await this.#initialize(streamable, 'streamable-http', timeout, requests);
     } catch (error) {
       if (!isWrongTransport(error)) throw toConnectError(error, this.#options.url, this.#capped.lastRefusal());
       streamableError = error;
     }
     // Agents on the 2024-11-05 HTTP+SSE transport answer POST with 404/405: try that one.
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    const sse = new SSEClientTransport(url, { fetch: this.#capped.fetch, requestInit });
+    const sseRequests = new RequestLedger();
+    const sse = new SSEClientTransport(url, { fetch: this.#capped.fetchFor(sseRequests), requestInit });
     try {
-      return await this.#initialize(sse, 'sse', timeout);
+      return await this.#initialize(sse, 'sse', timeout, sseRequests);
     } catch (error) {
       // Nothing at this path for either transport: say what the server said to the first try.
       if (isStatus(error, 404) || isStatus(error, 405)) throw toConnectError(streamableError, this.#options.url);
@@ -195,27 +215,34 @@ export class McpSession {
     }
   }
 
-  async #initialize(transport: Transport, wire: McpWire, timeout: number): Promise<Connection> {
+  async #initialize(
+    transport: Transport,
+    wire: McpWire,
+    timeout: number,
+    requests: RequestLedger,
+  ): Promise<Connection> {
     const client = new Client(
       { name: ADCP_WIRE_PACKAGE.name, version: ADCP_WIRE_PACKAGE.version },
       { capabilities: {}, jsonSchemaValidator: lazySchemaValidator() },
     );
     this.#wire = wire;
-    this.#track(transport);
+    this.#track(transport, requests);
     await client.connect(transport, { timeout });
-    return { client, transport, wire };
+    return { client, transport, wire, requests };
   }
 
   /**
-   * Marks each request the SDK hands to the transport with its JSON-RPC id, within the call that
-   * sends it; notifications and answers to the server belong to no call.
+   * Marks each request the SDK hands to the transport while a call's `send` runs with its
+   * JSON-RPC id, as that call's; notifications and answers to the server belong to no call (a
+   * `notifications/cancelled` must go out even when the call's signal has fired).
    */
-  #track(transport: Transport): void {
+  #track(transport: Transport, requests: RequestLedger): void {
     const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) =>
-      'method' in message && 'id' in message
-        ? runAsRequest(message.id, () => send(message, options))
-        : runOutsideCalls(() => send(message, options));
+    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
+      const call = this.#sending;
+      if (call !== undefined && 'method' in message && 'id' in message) requests.add(message.id, call);
+      return send(message, options);
+    };
   }
 }
 

@@ -31,7 +31,7 @@ import { probeMcpEra, type EraProbe, type McpEra } from './mcp-era.js';
 import { ModernMcp, type ModernOutcome } from './modern-mcp.js';
 import { RpcErrorAnswer } from './rpc-error-answer.js';
 import { readServerCard } from './read-server-card.js';
-import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
+import { NO_SDK_TIMEOUT, sendRequest, type SendOptions } from './send-request.js';
 
 /** Pages of `tools/list` read at most (a hostile server could paginate forever). */
 const MAX_TOOL_PAGES = 20;
@@ -53,6 +53,8 @@ export class McpTransport implements AdcpTransport {
   readonly #modern: ModernMcp;
   /** The era, learned once per transport (one agent) and remembered: no probe per call. */
   #era: Promise<EraProbe> | undefined;
+  /** `#era` once it has resolved, read without waiting (or listening to the call's signal). */
+  #eraKnown: McpEra | undefined;
 
   constructor(options: TransportOptions) {
     if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
@@ -71,7 +73,10 @@ export class McpTransport implements AdcpTransport {
       ...(options.headers === undefined ? {} : { headers: options.headers }),
     });
     const pinned = options.mcpEra ?? 'auto';
-    if (pinned !== 'auto') this.#era = Promise.resolve({ era: pinned });
+    if (pinned !== 'auto') {
+      this.#era = Promise.resolve({ era: pinned });
+      this.#eraKnown = pinned;
+    }
   }
 
   /**
@@ -89,15 +94,20 @@ export class McpTransport implements AdcpTransport {
         ...(this.#options.headers === undefined ? {} : { headers: this.#options.headers }),
       });
       this.#era = probing;
-      probing.catch(() => {
-        if (this.#era === probing) this.#era = undefined;
-      });
+      probing.then(
+        (probe) => {
+          if (this.#era === probing) this.#eraKnown = probe.era;
+        },
+        () => {
+          if (this.#era === probing) this.#era = undefined;
+        },
+      );
     }
     return untilAborted(this.#era, options.signal);
   }
 
   async #eraOf(options: TransportCallOptions): Promise<McpEra> {
-    return (await this.era(options)).era;
+    return this.#eraKnown ?? (await this.era(options)).era;
   }
 
   /**
@@ -156,7 +166,7 @@ export class McpTransport implements AdcpTransport {
       const params = cursor === undefined ? {} : { cursor };
       const listed = modern
         ? await this.#modernToolPage(params, options)
-        : await sendRequest(this.#session, { ...this.#send(options), what: 'tools/list' }, (client, s) =>
+        : await sendRequest(this.#session, { ...this.#request(options), what: 'tools/list' }, (client, s) =>
             client.request({ method: 'tools/list', params }, ListToolsResultSchema, {
               signal: s,
               timeout: NO_SDK_TIMEOUT,
@@ -255,7 +265,7 @@ export class McpTransport implements AdcpTransport {
 
   async #callPlain(tool: string, args: JsonObject, options: TransportCallOptions): Promise<TaskResult> {
     const onProgress = options.onProgress;
-    const raw = await sendRequest(this.#session, { ...this.#send(options), what: tool }, (client, signal) => {
+    const raw = await sendRequest(this.#session, { ...this.#request(options), what: tool }, (client, signal) => {
       const request: RequestOptions = { signal, timeout: NO_SDK_TIMEOUT };
       if (onProgress !== undefined) request.onprogress = (p) => onProgress(progressEvent(p));
       return client.request(
@@ -293,7 +303,7 @@ export class McpTransport implements AdcpTransport {
     options: TransportCallOptions,
   ): Promise<TaskResult> {
     const task = ttl === null ? {} : { ttl };
-    const created = await sendRequest(this.#session, { ...this.#send(options), what: tool }, (client, signal) =>
+    const created = await sendRequest(this.#session, { ...this.#request(options), what: tool }, (client, signal) =>
       client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CreateTaskResultSchema, {
         signal,
         timeout: NO_SDK_TIMEOUT,
@@ -359,6 +369,14 @@ export class McpTransport implements AdcpTransport {
   /** Whether requests carry credentials (`AUTH_REQUIRED` then means rejected, not missing). */
   #hasCredentials(): boolean {
     return Object.keys(this.#options.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+  }
+
+  /** What one request needs: the call's deadline when there is one (no AbortSignal made), else its signal. */
+  #request(options: TransportCallOptions): SendOptions {
+    const send: SendOptions = { url: this.#options.url, maxBytes: options.maxBytes, what: '' };
+    const end = options.deadline ?? options.signal;
+    if (end !== undefined) send.signal = end;
+    return send;
   }
 
   #send(options: TransportCallOptions): { url: string; maxBytes: number; signal?: AbortSignal } {

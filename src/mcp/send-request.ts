@@ -7,6 +7,7 @@ import { sanitizeSellerText } from '../core/sanitize.js';
 import { abortReason } from '../transport/abort-reason.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { openCallScope, type CallContext } from './call-context.js';
+import type { AbortSource } from '../transport/deadline-signal.js';
 import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';
 import type { McpSession } from './mcp-session.js';
 
@@ -15,7 +16,8 @@ export const NO_SDK_TIMEOUT = 2_147_000_000;
 
 export interface SendOptions {
   maxBytes: number;
-  signal?: AbortSignal;
+  /** The call's end: its signal, or its deadline (which then needs no AbortSignal of its own). */
+  signal?: AbortSignal | AbortSource;
   /** Tool name or MCP method, for error messages. */
   what: string;
   url: string;

@@ -1,3 +1,4 @@
+import type { AbortSource } from './deadline-signal.js';
 import type { TaskSupport } from '../core/tool-table.js';
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
@@ -54,6 +55,12 @@ export interface McpServerFacts {
 
 export interface TransportCallOptions {
   signal?: AbortSignal;
+  /**
+   * The same end as `signal`, for a transport that only needs to hear of it: AdcpClient passes
+   * its call's deadline here and makes `signal` a getter that creates the AbortSignal on first
+   * read (on Node 20 each costs tens of µs), so a transport that reads only this makes none.
+   */
+  deadline?: AbortSource;
   /** Response byte cap for this call (UTF-8 bytes, whole response, enforced while reading). */
   maxBytes: number;
   /** MCP Tasks augmentation (`params.task`), when asked or required. */
