@@ -2,7 +2,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import { abortReason } from '../transport/abort-reason.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
 import { capBody } from '../transport/capped-body.js';
-import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
+import { checkParsedAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
 /** Socket errors that mean the request never reached the server: resending is safe. */
@@ -192,9 +192,32 @@ async function watchAnswer(response: Response, id: number | string, context: Cal
   }
   if (!type.includes('application/json')) return response;
   const text = await response.text();
-  const problem = checkJsonAnswer(text, id, keep);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return withReadBody(response, text); // unreadable JSON: the SDK reports it as it parses
+  }
+  const problem = checkParsedAnswer(parsed, id, keep);
   if (problem !== undefined) fail(problem);
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return withReadBody(response, text, parsed);
+}
+
+/**
+ * `response`, whose body was read as `text` (and parsed, when it is JSON) to check it, answering
+ * `text()` and `json()` for the SDK from what was read: the body is not parsed twice, and no new
+ * Response is made (on Node 20 its ReadableStream runs `makeTransferable`, tens of µs per call).
+ * The status, headers and URL stay the fetch's own.
+ */
+function withReadBody(response: Response, text: string, parsed?: unknown): Response {
+  Object.defineProperties(response, {
+    text: { value: () => Promise.resolve(text) },
+    json: {
+      value: () =>
+        parsed === undefined ? new Promise((resolve) => resolve(JSON.parse(text))) : Promise.resolve(parsed),
+    },
+  });
+  return response;
 }
 
 /**

@@ -38,6 +38,15 @@ export function checkJsonAnswer(
   } catch {
     return undefined; // unreadable JSON: the SDK reports it as it parses
   }
+  return checkParsedAnswer(parsed, id, onError);
+}
+
+/** `checkJsonAnswer` of a body already parsed. */
+export function checkParsedAnswer(
+  parsed: unknown,
+  id: number | string,
+  onError?: (error: Record<string, unknown>) => void,
+): string | undefined {
   if (!answersRequest(parsed, id)) return 'is not an answer to this request (another or no JSON-RPC id)';
   const error = rpcErrorOf(parsed, id);
   if (error !== undefined) onError?.(error);

@@ -2,7 +2,8 @@
 // Node 20 every AbortController runs `makeTransferable` (tens of µs), and entering an
 // AsyncLocalStorage switches on promise hooks for the whole process (every `await` of the user's
 // code pays for them from then on). A plain call makes one AbortController (the MCP request's own
-// signal, which the SDK and fetch need) and enters no AsyncLocalStorage.
+// signal, which the SDK and fetch need) and enters no AsyncLocalStorage. Each Response made costs
+// a ReadableStream (`makeTransferable` again): a plain call makes as few as it can.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { AdcpClient } from '../../src/client/index.js';
 import { startMcpTestServer, type TestServer } from '../mcp/helpers/mcp-test-server.js';
 
-const counts = { controllers: 0, storage: 0 };
+const counts = { controllers: 0, storage: 0, responses: 0 };
 const LIBRARY = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** True when the caller of the instrumented function is the library's own code (src/), not the SDK, undici or the test. */
@@ -26,6 +27,13 @@ globalThis.AbortController = class CountedAbortController extends NativeAbortCon
   constructor() {
     super();
     if (calledFromLibrary()) counts.controllers++;
+  }
+};
+const NativeResponse = globalThis.Response;
+globalThis.Response = class CountedResponse extends NativeResponse {
+  constructor(...args: ConstructorParameters<typeof Response>) {
+    super(...args);
+    if (calledFromLibrary()) counts.responses++;
   }
 };
 for (const method of ['run', 'exit', 'enterWith'] as const) {
@@ -67,9 +75,14 @@ for (const mode of ['json', 'sse'] as const) {
     const measure = async (calls: () => Promise<unknown>): Promise<typeof counts> => {
       counts.controllers = 0;
       counts.storage = 0;
+      counts.responses = 0;
       await calls();
       return { ...counts };
     };
+
+    // A JSON answer is read and checked, then handed to the SDK as it came (no new Response, whose
+    // body stream costs `makeTransferable` too); an SSE answer is re-wrapped once, to cap and watch it.
+    const responsesPerCall = mode === 'json' ? 0 : 2;
 
     it('makes at most one AbortController and enters no AsyncLocalStorage', async () => {
       const seen = await measure(async () => {
@@ -79,6 +92,7 @@ for (const mode of ['json', 'sse'] as const) {
         }
       });
       assert.ok(seen.controllers <= 6 && seen.storage === 0, `for 6 calls: ${JSON.stringify(seen)}`);
+      assert.ok(seen.responses <= 6 * responsesPerCall, `for 6 calls: ${JSON.stringify(seen)}`);
     });
 
     it('makes at most one AbortController with a caller signal and a timeout too', async () => {
