@@ -143,8 +143,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   }
 
   return {
-    fetchFor: (requests) => (input, init) =>
-      cappedFetch(input as string | URL | Request, init ?? {}, requests.find(init?.body)),
+    fetchFor: (requests) => (input, init) => cappedFetch(input, init ?? {}, requests.find(init?.body)),
     abortAll() {
       for (const controller of inFlight) controller.abort(new AdcpWireError('aborted', 'the MCP client was closed'));
       inFlight.clear();
