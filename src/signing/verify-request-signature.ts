@@ -2,13 +2,15 @@ import { readHeader } from './signature-base.js';
 import type { Jwk } from './jwks.js';
 import { REQUEST_KEY_PURPOSES, REQUEST_SIGNING_TAG, type RequestSignatureError } from './signature-codes.js';
 import {
-  verifySignedMessage,
+  checkSignedMessage,
+  type SignedMessageResult,
   type SignatureFailure,
   type SignatureProfile,
   type SignedMessageParts,
   type VerifySignedMessageOptions,
 } from './verify-signed-message.js';
 import { requestsWebhookAuthentication, type RequestCall } from './request-call.js';
+import { isPromiseLike } from './maybe-async.js';
 import { decideAdmission, signingModeOf, type SignatureOutcome } from './signature-admission.js';
 
 /** `covers_content_digest` as the library spells it (`optional` is the wire's `either`). */
@@ -92,10 +94,27 @@ export function checkRequestComponents(
  * (`decideAdmission`). `{ ok: true, signed: false }` for an unsigned call that may pass; otherwise the verified keyid, or the exact taxonomy code to answer in
  * `WWW-Authenticate: Signature error="<code>"`. Never throws on hostile input.
  */
-export async function verifyRequestSignature(
+export function verifyRequestSignature(
   request: SignedMessageParts,
   options: VerifyRequestSignatureOptions,
 ): Promise<RequestSignatureResult> {
+  try {
+    const result = checkRequestSignature(request, options);
+    return isPromiseLike(result) ? result : Promise.resolve(result);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * `verifyRequestSignature` answering at once when the verifier's stores answer synchronously
+ * (see `checkSignedMessage`), a promise otherwise: the server's path, which spares each request
+ * the promises.
+ */
+export function checkRequestSignature(
+  request: SignedMessageParts,
+  options: VerifyRequestSignatureOptions,
+): RequestSignatureResult | Promise<RequestSignatureResult> {
   const profile = requestSignatureProfile(options.coverContentDigest, options.profile);
   const call = options.call ?? {};
   const mode = signingModeOf(call, options);
@@ -109,14 +128,17 @@ export async function verifyRequestSignature(
     }
     return fromOutcome(mode, { kind: 'absent' }, fallback);
   }
-  const result = await verifySignedMessage(request, profile, options);
-  if (result.ok) {
-    const { keyid, jwk, created, expires, nonce } = result;
-    return { ok: true, signed: true, keyid, jwk, created, expires, nonce };
-  }
-  const code = requestSignatureCode(result.failure);
-  const decided = fromOutcome(mode, { kind: 'failed', code }, fallback);
-  return !decided.ok && result.detail !== undefined ? { ...decided, detail: result.detail } : decided;
+  const checked = checkSignedMessage(request, profile, options);
+  const decide = (result: SignedMessageResult): RequestSignatureResult => {
+    if (result.ok) {
+      const { keyid, jwk, created, expires, nonce } = result;
+      return { ok: true, signed: true, keyid, jwk, created, expires, nonce };
+    }
+    const code = requestSignatureCode(result.failure);
+    const decided = fromOutcome(mode, { kind: 'failed', code }, fallback);
+    return !decided.ok && result.detail !== undefined ? { ...decided, detail: result.detail } : decided;
+  };
+  return isPromiseLike(checked) ? checked.then(decide) : decide(checked);
 }
 
 /** The request taxonomy's code for one checklist failure. */
