@@ -31,7 +31,6 @@ import { createMcpTaskWork } from './mcp-task-work.js';
 import { startCancelWatch } from './cancel-watch.js';
 import { createAdcpServing } from './adcp-serving.js';
 import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
-import { isPromiseLike } from '../signing/maybe-async.js';
 import { createRequestAuth } from './request-auth.js';
 import type { EndpointKind } from './anonymous-call.js';
 import { PROTECTED_RESOURCE_PREFIX } from './protected-resource.js';
@@ -486,8 +485,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     if (signing !== undefined) {
       // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
       const vouched = authenticated ? principal : null;
-      const admitting = signing.admit(req, rawBody, body, vouched !== null);
-      const admitted = isPromiseLike(admitting) ? await admitting : admitting; // no tick when answered at once
+      const admitted = await signing.admit(req, rawBody, body, vouched !== null);
       if (!admitted.ok && admitted.unauthenticated === true) {
         // warn_for: a failed signature establishes no identity; with no other credential the caller is
         // unauthenticated, answered as the configured authentication answers a missing credential.

@@ -6,11 +6,9 @@ import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js'
 import type { RevocationSource } from '../signing/revocation.js';
 import { describeRequestCall } from '../signing/request-call.js';
 import type { RequestSignatureError } from '../signing/signature-codes.js';
-import { isPromiseLike } from '../signing/maybe-async.js';
 import {
-  checkRequestSignature,
   requestSignatureProfile,
-  type RequestSignatureResult,
+  verifyRequestSignature,
   type ContentDigestPolicy,
   type RequestSigningProfileVersion,
   type VerifyRequestSignatureOptions,
@@ -71,16 +69,8 @@ export type AdmitResult =
   | { ok: false; code: RequestSignatureError; unauthenticated?: true };
 
 export interface RequestSigningVerifier {
-  /**
-   * Runs the pre-check and the checklist over one received request with its raw body and parsed
-   * JSON: at once when the verifier's stores answer synchronously, else a promise.
-   */
-  admit(
-    req: IncomingMessage,
-    body: Buffer,
-    parsed: unknown,
-    otherCredential: boolean,
-  ): AdmitResult | Promise<AdmitResult>;
+  /** Runs the pre-check and the checklist over one received request with its raw body and parsed JSON. */
+  admit(req: IncomingMessage, body: Buffer, parsed: unknown, otherCredential: boolean): Promise<AdmitResult>;
   /** The `request_signing` block `get_adcp_capabilities` advertises. */
   readonly capability: JsonObject;
   readonly options: RequestSigningServerOptions;
@@ -159,11 +149,11 @@ export function createRequestSigningVerifier(
   return {
     capability,
     options,
-    admit(req, body, parsed, otherCredential) {
+    async admit(req, body, parsed, otherCredential) {
       const call = describeRequestCall(parsed);
       const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
       const scheme = options.publicScheme ?? (encrypted ? 'https' : 'http');
-      const checked = checkRequestSignature(
+      const result = await verifyRequestSignature(
         {
           method: req.method ?? 'GET',
           url: `${scheme}://${req.headers.host ?? ''}${req.url ?? '/'}`,
@@ -172,28 +162,23 @@ export function createRequestSigningVerifier(
         },
         { ...verifyOptions, call, otherCredential },
       );
-      const admitted = (result: RequestSignatureResult): AdmitResult => {
-        if (!result.ok) {
-          return result.unauthenticated === true
-            ? { ok: false, code: result.code, unauthenticated: true }
-            : { ok: false, code: result.code };
+      if (!result.ok) {
+        return result.unauthenticated === true
+          ? { ok: false, code: result.code, unauthenticated: true }
+          : { ok: false, code: result.code };
+      }
+      if (result.signed) return { ok: true, signed: true, keyid: result.keyid };
+      if (result.warning !== undefined) {
+        const warning: { code: RequestSignatureError; method?: string; operation?: string } = { code: result.warning };
+        if (call.method !== undefined) warning.method = call.method;
+        if (call.operation !== undefined) warning.operation = call.operation;
+        try {
+          options.onWarning?.(warning);
+        } catch {
+          // A reporting hook must not decide the call.
         }
-        if (result.signed) return { ok: true, signed: true, keyid: result.keyid };
-        if (result.warning !== undefined) {
-          const warning: { code: RequestSignatureError; method?: string; operation?: string } = {
-            code: result.warning,
-          };
-          if (call.method !== undefined) warning.method = call.method;
-          if (call.operation !== undefined) warning.operation = call.operation;
-          try {
-            options.onWarning?.(warning);
-          } catch {
-            // A reporting hook must not decide the call.
-          }
-        }
-        return { ok: true, signed: false };
-      };
-      return isPromiseLike(checked) ? checked.then(admitted) : admitted(checked);
+      }
+      return { ok: true, signed: false };
     },
   };
 }

@@ -2,15 +2,13 @@ import { readHeader } from './signature-base.js';
 import type { Jwk } from './jwks.js';
 import { REQUEST_KEY_PURPOSES, REQUEST_SIGNING_TAG, type RequestSignatureError } from './signature-codes.js';
 import {
-  checkSignedMessage,
-  type SignedMessageResult,
+  verifySignedMessage,
   type SignatureFailure,
   type SignatureProfile,
   type SignedMessageParts,
   type VerifySignedMessageOptions,
 } from './verify-signed-message.js';
 import { requestsWebhookAuthentication, type RequestCall } from './request-call.js';
-import { isPromiseLike } from './maybe-async.js';
 import { decideAdmission, signingModeOf, type SignatureOutcome } from './signature-admission.js';
 
 /** `covers_content_digest` as the library spells it (`optional` is the wire's `either`). */
@@ -94,27 +92,10 @@ export function checkRequestComponents(
  * (`decideAdmission`). `{ ok: true, signed: false }` for an unsigned call that may pass; otherwise the verified keyid, or the exact taxonomy code to answer in
  * `WWW-Authenticate: Signature error="<code>"`. Never throws on hostile input.
  */
-export function verifyRequestSignature(
+export async function verifyRequestSignature(
   request: SignedMessageParts,
   options: VerifyRequestSignatureOptions,
 ): Promise<RequestSignatureResult> {
-  try {
-    const result = checkRequestSignature(request, options);
-    return isPromiseLike(result) ? result : Promise.resolve(result);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/**
- * `verifyRequestSignature` answering at once when the verifier's stores answer synchronously
- * (see `checkSignedMessage`), a promise otherwise: the server's path, which spares each request
- * the promises.
- */
-export function checkRequestSignature(
-  request: SignedMessageParts,
-  options: VerifyRequestSignatureOptions,
-): RequestSignatureResult | Promise<RequestSignatureResult> {
   const profile = requestSignatureProfile(options.coverContentDigest, options.profile);
   const call = options.call ?? {};
   const mode = signingModeOf(call, options);
@@ -128,17 +109,14 @@ export function checkRequestSignature(
     }
     return fromOutcome(mode, { kind: 'absent' }, fallback);
   }
-  const checked = checkSignedMessage(request, profile, options);
-  const decide = (result: SignedMessageResult): RequestSignatureResult => {
-    if (result.ok) {
-      const { keyid, jwk, created, expires, nonce } = result;
-      return { ok: true, signed: true, keyid, jwk, created, expires, nonce };
-    }
-    const code = requestSignatureCode(result.failure);
-    const decided = fromOutcome(mode, { kind: 'failed', code }, fallback);
-    return !decided.ok && result.detail !== undefined ? { ...decided, detail: result.detail } : decided;
-  };
-  return isPromiseLike(checked) ? checked.then(decide) : decide(checked);
+  const result = await verifySignedMessage(request, profile, options);
+  if (result.ok) {
+    const { keyid, jwk, created, expires, nonce } = result;
+    return { ok: true, signed: true, keyid, jwk, created, expires, nonce };
+  }
+  const code = requestSignatureCode(result.failure);
+  const decided = fromOutcome(mode, { kind: 'failed', code }, fallback);
+  return !decided.ok && result.detail !== undefined ? { ...decided, detail: result.detail } : decided;
 }
 
 /** The request taxonomy's code for one checklist failure. */

@@ -9,7 +9,6 @@ import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 import type { RevocationSource } from './revocation.js';
 import type { AdmissionMonitor } from './admission-monitor.js';
-import { isPromiseLike, runMaybeAsync, wait } from './maybe-async.js';
 import { MAX_VALIDITY_SECONDS, SKEW_SECONDS, SIGNATURE_ALGORITHMS } from './signature-codes.js';
 
 /** The parts of a received HTTP message the verifier reads; `body` is the raw bytes (or their UTF-8 text). */
@@ -100,37 +99,11 @@ const NONCE_MIN_BYTES = 16;
  * "Verifier checklist (requests)" and "... for webhooks", steps 1-13), in order, short-circuiting
  * on the first failure. Never throws on hostile input.
  */
-export function verifySignedMessage(
+export async function verifySignedMessage(
   request: SignedMessageParts,
   profile: SignatureProfile,
   options: VerifySignedMessageOptions,
 ): Promise<SignedMessageResult> {
-  try {
-    const result = checkSignedMessage(request, profile, options);
-    return isPromiseLike(result) ? result : Promise.resolve(result);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/**
- * `verifySignedMessage` answering at once when the key source, revocation list and replay cache
- * answer synchronously and the signature is checked on the event loop (a lone request); a
- * promise otherwise. The same checklist, in the same order.
- */
-export function checkSignedMessage(
-  request: SignedMessageParts,
-  profile: SignatureProfile,
-  options: VerifySignedMessageOptions,
-): SignedMessageResult | Promise<SignedMessageResult> {
-  return runMaybeAsync(signedMessageChecklist(request, profile, options));
-}
-
-function* signedMessageChecklist(
-  request: SignedMessageParts,
-  profile: SignatureProfile,
-  options: VerifySignedMessageOptions,
-): Generator<unknown, SignedMessageResult, unknown> {
   const fail = (failure: SignatureFailure, detail?: string): SignedMessageResult =>
     detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
   const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
@@ -202,10 +175,11 @@ function* signedMessageChecklist(
   const source = toJwksSource(options.jwks, remoteJwks);
   let jwk: Jwk | undefined;
   try {
-    jwk = yield* wait(source.get(keyid));
+    const got = source.get(keyid);
+    jwk = isPromiseLike(got) ? await got : got;
     if (jwk === undefined && source.refresh !== undefined) {
-      yield* wait(source.refresh());
-      jwk = yield* wait(source.get(keyid));
+      await source.refresh();
+      jwk = await source.get(keyid);
     }
   } catch (error) {
     // The brand_json_url chain names its own failures (request profile only).
@@ -229,12 +203,14 @@ function* signedMessageChecklist(
     return fail('key_purpose_invalid', 'JWK kty/crv/alg does not match the signature alg');
   }
   // 9. Revocation, before any crypto.
-  const revocation = options.revocation === undefined ? 'ok' : yield* wait(options.revocation.check(keyid, nowSeconds));
+  let revocation = options.revocation === undefined ? 'ok' : options.revocation.check(keyid, nowSeconds);
+  if (isPromiseLike(revocation)) revocation = await revocation;
   if (revocation === 'stale') return fail('revocation_stale');
   if (revocation === 'revoked') return fail('key_revoked');
   // 9a. Per-keyid replay-cache cap, before any crypto.
   const replay = options.replay ?? defaultReplayStore(options.jwks);
-  const atCapacity = yield* wait(replay.isAtCapacity(keyid, nowSeconds));
+  let atCapacity = replay.isAtCapacity(keyid, nowSeconds);
+  if (isPromiseLike(atCapacity)) atCapacity = await atCapacity;
   if (atCapacity) return fail('rate_abuse');
 
   // 10. Signature base over canonical @target-uri / @authority, then the signature.
@@ -250,7 +226,7 @@ function* signedMessageChecklist(
   const valid =
     options.offThread?.() === false
       ? verifyOnLoop(alg, data, key, signature)
-      : yield* wait(verifyOffThread(alg, data, key, signature));
+      : await verifyOffThread(alg, data, key, signature);
   if (!valid) return fail('invalid');
   // 11. Content-Digest over the received bytes, when covered.
   if (
@@ -260,7 +236,8 @@ function* signedMessageChecklist(
     return fail('digest_mismatch');
   }
   // 12 + 13. Replay check and insert, atomically, only now that everything else passed.
-  const recorded = yield* wait(replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds));
+  let recorded = replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
+  if (isPromiseLike(recorded)) recorded = await recorded;
   if (recorded === 'replayed') return fail('replayed');
   if (recorded === 'rate_abuse') return fail('rate_abuse');
   options.admission?.observe(keyid, nowSeconds);
@@ -333,6 +310,12 @@ function verifyOnLoop(alg: string, data: Buffer, key: KeyObject, signature: Buff
   } catch {
     return false;
   }
+}
+
+// A store or key source that answers synchronously is read without an await (a microtask per
+// step); one that returns a promise is awaited as before.
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }
 
 type Params = { created: number; expires: number; nonce: string; keyid: string; alg: string; tag: string };
