@@ -84,6 +84,9 @@ export async function startMcpTestServer(options: TestServerOptions): Promise<Te
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   });
+  // As createAdcpServer.listen: Node's 5 s default closes a pooled socket under a client whose
+  // event loop was held past it (a loaded machine), and a POST on it fails with ECONNRESET.
+  http.keepAliveTimeout = 65_000;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
