@@ -46,6 +46,7 @@ import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 import { checkActivityListener } from '../telemetry/activity.js';
 import { traceHttpServer, withActivity } from '../telemetry/server-tracing.js';
 import { traceStore } from '../telemetry/traced-store.js';
+import { MAX_TIMER_MS, nonNegativeMs, positiveInteger, positiveMs } from './numeric-options.js';
 
 /** Paths served under the server's root. */
 export const ADCP_SERVER_PATHS = {
@@ -151,6 +152,17 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (options.mcpSessions !== undefined && options.mcpSessions !== 'memory' && options.mcpSessions !== 'stateless') {
     throw new TypeError("createAdcpServer: mcpSessions must be 'memory' or 'stateless'");
   }
+  // Numbers are checked before anything starts, too (numeric-options.ts).
+  // The in-flight lease and the HTTP request timeout are the request timeout plus 5 s.
+  const requestTimeoutMs = positiveMs('requestTimeoutMs', options.requestTimeoutMs, 30_000, MAX_TIMER_MS - 5_000);
+  const keepAliveTimeoutMs = positiveMs('keepAliveTimeoutMs', options.keepAliveTimeoutMs, 65_000);
+  const sessionIdleMs = positiveMs('sessionIdleMs', options.sessionIdleMs, 30 * 60 * 1000);
+  const healthTimeoutMs = positiveMs('health.timeoutMs', options.health?.timeoutMs, 2_000);
+  const taskAfterMs = nonNegativeMs('taskAfterMs', options.taskAfterMs, 2_000);
+  const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes, 1024 * 1024);
+  const maxJsonDepth = positiveInteger('maxJsonDepth', options.maxJsonDepth, MAX_JSON_DEPTH);
+  const maxSessions = positiveInteger('maxSessions', options.maxSessions, 1000);
+  const maxSessionsPerPrincipal = positiveInteger('maxSessionsPerPrincipal', options.maxSessionsPerPrincipal, 100);
   const ownsStore = options.store === undefined;
   const store = traceStore(options.store ?? new MemoryTaskStore(), 'tasks');
   const webhooks = createServerWebhooks({
@@ -159,11 +171,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
   });
   const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
-  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 65_000;
-  if (!Number.isFinite(keepAliveTimeoutMs) || keepAliveTimeoutMs <= 0) {
-    throw new RangeError('createAdcpServer: keepAliveTimeoutMs must be a positive number of milliseconds');
-  }
   const replayTtlSeconds = options.idempotency?.replayTtlSeconds ?? 86_400;
   if (!Number.isInteger(replayTtlSeconds) || replayTtlSeconds < 3600 || replayTtlSeconds > 604_800) {
     throw new RangeError('createAdcpServer: idempotency.replayTtlSeconds must be an integer from 3600 to 604800');
@@ -220,10 +227,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   if (options.testController !== undefined) advertiseComplianceTesting(tools, options.testController);
   // Leases of this process's tasks, and failing the tasks of processes that died (task-upkeep.ts).
   const upkeep = startTaskUpkeep({ store, idempotency: idempotencyStore, onAbandoned: () => runner.pollOutbox() });
-  const healthTimeoutMs = options.health?.timeoutMs ?? 2_000;
-  if (!Number.isFinite(healthTimeoutMs) || healthTimeoutMs <= 0) {
-    throw new RangeError('createAdcpServer: health.timeoutMs must be a positive number of milliseconds');
-  }
   const readiness = createReadiness({
     stores: [store, idempotencyStore],
     ...(options.health?.check === undefined ? {} : { check: options.health.check }),
@@ -236,11 +239,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   let inFlight = 0;
   const name = options.name ?? 'adcp-wire-agent';
   const version = options.version ?? ADCP_WIRE_PACKAGE.version;
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const maxJsonDepth = options.maxJsonDepth ?? MAX_JSON_DEPTH;
-  if (!Number.isInteger(maxJsonDepth) || maxJsonDepth < 1) {
-    throw new RangeError('createAdcpServer: maxJsonDepth must be a positive integer');
-  }
   let allowedHosts: ReadonlySet<string> | undefined =
     options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
 
@@ -263,16 +261,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     adcpVersion,
     serving,
     requestTimeoutMs,
-    maxSessions: options.maxSessions ?? 1000,
-    maxSessionsPerPrincipal: options.maxSessionsPerPrincipal ?? 100,
-    sessionIdleMs: options.sessionIdleMs ?? 30 * 60 * 1000,
+    maxSessions,
+    maxSessionsPerPrincipal,
+    sessionIdleMs,
     stateless: options.mcpSessions === 'stateless',
     outputSchemas: options.outputSchemas === true,
   });
-  const taskAfterMs = options.taskAfterMs ?? 2_000;
-  if (!Number.isFinite(taskAfterMs) || taskAfterMs < 0) {
-    throw new RangeError('createAdcpServer: taskAfterMs must be a number of milliseconds, 0 or more');
-  }
   const mcpModern = createModernMcpEndpoint({
     tools: mcpTools,
     store,
