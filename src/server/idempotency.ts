@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/types.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
-import { digestOf } from '../signing/one-shot-digest.js';
+import { hexDigestOf } from '../signing/one-shot-digest.js';
 import { principalOwner } from './adcp-tasks.js';
 import { isJsonObject } from '../core/json-object.js';
 import { AdcpToolError } from './tool-error.js';
@@ -34,7 +34,7 @@ export function idempotencyPayloadHash(tool: string, args: JsonObject): string {
     text += `${first ? '' : ','}${JSON.stringify(name)}:${canonicalJson(value)}`;
     first = false;
   }
-  return digestOf('sha256', `${text}},"tool":${JSON.stringify(tool)}}`).toString('hex');
+  return hexDigestOf('sha256', `${text}},"tool":${JSON.stringify(tool)}}`);
 }
 
 export interface IdempotencyLayerOptions {
