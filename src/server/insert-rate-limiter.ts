@@ -43,12 +43,6 @@ export interface InsertRateLimiter {
   take(principal: string, kind: 'read' | 'write', now?: number): InsertDecision;
 }
 
-function sum(buckets: Uint32Array, second: number, span: number): number {
-  let total = 0;
-  for (let i = 0; i < span; i += 1) total += buckets[(second - i + WINDOW_S * 2) % WINDOW_S]!;
-  return total;
-}
-
 /**
  * A rolling-window limiter (60 s sustained, 10 s burst, in one-second buckets) kept in the process:
  * the window shape security.md rule 8 names. A fleet of N processes admits up to N times the rate.
@@ -76,10 +70,10 @@ export function createInsertRateLimiter(limits: InsertLimits = DEFAULT_INSERT_LI
     for (const [principal, counts] of principals) if (second - counts.second >= WINDOW_S) principals.delete(principal);
   };
 
-  const over = (buckets: Uint32Array[], second: number, rate: InsertRate): number => {
-    const total = (span: number) => buckets.reduce((n, b) => n + sum(b, second, span), 0);
-    if (total(BURST_S) + 1 > rate.burst * BURST_S) return BURST_S;
-    if (total(WINDOW_S) + 1 > rate.sustained * WINDOW_S) return WINDOW_S;
+  // The window a new insert would overflow (BURST_S, WINDOW_S), or 0 when it fits.
+  const over = (burstCount: number, windowCount: number, rate: InsertRate): number => {
+    if (burstCount + 1 > rate.burst * BURST_S) return BURST_S;
+    if (windowCount + 1 > rate.sustained * WINDOW_S) return WINDOW_S;
     return 0;
   };
 
@@ -98,10 +92,26 @@ export function createInsertRateLimiter(limits: InsertLimits = DEFAULT_INSERT_LI
     check(principal, kind, now = Date.now()) {
       const second = Math.floor(now / 1000);
       const counts = countsOf(principal, second);
-      const own = kind === 'write' ? counts.writes : counts.reads;
+      // One pass over the window (this runs on every keyed call): each kind's count over the
+      // last BURST_S seconds and over the whole window.
+      let readsBurst = 0;
+      let writesBurst = 0;
+      let reads = 0;
+      let writes = 0;
+      for (let age = 0; age < WINDOW_S; age += 1) {
+        const slot = (second - age + WINDOW_S * 2) % WINDOW_S;
+        const r = counts.reads[slot]!;
+        const w = counts.writes[slot]!;
+        reads += r;
+        writes += w;
+        if (age < BURST_S) {
+          readsBurst += r;
+          writesBurst += w;
+        }
+      }
       const span = Math.max(
-        over([own], second, kind === 'write' ? limits.writes : limits.reads),
-        over([counts.reads, counts.writes], second, limits.combined),
+        kind === 'write' ? over(writesBurst, writes, limits.writes) : over(readsBurst, reads, limits.reads),
+        over(readsBurst + writesBurst, reads + writes, limits.combined),
       );
       // When the oldest counted second of the full window leaves it (a retry may be told to wait again).
       return span > 0 ? { ok: false, retryAfter: 1 + oldestGap(counts, second, span) } : { ok: true };
