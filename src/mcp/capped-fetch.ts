@@ -1,7 +1,8 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { abortReason } from '../transport/abort-reason.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
-import { capBody } from '../transport/capped-body.js';
+import { capBody, type CapOptions } from '../transport/capped-body.js';
+import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { checkParsedAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
@@ -106,14 +107,19 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       done();
       return response;
     }
+    // A call's SSE answer passes through one stream: capped (when it must be counted) and watched
+    // for the answer in the same pull, handed to the SDK as the fetch's own Response.
+    const answering = context !== undefined && requestId !== undefined && response.ok;
+    const sse = answering && isEventStream(response.headers.get('content-type'));
     // A declared length within the cap needs no counting (the body cannot outgrow it), unless the
     // body is compressed: fetch inflates it, and the declared length is the compressed one.
-    if (declared >= 0 && response.ok && !response.headers.has('content-encoding')) {
+    const counted = !(declared >= 0 && response.ok && !response.headers.has('content-encoding'));
+    if (!counted && !sse) {
       done();
-      return context === undefined || requestId === undefined ? response : watchAnswer(response, requestId, context);
+      return answering ? watchAnswer(response, requestId, context) : response;
     }
     const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
-    const body = capBody(response.body, {
+    const cap: CapOptions = {
       maxBytes,
       onOverflow: overflow,
       perEvent,
@@ -131,14 +137,31 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
           );
         }
       },
-    });
-    const capped = new Response(body, {
+    };
+    if (sse) {
+      cap.watch = watchSseAnswer(
+        requestId,
+        () =>
+          context.fail(
+            new AdcpWireError(
+              'protocol',
+              `the MCP answer from ${response.url || 'the server'} ended without an answer to the request (no event carried its id)`,
+            ),
+          ),
+        (error) => {
+          // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
+          context.rpcError = error;
+        },
+      );
+      return withBody(response, capBody(response.body, cap));
+    }
+    const capped = new Response(capBody(response.body, cap), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     });
     if (!response.ok && context !== undefined) return keepRpcError(capped, context);
-    if (context !== undefined && requestId !== undefined) return watchAnswer(capped, requestId, context);
+    if (answering) return watchAnswer(capped, requestId, context);
     return capped;
   }
 
@@ -171,24 +194,12 @@ function failIfUnanswered(context: CallContext, readError: unknown, url: string)
 }
 
 /**
- * Fails the call at once when its 2xx answer cannot settle it: JSON that answers another id (or
- * none), or an SSE stream (a JSON body under an SSE content type included) that ends without
- * the answer. The SDK drops such answers and would wait for the call's whole deadline.
+ * Fails the call at once when its 2xx JSON answer cannot settle it: JSON that answers another id
+ * (or none). The SDK drops such answers and would wait for the call's whole deadline. (An SSE
+ * answer is watched as it streams, in `capBody`'s pull: see `watchSseAnswer`.)
  */
 async function watchAnswer(response: Response, id: number | string, context: CallContext): Promise<Response> {
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
-  const fail = (what: string): void =>
-    context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${what}`));
-  // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
-  const keep = (error: Record<string, unknown>): void => {
-    context.rpcError = error;
-  };
-  if (type.includes('text/event-stream') && response.body !== null) {
-    const body = response.body.pipeThrough(
-      watchSseAnswer(id, () => fail('ended without an answer to the request (no event carried its id)'), keep),
-    );
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  }
   if (!type.includes('application/json')) return response;
   const text = await response.text();
   let parsed: unknown;
@@ -197,9 +208,32 @@ async function watchAnswer(response: Response, id: number | string, context: Cal
   } catch {
     return withReadBody(response, text); // unreadable JSON: the SDK reports it as it parses
   }
-  const problem = checkParsedAnswer(parsed, id, keep);
-  if (problem !== undefined) fail(problem);
+  const problem = checkParsedAnswer(parsed, id, (error) => {
+    // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
+    context.rpcError = error;
+  });
+  if (problem !== undefined) {
+    context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${problem}`));
+  }
   return withReadBody(response, text, parsed);
+}
+
+/**
+ * Whether a `Content-Type` is an SSE stream, by the SDK's own rule (the parsed media type), so
+ * that the body this client watches is the one the SDK reads as a stream.
+ */
+function isEventStream(type: string | null): boolean {
+  return type === 'text/event-stream' || mediaTypeEssence(type) === 'text/event-stream';
+}
+
+/**
+ * `response` with `body` replaced by `body` (a stream reading the original one): the status,
+ * headers and URL stay the fetch's own, and no new Response is made (on Node 20 each costs
+ * `makeTransferable` and a copy of the headers). The SDK reads an SSE answer through `body` only.
+ */
+function withBody(response: Response, body: ReadableStream<Uint8Array>): Response {
+  Object.defineProperty(response, 'body', { value: body });
+  return response;
 }
 
 /**

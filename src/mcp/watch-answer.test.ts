@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { capBody } from '../transport/capped-body.js';
 import { answersRequest, checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 
 async function settles(chunks: string[], id = 3): Promise<boolean> {
@@ -11,7 +12,9 @@ async function settles(chunks: string[], id = 3): Promise<boolean> {
       controller.close();
     },
   });
-  const out = source.pipeThrough(watchSseAnswer(id, () => (unsettled = true)));
+  // As the capped fetch uses it: watched from capBody's pull, one stream.
+  const watch = watchSseAnswer(id, () => (unsettled = true));
+  const out = capBody(source, { maxBytes: 1 << 20, onOverflow: () => new RangeError('over'), watch });
   const text = await new Response(out).text();
   assert.equal(text, chunks.join(''), 'passes the bytes through unchanged');
   return !unsettled;

@@ -61,17 +61,26 @@ function errorWithoutId(parsed: unknown): string | undefined {
   return undefined;
 }
 
+/** Sees the bytes of an SSE answer as they pass (see `capBody`'s `watch`). */
+export interface SseAnswerWatcher {
+  /** The next chunk of the body, passed on unchanged. */
+  chunk(bytes: Uint8Array): void;
+  /** The body ended cleanly (not on a read error, a cancel or the cap). */
+  end(): void;
+}
+
 /**
- * Passes an SSE answer to request `id` through unchanged while watching it (the same event rules
- * as the SDK's parser: `message` events only, `data:` lines joined by LF), and calls
- * `onUnsettled` when it ends cleanly with no event that answered the request and no event id
- * (with one, the SDK may reconnect with Last-Event-ID and get the answer later).
+ * Watches an SSE answer to request `id` as its bytes pass (the same event rules as the SDK's
+ * parser: `message` events only, `data:` lines joined by LF), and calls `onUnsettled` when it
+ * ends cleanly with no event that answered the request and no event id (with one, the SDK may
+ * reconnect with Last-Event-ID and get the answer later). A plain watcher, not a stream of its
+ * own: the capped body calls it from its `pull`, so the answer passes through one stream only.
  */
 export function watchSseAnswer(
   id: number | string,
   onUnsettled: () => void,
   onError?: (error: Record<string, unknown>) => void,
-): TransformStream<Uint8Array, Uint8Array> {
+): SseAnswerWatcher {
   const decoder = new TextDecoder();
   let pending = '';
   let data: string[] = [];
@@ -120,14 +129,13 @@ export function watchSseAnswer(
     // An event the stream ends before its blank line is dropped, by the SSE rules and the SDK.
     for (const l of lines) line(l);
   };
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      if (!answered) scan(decoder.decode(chunk, { stream: true }), false);
-      controller.enqueue(chunk);
+  return {
+    chunk(bytes) {
+      if (!answered) scan(decoder.decode(bytes, { stream: true }), false);
     },
-    flush() {
+    end() {
       if (!answered) scan(decoder.decode(), true);
       if (!answered && !resumable) onUnsettled();
     },
-  });
+  };
 }

@@ -10,6 +10,11 @@ export interface CapOptions {
   perEvent?: boolean;
   /** Called once when the body ends: cleanly, cancelled, over the cap, or with the read error. */
   onEnd?: (readError?: unknown) => void;
+  /**
+   * Sees each chunk passed on (within the cap), and the clean end before the stream closes: what
+   * would otherwise need a TransformStream (and a pipe) of its own after this stream.
+   */
+  watch?: { chunk(bytes: Uint8Array): void; end(): void };
 }
 
 /**
@@ -45,7 +50,7 @@ export async function readCappedBody(message: Request | Response, maxBytes: numb
  * without reading (or buffering) the rest: the source is cancelled, which closes the connection.
  */
 export function capBody(body: ReadableStream<Uint8Array>, options: CapOptions): ReadableStream<Uint8Array> {
-  const { maxBytes, onOverflow, perEvent = false } = options;
+  const { maxBytes, onOverflow, perEvent = false, watch } = options;
   let ended = false;
   const onEnd = (readError?: unknown): void => {
     if (ended) return;
@@ -67,6 +72,7 @@ export function capBody(body: ReadableStream<Uint8Array>, options: CapOptions): 
         }
         const { done, value } = chunk;
         if (done) {
+          watch?.end();
           onEnd();
           controller.close();
           return;
@@ -78,6 +84,7 @@ export function capBody(body: ReadableStream<Uint8Array>, options: CapOptions): 
           seen += value.byteLength;
           if (seen > maxBytes) return fail(controller, seen);
         }
+        watch?.chunk(value);
         controller.enqueue(value);
       },
       cancel(reason) {
