@@ -426,6 +426,9 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       refuseUnread(req, res, 401, { error: 'Unauthorized' });
       return;
     }
+    // The signature check starts on the thread pool now and runs while the body is read and parsed;
+    // only `admit` below decides, after the whole checklist, and nothing with effects runs before it.
+    const early = signing !== undefined && signatureSent && req.method === 'POST' ? signing.start(req) : undefined;
     let body: unknown;
     let rawBody: Buffer = Buffer.alloc(0);
     if (req.method === 'POST') {
@@ -442,7 +445,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes, maxDepth: maxJsonDepth });
       if (!parsed.ok && parsed.reason === 'duplicate_key' && signing !== undefined && signatureSent) {
         // Step 14 comes after the nonce is burned (step 13): verify first, then refuse the body.
-        const admitted = await signing.admit(req, read.bytes, undefined, false);
+        const admitted = await signing.admit(req, read.bytes, undefined, false, early);
         const code = admitted.ok ? 'request_body_malformed' : admitted.code;
         res.setHeader('www-authenticate', `Signature error="${code}"`);
         sendJson(res, 401, { error: code });
@@ -479,7 +482,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     if (signing !== undefined) {
       // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
       const vouched = authenticated ? principal : null;
-      const admitted = await signing.admit(req, rawBody, body, vouched !== null);
+      const admitted = await signing.admit(req, rawBody, body, vouched !== null, early);
       if (!admitted.ok && admitted.unauthenticated === true) {
         // warn_for: a failed signature establishes no identity; with no other credential the caller is
         // unauthenticated, answered as the configured authentication answers a missing credential.

@@ -5,6 +5,7 @@ import { remoteJwks, type RemoteJwksOptions } from '../signing/remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js';
 import type { RevocationSource } from '../signing/revocation.js';
 import { describeRequestCall } from '../signing/request-call.js';
+import { startSignatureCheck, type EarlySignatureCheck } from '../signing/verify-signed-message.js';
 import type { RequestSignatureError } from '../signing/signature-codes.js';
 import {
   requestSignatureProfile,
@@ -69,8 +70,19 @@ export type AdmitResult =
   | { ok: false; code: RequestSignatureError; unauthenticated?: true };
 
 export interface RequestSigningVerifier {
+  /**
+   * Starts the signature check on the thread pool from the headers alone, to run while the body is
+   * read and parsed (see `startSignatureCheck`); hand the result to `admit`, which decides.
+   */
+  start(req: IncomingMessage): EarlySignatureCheck | undefined;
   /** Runs the pre-check and the checklist over one received request with its raw body and parsed JSON. */
-  admit(req: IncomingMessage, body: Buffer, parsed: unknown, otherCredential: boolean): Promise<AdmitResult>;
+  admit(
+    req: IncomingMessage,
+    body: Buffer,
+    parsed: unknown,
+    otherCredential: boolean,
+    early?: EarlySignatureCheck,
+  ): Promise<AdmitResult>;
   /** The `request_signing` block `get_adcp_capabilities` advertises. */
   readonly capability: JsonObject;
   readonly options: RequestSigningServerOptions;
@@ -109,7 +121,7 @@ export function createRequestSigningVerifier(
     }
   }
   const policy = options.coverContentDigest ?? (options.profile === '3.2' ? 'required' : 'optional');
-  requestSignatureProfile(policy, options.profile); // throws on a 3.2 profile without 'required'
+  const profile = requestSignatureProfile(policy, options.profile); // throws on a 3.2 profile without 'required'
   const jwks: JwksInput =
     options.jwksUrl !== undefined
       ? remoteJwks(options.jwksUrl, options.jwksFetch)
@@ -146,21 +158,36 @@ export function createRequestSigningVerifier(
     ...(busy === undefined ? {} : { offThread: busy }),
   };
 
+  const urlOf = (req: IncomingMessage): string => {
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+    const scheme = options.publicScheme ?? (encrypted ? 'https' : 'http');
+    return `${scheme}://${req.headers.host ?? ''}${req.url ?? '/'}`;
+  };
+
   return {
     capability,
     options,
-    async admit(req, body, parsed, otherCredential) {
+    start(req) {
+      const length = req.headers['content-length'];
+      const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+      try {
+        return startSignatureCheck(
+          { method: req.method ?? 'GET', url: urlOf(req), headers: req.headers },
+          profile,
+          verifyOptions,
+          hasBody,
+        );
+      } catch {
+        return undefined; // only an optimisation: admit runs the whole checklist regardless
+      }
+    },
+    async admit(req, body, parsed, otherCredential, early) {
       const call = describeRequestCall(parsed);
-      const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-      const scheme = options.publicScheme ?? (encrypted ? 'https' : 'http');
       const result = await verifyRequestSignature(
-        {
-          method: req.method ?? 'GET',
-          url: `${scheme}://${req.headers.host ?? ''}${req.url ?? '/'}`,
-          headers: req.headers,
-          body,
-        },
-        { ...verifyOptions, call, otherCredential },
+        { method: req.method ?? 'GET', url: urlOf(req), headers: req.headers, body },
+        early === undefined
+          ? { ...verifyOptions, call, otherCredential }
+          : { ...verifyOptions, call, otherCredential, early },
       );
       if (!result.ok) {
         return result.unauthenticated === true

@@ -4,10 +4,10 @@ import { parseDictionary, type BareItem, type InnerList } from './structured-fie
 import { decodeBase64Strict, decodeBase64UrlStrict, isBase64UrlStrict } from './base64.js';
 import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
 import { contentDigestDictionaryMatches } from './content-digest.js';
-import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
+import { importPublicJwk, isStaticJwks, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
 import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
-import type { RevocationSource } from './revocation.js';
+import { RevocationList, type RevocationSource } from './revocation.js';
 import type { AdmissionMonitor } from './admission-monitor.js';
 import { MAX_VALIDITY_SECONDS, SKEW_SECONDS, SIGNATURE_ALGORITHMS } from './signature-codes.js';
 
@@ -85,6 +85,21 @@ export interface VerifySignedMessageOptions {
    * than the ~70 µs check it would move off the event loop.
    */
   offThread?: () => boolean;
+  /**
+   * A check started before the body was read (`startSignatureCheck`). Step 10 awaits its verdict
+   * instead of verifying again only when its algorithm, base, key and signature are exactly the
+   * ones this run arrives at; the checklist still runs in full, in order.
+   */
+  early?: EarlySignatureCheck;
+}
+
+/** An Ed25519/ES256 check already running on the thread pool, and exactly what it checks. */
+export interface EarlySignatureCheck {
+  readonly alg: string;
+  readonly base: string;
+  readonly key: KeyObject;
+  readonly signatureText: string;
+  readonly valid: Promise<boolean>;
 }
 
 export type SignedMessageResult =
@@ -107,7 +122,110 @@ export async function verifySignedMessage(
   const fail = (failure: SignatureFailure, detail?: string): SignedMessageResult =>
     detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
   const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
-  const label = options.label ?? 'sig1';
+  const hasBody = typeof request.body === 'string' ? request.body.length > 0 : request.body.byteLength > 0;
+  const read = readSignature(request, profile, options.label ?? 'sig1', nowSeconds, hasBody);
+  if (!read.ok) return read;
+  const { input, signature, signatureText, covered, digestDict, keyid, alg, algorithm, created, expires, nonce } = read;
+
+  // 7. Resolve the key, refetching once on a miss.
+  const source = toJwksSource(options.jwks, remoteJwks);
+  let jwk: Jwk | undefined;
+  try {
+    const got = source.get(keyid);
+    jwk = isPromiseLike(got) ? await got : got;
+    if (jwk === undefined && source.refresh !== undefined) {
+      await source.refresh();
+      jwk = await source.get(keyid);
+    }
+  } catch (error) {
+    // The brand_json_url chain names its own failures (request profile only).
+    if (error instanceof KeyDiscoveryError && profile.keyDiscovery === true) return fail(error.failure, error.message);
+    return fail('jwks_unavailable', error instanceof Error ? error.message : undefined);
+  }
+  if (jwk === undefined) return fail('key_unknown');
+  // 8. Key purpose (and, for requests, a key that can sign this alg at all).
+  const purpose = keyPurposeFailure(jwk, profile, algorithm);
+  if (purpose !== undefined) return fail('key_purpose_invalid', purpose || undefined);
+  const keyFits = keyFitsAlgorithm(jwk, algorithm);
+  // 9. Revocation, before any crypto.
+  let revocation = options.revocation === undefined ? 'ok' : options.revocation.check(keyid, nowSeconds);
+  if (isPromiseLike(revocation)) revocation = await revocation;
+  if (revocation === 'stale') return fail('revocation_stale');
+  if (revocation === 'revoked') return fail('key_revoked');
+  // 9a. Per-keyid replay-cache cap, before any crypto.
+  const replay = options.replay ?? defaultReplayStore(options.jwks);
+  let atCapacity = replay.isAtCapacity(keyid, nowSeconds);
+  if (isPromiseLike(atCapacity)) atCapacity = await atCapacity;
+  if (atCapacity) return fail('rate_abuse');
+
+  // 10. Signature base over canonical @target-uri / @authority, then the signature.
+  const base = buildSignatureBase(request, input);
+  if (!base.ok) {
+    if (base.reason === 'target_uri_malformed') return fail('target_uri_malformed');
+    if (base.component === 'content-digest') return fail('digest_mismatch', 'Content-Digest header missing');
+    return fail('invalid', `covered component ${base.component ?? ''} unavailable`);
+  }
+  const key = importPublicJwk(jwk);
+  if (key === undefined || !keyFits) return fail('invalid', 'key type does not match alg');
+  const early = options.early;
+  const valid =
+    early !== undefined &&
+    early.alg === alg &&
+    early.key === key &&
+    early.signatureText === signatureText &&
+    early.base === base.base
+      ? await early.valid
+      : options.offThread?.() === false
+        ? verifyOnLoop(alg, Buffer.from(base.base, 'utf8'), key, signature)
+        : await verifyOffThread(alg, Buffer.from(base.base, 'utf8'), key, signature);
+  if (!valid) return fail('invalid');
+  // 11. Content-Digest over the received bytes, when covered.
+  if (
+    covered.includes('content-digest') &&
+    !contentDigestDictionaryMatches(digestDict, request.body, profile.binary === 'base64' ? 'base64' : 'either')
+  ) {
+    return fail('digest_mismatch');
+  }
+  // 12 + 13. Replay check and insert, atomically, only now that everything else passed.
+  let recorded = replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
+  if (isPromiseLike(recorded)) recorded = await recorded;
+  if (recorded === 'replayed') return fail('replayed');
+  if (recorded === 'rate_abuse') return fail('rate_abuse');
+  options.admission?.observe(keyid, nowSeconds);
+  return { ok: true, keyid, jwk, created, expires, nonce };
+}
+
+type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[keyof typeof SIGNATURE_ALGORITHMS];
+
+/** What steps 1-6 read from the headers, for steps 7-13. */
+interface ReadSignature {
+  ok: true;
+  input: InnerList;
+  signature: Buffer;
+  signatureText: string;
+  covered: string[];
+  digestDict: ReturnType<typeof parseDictionary>;
+  keyid: string;
+  alg: string;
+  algorithm: SignatureAlgorithm;
+  created: number;
+  expires: number;
+  nonce: string;
+}
+
+/** Steps 1-6 of the checklist (no I/O, no state): the headers parsed and checked, in order. */
+function readSignature(
+  request: SignedMessageParts,
+  profile: SignatureProfile,
+  label: string,
+  nowSeconds: number,
+  hasBody: boolean,
+): ReadSignature | { ok: false; failure: SignatureFailure; detail?: string } {
+  const fail = (
+    failure: SignatureFailure,
+    detail?: string,
+  ): { ok: false; failure: SignatureFailure; detail?: string } =>
+    detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
   const strict = { rejectDuplicateKeys: profile.strictFields };
 
   // 1. Parse Signature-Input and Signature; the two are a bound pair.
@@ -164,30 +282,70 @@ export async function verifySignedMessage(
     return fail('window_invalid');
   }
   // 6. Covered components.
-  const hasBody = typeof request.body === 'string' ? request.body.length > 0 : request.body.byteLength > 0;
   const components = profile.checkComponents(covered, hasBody);
   if (components !== undefined) return fail(components);
   if (!isBase64UrlOfAtLeast(nonce, NONCE_MIN_BYTES)) {
     return fail('header_malformed', 'nonce must be unpadded Base64URL of at least 16 bytes');
   }
+  return {
+    ok: true,
+    input,
+    signature,
+    signatureText,
+    covered,
+    digestDict,
+    keyid,
+    alg,
+    algorithm,
+    created,
+    expires,
+    nonce,
+  };
+}
 
-  // 7. Resolve the key, refetching once on a miss.
-  const source = toJwksSource(options.jwks, remoteJwks);
-  let jwk: Jwk | undefined;
-  try {
-    const got = source.get(keyid);
-    jwk = isPromiseLike(got) ? await got : got;
-    if (jwk === undefined && source.refresh !== undefined) {
-      await source.refresh();
-      jwk = await source.get(keyid);
-    }
-  } catch (error) {
-    // The brand_json_url chain names its own failures (request profile only).
-    if (error instanceof KeyDiscoveryError && profile.keyDiscovery === true) return fail(error.failure, error.message);
-    return fail('jwks_unavailable', error instanceof Error ? error.message : undefined);
-  }
-  if (jwk === undefined) return fail('key_unknown');
-  // 8. Key purpose (and, for requests, a key that can sign this alg at all).
+/**
+ * Starts step 10's signature check on the thread pool before the body is read, so it runs while
+ * the server reads and parses the body. It first passes steps 1-9a exactly as the checklist does
+ * (with `hasBody` from the headers), and only for in-process sources (a `staticJwks` set, no or an
+ * in-memory revocation list, a `MemoryReplayStore`): nothing is fetched or queried early, and no
+ * key that the checklist would refuse before any crypto (revoked, over its cap) gets a check.
+ * Nothing is decided here: `verifySignedMessage({ early })` still runs every step in order and
+ * uses this verdict only for the exact same algorithm, base, key and signature. `undefined` when
+ * any step fails or a source is not in-process.
+ */
+export function startSignatureCheck(
+  request: Omit<SignedMessageParts, 'body'>,
+  profile: SignatureProfile,
+  options: VerifySignedMessageOptions,
+  hasBody: boolean,
+): EarlySignatureCheck | undefined {
+  const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
+  const read = readSignature({ ...request, body: '' }, profile, options.label ?? 'sig1', nowSeconds, hasBody);
+  if (!read.ok) return undefined;
+  const replay = options.replay ?? defaultReplayStore(options.jwks);
+  const revocation = options.revocation;
+  if (typeof options.jwks === 'string') return undefined;
+  const source = toJwksSource(options.jwks);
+  if (!isStaticJwks(source) || !(replay instanceof MemoryReplayStore)) return undefined;
+  if (revocation !== undefined && !(revocation instanceof RevocationList)) return undefined;
+  const jwk = source.get(read.keyid) as Jwk | undefined;
+  if (jwk === undefined || keyPurposeFailure(jwk, profile, read.algorithm) !== undefined) return undefined;
+  if (revocation !== undefined && revocation.check(read.keyid, nowSeconds) !== 'ok') return undefined;
+  if (replay.isAtCapacity(read.keyid, nowSeconds)) return undefined;
+  const base = buildSignatureBase(request, read.input);
+  const key = importPublicJwk(jwk);
+  if (!base.ok || key === undefined) return undefined;
+  return {
+    alg: read.alg,
+    base: base.base,
+    key,
+    signatureText: read.signatureText,
+    valid: verifyOffThread(read.alg, Buffer.from(base.base, 'utf8'), key, read.signature),
+  };
+}
+
+/** Step 8: `undefined` when the key may verify this signature, else why not ('' for its purpose). */
+function keyPurposeFailure(jwk: Jwk, profile: SignatureProfile, algorithm: SignatureAlgorithm): string | undefined {
   if (
     jwk.use !== 'sig' ||
     !Array.isArray(jwk.key_ops) ||
@@ -195,53 +353,18 @@ export async function verifySignedMessage(
     typeof jwk.adcp_use !== 'string' ||
     !profile.keyPurposes.includes(jwk.adcp_use)
   ) {
-    return fail('key_purpose_invalid');
+    return '';
   }
-  const keyFits =
-    jwk.kty === algorithm.kty && jwk.crv === algorithm.crv && (jwk.alg === undefined || jwk.alg === algorithm.jwkAlg);
-  if (!keyFits && profile.jwkMismatch === 'key_purpose_invalid') {
-    return fail('key_purpose_invalid', 'JWK kty/crv/alg does not match the signature alg');
+  if (!keyFitsAlgorithm(jwk, algorithm) && profile.jwkMismatch === 'key_purpose_invalid') {
+    return 'JWK kty/crv/alg does not match the signature alg';
   }
-  // 9. Revocation, before any crypto.
-  let revocation = options.revocation === undefined ? 'ok' : options.revocation.check(keyid, nowSeconds);
-  if (isPromiseLike(revocation)) revocation = await revocation;
-  if (revocation === 'stale') return fail('revocation_stale');
-  if (revocation === 'revoked') return fail('key_revoked');
-  // 9a. Per-keyid replay-cache cap, before any crypto.
-  const replay = options.replay ?? defaultReplayStore(options.jwks);
-  let atCapacity = replay.isAtCapacity(keyid, nowSeconds);
-  if (isPromiseLike(atCapacity)) atCapacity = await atCapacity;
-  if (atCapacity) return fail('rate_abuse');
+  return undefined;
+}
 
-  // 10. Signature base over canonical @target-uri / @authority, then the signature.
-  const base = buildSignatureBase(request, input);
-  if (!base.ok) {
-    if (base.reason === 'target_uri_malformed') return fail('target_uri_malformed');
-    if (base.component === 'content-digest') return fail('digest_mismatch', 'Content-Digest header missing');
-    return fail('invalid', `covered component ${base.component ?? ''} unavailable`);
-  }
-  const key = importPublicJwk(jwk);
-  if (key === undefined || !keyFits) return fail('invalid', 'key type does not match alg');
-  const data = Buffer.from(base.base, 'utf8');
-  const valid =
-    options.offThread?.() === false
-      ? verifyOnLoop(alg, data, key, signature)
-      : await verifyOffThread(alg, data, key, signature);
-  if (!valid) return fail('invalid');
-  // 11. Content-Digest over the received bytes, when covered.
-  if (
-    covered.includes('content-digest') &&
-    !contentDigestDictionaryMatches(digestDict, request.body, profile.binary === 'base64' ? 'base64' : 'either')
-  ) {
-    return fail('digest_mismatch');
-  }
-  // 12 + 13. Replay check and insert, atomically, only now that everything else passed.
-  let recorded = replay.record(keyid, nonce, expires + SKEW_SECONDS, nowSeconds);
-  if (isPromiseLike(recorded)) recorded = await recorded;
-  if (recorded === 'replayed') return fail('replayed');
-  if (recorded === 'rate_abuse') return fail('rate_abuse');
-  options.admission?.observe(keyid, nowSeconds);
-  return { ok: true, keyid, jwk, created, expires, nonce };
+function keyFitsAlgorithm(jwk: Jwk, algorithm: SignatureAlgorithm): boolean {
+  return (
+    jwk.kty === algorithm.kty && jwk.crv === algorithm.crv && (jwk.alg === undefined || jwk.alg === algorithm.jwkAlg)
+  );
 }
 
 /** Whether `text` is strict unpadded Base64URL of at least `bytes` bytes (its length says how many, no decoding needed). */
