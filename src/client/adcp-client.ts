@@ -23,7 +23,7 @@ import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
 import type { CallArgs, CallData } from '../schemas/tool-types.js';
 import { parseWireVersion } from '../schemas/release.js';
-import { DEFAULT_RELEASE } from '../schemas/select-release.js';
+import { DEFAULT_RELEASE } from '../schemas/supported-releases.js';
 import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-release.js';
 import { AdcpValidationError } from './validation-error.js';
 import { statusToolFor, waitForResult, type WaitContext } from './wait-for.js';

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { compareWireVersions, parseWireVersion } from '../schemas/release.js';
-import { SUPPORTED_RELEASES } from '../schemas/select-release.js';
+import { SUPPORTED_RELEASES } from '../schemas/supported-releases.js';
 
 /** The agent speaks no release this client can use (versioning.md, "VERSION_UNSUPPORTED"). */
 export class AdcpVersionError extends Error {

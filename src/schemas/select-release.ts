@@ -2,12 +2,9 @@ import { AdcpSchemaError } from './schema-error.js';
 import { findReleases, type ReleaseLocation } from './schema-dirs.js';
 import { compareBundleVersions, parseBundleVersion, parseWireVersion } from './release.js';
 
-/** Releases this library speaks: stable 3.0 and 3.1; the 3.2 beta only when named. */
-export const SUPPORTED_RELEASES = ['3.0', '3.1'] as const;
-/** Pre-releases spoken when asked for by name (`3.2.0-beta.5` or `3.2-beta.5`). */
-export const OPT_IN_RELEASES = ['3.2-beta.5'] as const;
-/** The release used when none is named. */
-export const DEFAULT_RELEASE = '3.1';
+import { DEFAULT_RELEASE, OPT_IN_RELEASES, SUPPORTED_RELEASES } from './supported-releases.js';
+
+export { DEFAULT_RELEASE, OPT_IN_RELEASES, SUPPORTED_RELEASES };
 
 function isSupported(version: string): boolean {
   const v = parseBundleVersion(version);
