@@ -11,8 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as sourceClient from '../../src/client/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Static imports, on one line or several (esbuild writes `import {\n  a,\n  b\n} from "./chunk-X.js";`).
 const staticImports = (text: string) =>
-  [...text.matchAll(/^import .* from ["']([^"']+)["'];$/gm)].map((m) => m[1] ?? '');
+  [...text.matchAll(/^import [^;]*? from ["']([^"']+)["'];$/gm)].map((m) => m[1] ?? '');
 
 describe('scripts/bundle-client.mjs', () => {
   let tmp = '';
@@ -59,8 +60,27 @@ describe('scripts/bundle-client.mjs', () => {
     };
     visit(path.join(clientDir, 'index.js'));
     const outside = [...loaded].filter((f) => path.dirname(f) !== clientDir).map((f) => path.relative(dist, f));
-    assert.deepEqual(outside.sort(), ['core/wire-error.js', 'schemas/schema-error.js']);
+    // The release constants come from schemas/supported-releases, not select-release (which reads
+    // the schema folders and throws AdcpSchemaError): no schemas file is loaded on import.
+    assert.deepEqual(outside.sort(), ['core/wire-error.js']);
     assert.ok(loaded.size <= 10, `${loaded.size} files on import`);
+    // package-version's fields are written into the bundle: package.json is not read through the
+    // CommonJS loader on import (a buyer's first call pays for each module machinery it wakes).
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
+    const texts = [...loaded].map((f) => readFileSync(f, 'utf8'));
+    for (const [i, text] of texts.entries()) {
+      assert.doesNotMatch(text, /package\.json/, `${[...loaded][i] ?? ''} reads package.json`);
+    }
+    const literal = new RegExp(
+      `"name":\\s*${JSON.stringify(pkg.name)},\\s*"version":\\s*${JSON.stringify(pkg.version).replace(/\./g, '\\.')}`,
+    );
+    assert.ok(
+      texts.some((text) => literal.test(text)),
+      'the bundle carries the name and version of package.json',
+    );
 
     const url = (file: string) => pathToFileURL(path.join(dist, file)).href;
     const client = (await import(url('client/index.js'))) as typeof sourceClient;
