@@ -23,6 +23,11 @@ const REQUESTS = Number(process.env.BENCH_FLEET_REQUESTS ?? 1500);
 // against the fleet.
 const WARMUP_PER_INSTANCE = Number(process.env.BENCH_FLEET_WARMUP ?? 3000);
 const CONCURRENCY = 16;
+// PostgreSQL connections per scenario, split among its instances (`--store-connections`), as
+// bench/pg.bench.ts splits its pool among the receivers: one instance keeps the default 10,
+// each of three 4. Three default pools would hold 30 backends busy for the same 16 calls in
+// flight, and PostgreSQL's CPU per call grows with its busy backends on 2 cores.
+const PG_CONNECTIONS = 10;
 const ROUNDS = Number(process.env.BENCH_FLEET_ROUNDS ?? 5);
 // Buyers: the task store allows 120 new tasks per principal and minute, idempotency 60 writes/s;
 // 200 keep a quiet run at 400 calls/s (200 media buys/s, 60 per buyer and minute) well under both.
@@ -32,11 +37,17 @@ const SETTLE_MS = 2_500;
 const MODERN = '2026-07-28';
 
 type Scenario = { name: string; store: 'sqlite' | 'postgres'; instances: number };
-const SCENARIOS: Scenario[] = [
-  { name: 'SQLite, 1 instance', store: 'sqlite', instances: 1 },
-  { name: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1 },
-  { name: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3 },
-];
+const SCENARIOS = (
+  [
+    // The control: the same instances with nothing shared (each its own SQLite file), so what 3
+    // processes on 2 cores cost by themselves shows next to what the fleet's shared store costs.
+    // Each 1-vs-3 pair runs back to back (the order is reversed every other round).
+    { name: 'SQLite, 3 instances', store: 'sqlite', instances: 3 },
+    { name: 'SQLite, 1 instance', store: 'sqlite', instances: 1 },
+    { name: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1 },
+    { name: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3 },
+  ] satisfies Scenario[] as Scenario[]
+).filter((s) => new RegExp(process.env.BENCH_FLEET_ONLY ?? '.').test(s.name));
 
 const tokens = Array.from({ length: PRINCIPALS }, (_, i) => ({ token: randomBytes(16).toString('hex'), who: `b${i}` }));
 const serveTokens = tokens.map((t) => `${t.token}=${t.who}`).join(',');
@@ -145,7 +156,10 @@ try {
       const instances: (ServeProcess & { port: number })[] = [];
       for (let i = 0; i < scenario.instances; i += 1) {
         // All of an instance's state in one store: a SQLite file, or PostgreSQL (--db is then unused).
-        const args = scenario.store === 'postgres' ? storeArgs : ['--db', join(dir, `seller-${run}-${i}.db`)];
+        const args =
+          scenario.store === 'postgres'
+            ? [...storeArgs, '--store-connections', String(Math.ceil(PG_CONNECTIONS / scenario.instances))]
+            : ['--db', join(dir, `seller-${run}-${i}.db`)];
         instances.push(await startInstance(args));
       }
       const forwarder = await startForwarder(instances.map((instance) => instance.port));
@@ -198,7 +212,8 @@ lines.push('## Seller fleet: adcp serve on SQLite and PostgreSQL, 1 and 3 instan
 lines.push(
   `${REQUESTS} MCP 2026-07-28 tools/call per run, get_products and create_media_buy alternated (each media buy ` +
     `completes 2 s later: that work is counted), ${PRINCIPALS} bearer-token buyers, ${CONCURRENCY} in flight, ` +
-    `after ${WARMUP_PER_INSTANCE} warm-up calls per instance, through a round-robin forwarder on loopback. ` +
+    `after ${WARMUP_PER_INSTANCE} warm-up calls per instance, through a round-robin forwarder on loopback; ` +
+    `PostgreSQL connections ${PG_CONNECTIONS} per scenario, split among its instances. ` +
     `Median of ${ROUNDS} runs per row (each CPU column its own median), scenario order alternated. CPU from /proc, ` +
     `${SETTLE_MS} ms after the last answer. Load average at the end: ${loadavg()
       .map((l) => l.toFixed(2))
@@ -226,33 +241,42 @@ for (const scenario of SCENARIOS) {
       `${f.perSecond.map((r) => r.toFixed(0)).join(', ')} |`,
   );
 }
-const sqlite = cpuOf.get('SQLite, 1 instance') as Cpu;
-const pg1 = cpuOf.get('PostgreSQL, 1 instance') as Cpu;
-const pg3 = cpuOf.get('PostgreSQL, 3 instances') as Cpu;
-const instanceRatio = pg1.instances / sqlite.instances;
-const capacityRatio = pg1.total / pg3.total;
 const rate = (name: string) => median((results.get(name) as Figures).perSecond);
 // The same ratio per round (the 1- and 3-instance runs of a round are next to each other, so they
 // saw the same load from the rest of the machine): its median and spread.
-const totalOf = (name: string, round: number, store: boolean) => {
+const totalOf = (name: string, round: number) => {
   const c = (results.get(name) as Figures).cpu[round] as Figures['cpu'][number];
-  return c.client + c.instances + (store ? c.postgres : 0);
+  return c.client + c.instances + (name.startsWith('PostgreSQL') ? c.postgres : 0);
 };
-const perRound = Array.from(
-  { length: ROUNDS },
-  (_, round) => totalOf('PostgreSQL, 1 instance', round, true) / totalOf('PostgreSQL, 3 instances', round, true),
-);
-lines.push('');
-lines.push(
-  `- instance CPU per call, PostgreSQL vs SQLite (target <= 1.5x): **${instanceRatio.toFixed(2)}x** ` +
-    `(${pg1.instances.toFixed(2)} vs ${sqlite.instances.toFixed(2)} ms; with the PostgreSQL server's own CPU ` +
-    `${((pg1.instances + pg1.postgres) / sqlite.instances).toFixed(2)}x)`,
-);
-lines.push(
-  `- 3 instances vs 1, PostgreSQL (target >= 0.9x): by CPU capacity **${capacityRatio.toFixed(2)}x**, ` +
-    `measured rate ${(rate('PostgreSQL, 3 instances') / rate('PostgreSQL, 1 instance')).toFixed(2)}x; ` +
+/** 3 instances vs 1 of `store`: by CPU capacity, measured rate, and per round. */
+const fleetRatio = (store: string) => {
+  const one = `${store}, 1 instance`;
+  const three = `${store}, 3 instances`;
+  const perRound = Array.from({ length: ROUNDS }, (_, round) => totalOf(one, round) / totalOf(three, round));
+  return (
+    `by CPU capacity **${((cpuOf.get(one) as Cpu).total / (cpuOf.get(three) as Cpu).total).toFixed(2)}x**, ` +
+    `measured rate ${(rate(three) / rate(one)).toFixed(2)}x; ` +
     `per round (1 and 3 instances of the same round) median ${median(perRound).toFixed(2)}x, ` +
-    `runs ${perRound.map((r) => r.toFixed(2)).join(', ')}`,
-);
+    `runs ${perRound.map((r) => r.toFixed(2)).join(', ')}`
+  );
+};
+const sqlite = cpuOf.get('SQLite, 1 instance');
+const pg1 = cpuOf.get('PostgreSQL, 1 instance');
+lines.push('');
+if (sqlite !== undefined && pg1 !== undefined) {
+  lines.push(
+    `- instance CPU per call, PostgreSQL vs SQLite (target <= 1.5x): **${(pg1.instances / sqlite.instances).toFixed(2)}x** ` +
+      `(${pg1.instances.toFixed(2)} vs ${sqlite.instances.toFixed(2)} ms; with the PostgreSQL server's own CPU ` +
+      `${((pg1.instances + pg1.postgres) / sqlite.instances).toFixed(2)}x)`,
+  );
+}
+if (pg1 !== undefined && cpuOf.has('PostgreSQL, 3 instances')) {
+  lines.push(`- 3 instances vs 1, PostgreSQL (target >= 0.9x): ${fleetRatio('PostgreSQL')}`);
+}
+if (sqlite !== undefined && cpuOf.has('SQLite, 3 instances')) {
+  lines.push(
+    `- the control, 3 instances vs 1 with nothing shared (each its own SQLite file; no target): ${fleetRatio('SQLite')}`,
+  );
+}
 lines.push('');
 console.log(lines.join('\n'));

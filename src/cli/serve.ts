@@ -26,6 +26,10 @@ Options:
                     ADCP_STORE_URL). Tasks, idempotency keys, the request-signing replay cache,
                     media buys and creatives then live in PostgreSQL: run several instances with
                     one URL behind any load balancer, no sticky sessions (docs/server.md)
+  --store-connections N
+                    with --store-url postgres://: the most database connections this instance
+                    holds (default 10, up to 100); size a fleet's total to the database
+                    (docs/fleet.md, "Connections")
   --auth-token T[=PRINCIPAL]
                     require this bearer token (API key) on every operation but discovery
                     (get_adcp_capabilities, list_creative_formats, get_products, the cards),
@@ -79,6 +83,7 @@ const SPEC = {
     'public-url': { type: 'string' },
     db: { type: 'string' },
     'store-url': { type: 'string' },
+    'store-connections': { type: 'string' },
     sandbox: { type: 'boolean' },
     'auth-token': { type: 'string', multiple: true },
     'test-controller': { type: 'boolean' },
@@ -101,6 +106,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const chosenGraceMs = parseShutdownTimeout(values['shutdown-timeout']);
     const host = values.host ?? '127.0.0.1';
     const storeUrl = values['store-url'] ?? io.env['ADCP_STORE_URL'];
+    const storeConnections = parseStoreConnections(values['store-connections'], storeUrl);
     if (values['signing-vectors'] !== undefined && values.sandbox !== true) {
       return usageError(io, 'serve', new Error('--signing-vectors goes with --sandbox.'));
     }
@@ -116,6 +122,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(values['public-url'] !== undefined ? { publicUrl: values['public-url'] } : {}),
       ...(values.db !== undefined ? { dbPath: values.db } : {}),
       ...(storeUrl !== undefined ? { storeUrl } : {}),
+      ...(storeConnections !== undefined ? { storeConnections } : {}),
       ...(requestSigning !== undefined ? { requestSigning } : {}),
       ...(tokens.size > 0 ? { auth: { tokens } } : {}),
       ...(values['test-controller'] === true
@@ -199,6 +206,19 @@ function parseShutdownTimeout(value: string | undefined): number | undefined {
     throw new UsageError(`--shutdown-timeout takes whole seconds from 0 to 3600, not '${printable(value)}'.`);
   }
   return seconds * 1000;
+}
+
+/** `--store-connections N`: 1 to 100, PostgreSQL only; undefined when not given (the pool's default). */
+function parseStoreConnections(value: string | undefined, storeUrl: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1 || count > 100) {
+    throw new UsageError(`--store-connections takes a whole number from 1 to 100, not '${printable(value)}'.`);
+  }
+  if (storeUrl === undefined || !/^postgres(ql)?:\/\//i.test(storeUrl)) {
+    throw new UsageError('--store-connections goes with --store-url postgres://... (or ADCP_STORE_URL).');
+  }
+  return count;
 }
 
 /** What closing cut short, so nobody wonders where a task or a webhook went. */

@@ -38,6 +38,8 @@ export interface ReferenceSellerOptions {
    * not used).
    */
   storeUrl?: string;
+  /** With a `postgres://` `storeUrl`: the most connections this process holds (default 10). */
+  storeConnections?: number;
   /** How fast a media buy moves `submitted` -> `working` -> `completed`. */
   timings?: Partial<SellerTimings>;
   /** Replaces webhook delivery (tests); default: the library's emitter. */
@@ -139,6 +141,10 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     throw new TypeError('startReferenceSeller: pass auth or authenticate, not both');
   }
   if (options.auth !== undefined) createRequestAuth(options.auth, '3.1');
+  const connections = options.storeConnections;
+  if (connections !== undefined && !(Number.isInteger(connections) && connections >= 1)) {
+    throw new RangeError('startReferenceSeller: storeConnections must be a whole number of at least 1');
+  }
   const policy = { pollIntervalMs: 500, ...options.taskPolicy };
   let store: TaskStore;
   let idempotency: IdempotencyStore;
@@ -147,7 +153,12 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   let requestSigning = options.requestSigning;
   if (options.storeUrl !== undefined) {
     const { openStoresFromUrl } = await import('../store/pg-open-stores.js');
-    const opened = await openStoresFromUrl({ url: options.storeUrl, env: {}, taskPolicy: policy });
+    const opened = await openStoresFromUrl({
+      url: options.storeUrl,
+      env: {},
+      taskPolicy: policy,
+      ...(options.storeConnections === undefined ? {} : { pg: { maxConnections: options.storeConnections } }),
+    });
     store = opened.tasks;
     idempotency = opened.idempotency;
     closeStore = () => opened.close();
