@@ -1,8 +1,9 @@
 // Seller fleet (issue 17): CPU per request of `adcp serve` instances for a get_products +
 // create_media_buy mix (MCP 2026-07-28, stateless), through a round-robin forwarder on loopback:
-// 1 instance on SQLite, 1 on PostgreSQL, 3 on PostgreSQL, in the same run. Targets: an instance's
-// CPU per request on PostgreSQL <= 1.5x on SQLite; 3 instances >= 0.9x the capacity of one, by
-// CPU per request (bench/pg.bench.ts's method: capacity = 2 cores / total CPU per request).
+// 1 and 3 instances on PostgreSQL, and 1 and 3 on SQLite (the control: nothing shared), in the
+// same run. Targets: an instance's CPU per request on PostgreSQL <= 1.5x on SQLite; 3 instances
+// >= 0.9x the capacity of one, by CPU per request (bench/pg.bench.ts's method: capacity = 2 cores
+// / total CPU per request). BENCH_FLEET_ONLY=<regex> runs only the scenarios it matches.
 // Uses a private throwaway cluster (scripts/pg-start.sh), stopped at the end.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
