@@ -145,7 +145,7 @@ async function latency(mode: 'sse' | 'json', warnings: string[], compiled: strin
  * Client-side cost alone: both clients talk to a canned in-process `fetch` (no socket, no
  * server), so the time per call is what each client itself spends. Mean over `n` calls, best of 3.
  */
-async function clientCost(compiled: string, n: number): Promise<{ ours: number; bare: number }> {
+async function clientCost(compiled: string, n: number, mode: 'json' | 'sse'): Promise<{ ours: number; bare: number }> {
   const body = {
     status: 'completed',
     message: 'Found 2 products',
@@ -161,6 +161,17 @@ async function clientCost(compiled: string, n: number): Promise<{ ours: number; 
         ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'canned', version: '1' } }
         : { content: [{ type: 'text', text: 'Found 2 products' }], structuredContent: body };
     const text = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result });
+    if (mode === 'sse' && msg.method !== 'initialize') {
+      // As the SDK server sends an SSE answer it has whole: one event, with its length declared.
+      const event = `event: message\ndata: ${text}\n\n`;
+      return new Response(event, {
+        headers: {
+          'content-type': 'text/event-stream',
+          'mcp-session-id': 's1',
+          'content-length': String(Buffer.byteLength(event)),
+        },
+      });
+    }
     return new Response(text, {
       headers: {
         'content-type': 'application/json',
@@ -236,12 +247,16 @@ async function main(): Promise<void> {
       `| ${row.label} | ${median(row.ours).toFixed(3)} | ${p90(row.ours).toFixed(3)} | ${median(row.bare).toFixed(3)} | ${p90(row.bare).toFixed(3)} | ${ratio.toFixed(3)}x | ${met ? 'yes' : 'no'} |`,
     );
   }
-  const cost = await clientCost(out, 5000);
+  const cost = await clientCost(out, 5000, 'json');
   console.log(
     `\nWhere the difference comes from: with a canned in-process \`fetch\` (no socket, no server) each client spends ${cost.ours.toFixed(1)} µs (AdcpClient: idempotency key, deadline, byte-capped fetch, retry wrapper, TaskResult) vs ${cost.bare.toFixed(1)} µs (bare SDK) per \`create_media_buy\` call (best of 3 means over 5,000 calls): ${(cost.ours - cost.bare).toFixed(1)} µs added per call.`,
   );
+  const sseCost = await clientCost(out, 5000, 'sse');
   console.log(
-    `\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 36,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`,
+    `\nThe same with the canned \`fetch\` answering in SSE (one event, its length declared, as the SDK server sends it): ${sseCost.ours.toFixed(1)} µs vs ${sseCost.bare.toFixed(1)} µs: ${(sseCost.ours - sseCost.bare).toFixed(1)} µs added per call.`,
+  );
+  console.log(
+    `\nProcess warnings emitted during all the calls above (${rows.length * (CALLS + WARMUP) * 2} over loopback, 72,000 canned): ${warnings.length === 0 ? 'none (no MaxListenersExceededWarning)' : warnings.join('; ')}.\n`,
   );
 
   const sdk = [
