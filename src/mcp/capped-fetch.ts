@@ -141,13 +141,8 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
     if (sse) {
       cap.watch = watchSseAnswer(
         requestId,
-        () =>
-          context.fail(
-            new AdcpWireError(
-              'protocol',
-              `the MCP answer from ${response.url || 'the server'} ended without an answer to the request (no event carried its id)`,
-            ),
-          ),
+        (problem) =>
+          context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${problem}`)),
         (error) => {
           // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
           context.rpcError = error;

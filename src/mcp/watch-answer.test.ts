@@ -70,6 +70,27 @@ describe('watchSseAnswer', () => {
     assert.equal(await settles([`data: ${ok(3).slice(0, 10)}\r`, `\ndata: x\n\n`]), false);
   });
 
+  it('fails at once on an error with id null, which the SDK cannot route to the call', async () => {
+    const problems: string[] = [];
+    const encoder = new TextEncoder();
+    let more!: ReadableStreamDefaultController<Uint8Array>;
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        more = controller;
+        const error = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+        controller.enqueue(encoder.encode(`event: message\ndata: ${error}\n\n`));
+      },
+    });
+    const watch = watchSseAnswer(3, (problem) => problems.push(problem));
+    const reader = capBody(source, { maxBytes: 1 << 20, onOverflow: () => new RangeError('over'), watch }).getReader();
+    await reader.read();
+    // Said before the stream ends (a server may hold it open), and said once.
+    assert.deepEqual(problems, ['is a JSON-RPC error with no request id']);
+    more.close();
+    await reader.read();
+    assert.equal(problems.length, 1);
+  });
+
   it('leaves a resumable stream (an event with an id) to the SDK', async () => {
     assert.equal(await settles(['id: e1\ndata:\n\n']), true);
     assert.equal(await settles(['id: e1\n\n']), false, 'an event without data is never dispatched');

@@ -71,14 +71,16 @@ export interface SseAnswerWatcher {
 
 /**
  * Watches an SSE answer to request `id` as its bytes pass (the same event rules as the SDK's
- * parser: `message` events only, `data:` lines joined by LF), and calls `onUnsettled` when it
- * ends cleanly with no event that answered the request and no event id (with one, the SDK may
- * reconnect with Last-Event-ID and get the answer later). A plain watcher, not a stream of its
- * own: the capped body calls it from its `pull`, so the answer passes through one stream only.
+ * parser: `message` events only, `data:` lines joined by LF), and calls `onUnsettled` with what
+ * is wrong when it ends cleanly with no event that answered the request and no event id (with
+ * one, the SDK may reconnect with Last-Event-ID and get the answer later), or at once on an
+ * error with `id: null`, which the SDK cannot route to the call (as `checkParsedAnswer` refuses
+ * it in a JSON answer). A plain watcher, not a stream of its own: the capped body calls it from
+ * its `pull`, so the answer passes through one stream only.
  */
 export function watchSseAnswer(
   id: number | string,
-  onUnsettled: () => void,
+  onUnsettled: (problem: string) => void,
   onError?: (error: Record<string, unknown>) => void,
 ): SseAnswerWatcher {
   const decoder = new TextDecoder();
@@ -100,6 +102,8 @@ export function watchSseAnswer(
               answered = true;
               const error = rpcErrorOf(message, id);
               if (error !== undefined) onError?.(error);
+              const problem = errorWithoutId(message);
+              if (problem !== undefined) onUnsettled(problem);
             }
           } catch {
             // Not JSON: the SDK reports it.
@@ -135,7 +139,7 @@ export function watchSseAnswer(
     },
     end() {
       if (!answered) scan(decoder.decode(), true);
-      if (!answered && !resumable) onUnsettled();
+      if (!answered && !resumable) onUnsettled('ended without an answer to the request (no event carried its id)');
     },
   };
 }

@@ -24,6 +24,15 @@ const hostile: Record<string, (id: number, res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(`event: message\ndata: ${JSON.stringify(answer(`${id}-x`))}\n\n`);
   },
+  'a JSON error with id null': (_id, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+  },
+  // The SDK drops an error it cannot route to a request: the call would wait for its deadline.
+  'an SSE stream whose answer is an error with id null': (_id, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700 } })}\n\n`);
+  },
 };
 
 describe('AdcpClient over MCP, facing answers that cannot settle the call', () => {
