@@ -1,23 +1,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { signRequest } from './sign-request.js';
 import { verifyRequestSignature, requestSignatureProfile } from './verify-request-signature.js';
 import { startSignatureCheck, type EarlySignatureCheck } from './verify-signed-message.js';
-import { staticJwks, type Jwk } from './jwks.js';
+import { staticJwks } from './jwks.js';
+import { generateRequestSigningKey, signingOptionsFromJwk } from './signing-key-file.js';
 import { MemoryReplayStore } from './replay-store.js';
 import { RevocationList } from './revocation.js';
 
-const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const keyid = 'early-2026';
-const jwk: Jwk = {
-  ...(publicKey.export({ format: 'jwk' }) as Jwk),
-  kid: keyid,
-  alg: 'EdDSA',
-  use: 'sig',
-  key_ops: ['verify'],
-  adcp_use: 'request-signing',
-};
+const { privateJwk, publicJwks } = generateRequestSigningKey(keyid);
+const jwk = publicJwks.keys[0]!;
+const signer = signingOptionsFromJwk(privateJwk);
 const url = 'https://seller.example/mcp';
 const body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_products","arguments":{}}}';
 const profile = requestSignatureProfile('required');
@@ -26,7 +20,7 @@ const signed = (text = body) => ({
   url,
   headers: {
     'content-type': 'application/json',
-    ...signRequest({ method: 'POST', url, body: text }, { keyid, privateKey }),
+    ...signRequest({ method: 'POST', url, body: text }, signer),
   } as Record<string, string>,
   body: text,
 });
