@@ -3,7 +3,7 @@ import { abortReason } from '../transport/abort-reason.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
 import { capBody, type CapOptions } from '../transport/capped-body.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { checkParsedAnswer, watchSseAnswer } from './watch-answer.js';
+import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
 /** Socket errors that mean the request never reached the server: resending is safe. */
@@ -139,15 +139,8 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       },
     };
     if (sse) {
-      cap.watch = watchSseAnswer(
-        requestId,
-        (problem) =>
-          context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${problem}`)),
-        (error) => {
-          // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
-          context.rpcError = error;
-        },
-      );
+      const report = answerReport(context, response.url);
+      cap.watch = watchSseAnswer(requestId, report.fail, report.keep);
       return withBody(response, capBody(response.body, cap));
     }
     const capped = new Response(capBody(response.body, cap), {
@@ -197,20 +190,28 @@ async function watchAnswer(response: Response, id: number | string, context: Cal
   const type = (response.headers.get('content-type') ?? '').toLowerCase();
   if (!type.includes('application/json')) return response;
   const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return withReadBody(response, text); // unreadable JSON: the SDK reports it as it parses
-  }
-  const problem = checkParsedAnswer(parsed, id, (error) => {
-    // A JSON-RPC error answer is kept on the call as the server wrote it (see `toRequestError`).
-    context.rpcError = error;
-  });
-  if (problem !== undefined) {
-    context.fail(new AdcpWireError('protocol', `the MCP answer from ${response.url || 'the server'} ${problem}`));
-  }
+  const report = answerReport(context, response.url);
+  const { parsed, problem } = checkJsonAnswer(text, id, report.keep);
+  if (problem !== undefined) report.fail(problem);
   return withReadBody(response, text, parsed);
+}
+
+/**
+ * What a watched answer (JSON or SSE) tells its call: `fail` with a protocol error saying what
+ * is wrong with the answer from `url`, and `keep` a JSON-RPC error answer as the server wrote it
+ * (see `toRequestError`).
+ */
+function answerReport(
+  context: CallContext,
+  url: string,
+): { fail: (problem: string) => void; keep: (error: Record<string, unknown>) => void } {
+  return {
+    fail: (problem) =>
+      context.fail(new AdcpWireError('protocol', `the MCP answer from ${url || 'the server'} ${problem}`)),
+    keep: (error) => {
+      context.rpcError = error;
+    },
+  };
 }
 
 /**

@@ -45,11 +45,12 @@ describe('answersRequest', () => {
 
 describe('checkJsonAnswer', () => {
   it('accepts the answer, leaves unreadable JSON to the SDK, refuses another id and id-less errors', () => {
-    assert.equal(checkJsonAnswer(ok(3), 3), undefined);
-    assert.equal(checkJsonAnswer('{oops', 3), undefined);
-    assert.match(checkJsonAnswer(ok(4), 3) ?? '', /another or no JSON-RPC id/);
+    assert.equal(checkJsonAnswer(ok(3), 3).problem, undefined);
+    assert.deepEqual(checkJsonAnswer(ok(3), 3).parsed, JSON.parse(ok(3)), 'hands on what it parsed');
+    assert.deepEqual(checkJsonAnswer('{oops', 3), { parsed: undefined, problem: undefined });
+    assert.match(checkJsonAnswer(ok(4), 3).problem ?? '', /another or no JSON-RPC id/);
     assert.match(
-      checkJsonAnswer(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700 } }), 3) ?? '',
+      checkJsonAnswer(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700 } }), 3).problem ?? '',
       /no request id/,
     );
   });

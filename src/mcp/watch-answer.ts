@@ -24,33 +24,27 @@ export function rpcErrorOf(message: unknown, id: number | string): Record<string
 }
 
 /**
- * What the body of a JSON answer says about request `id`: `undefined` when it answers it. A
- * JSON-RPC error answering it goes to `onError`, as the server wrote it.
+ * What the body of a JSON answer says about request `id`: the body parsed (`undefined` when it is
+ * unreadable JSON, which the SDK reports as it parses) and the `problem`, `undefined` when it
+ * answers the request. A JSON-RPC error answering it goes to `onError`, as the server wrote it.
  */
 export function checkJsonAnswer(
   text: string,
   id: number | string,
   onError?: (error: Record<string, unknown>) => void,
-): string | undefined {
+): { parsed: unknown; problem: string | undefined } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return undefined; // unreadable JSON: the SDK reports it as it parses
+    return { parsed: undefined, problem: undefined };
   }
-  return checkParsedAnswer(parsed, id, onError);
-}
-
-/** `checkJsonAnswer` of a body already parsed. */
-export function checkParsedAnswer(
-  parsed: unknown,
-  id: number | string,
-  onError?: (error: Record<string, unknown>) => void,
-): string | undefined {
-  if (!answersRequest(parsed, id)) return 'is not an answer to this request (another or no JSON-RPC id)';
+  if (!answersRequest(parsed, id)) {
+    return { parsed, problem: 'is not an answer to this request (another or no JSON-RPC id)' };
+  }
   const error = rpcErrorOf(parsed, id);
   if (error !== undefined) onError?.(error);
-  return errorWithoutId(parsed);
+  return { parsed, problem: errorWithoutId(parsed) };
 }
 
 function errorWithoutId(parsed: unknown): string | undefined {
@@ -74,7 +68,7 @@ export interface SseAnswerWatcher {
  * parser: `message` events only, `data:` lines joined by LF), and calls `onUnsettled` with what
  * is wrong when it ends cleanly with no event that answered the request and no event id (with
  * one, the SDK may reconnect with Last-Event-ID and get the answer later), or at once on an
- * error with `id: null`, which the SDK cannot route to the call (as `checkParsedAnswer` refuses
+ * error with `id: null`, which the SDK cannot route to the call (as `checkJsonAnswer` refuses
  * it in a JSON answer). A plain watcher, not a stream of its own: the capped body calls it from
  * its `pull`, so the answer passes through one stream only.
  */
