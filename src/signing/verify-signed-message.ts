@@ -106,6 +106,13 @@ export type SignedMessageResult =
   | { ok: true; keyid: string; jwk: Jwk; created: number; expires: number; nonce: string }
   | { ok: false; failure: SignatureFailure; detail?: string };
 
+type SignatureRefusal = Extract<SignedMessageResult, { ok: false }>;
+
+/** A refusal by the checklist, with its detail when there is one. */
+function fail(failure: SignatureFailure, detail?: string): SignatureRefusal {
+  return detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
+}
+
 const defaultReplayStores = new WeakMap<object, ReplayStore>();
 const NONCE_MIN_BYTES = 16;
 
@@ -119,8 +126,6 @@ export async function verifySignedMessage(
   profile: SignatureProfile,
   options: VerifySignedMessageOptions,
 ): Promise<SignedMessageResult> {
-  const fail = (failure: SignatureFailure, detail?: string): SignedMessageResult =>
-    detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
   const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
   const hasBody = typeof request.body === 'string' ? request.body.length > 0 : request.body.byteLength > 0;
   const read = readSignature(request, profile, options.label ?? 'sig1', nowSeconds, hasBody);
@@ -220,12 +225,7 @@ function readSignature(
   label: string,
   nowSeconds: number,
   hasBody: boolean,
-): ReadSignature | { ok: false; failure: SignatureFailure; detail?: string } {
-  const fail = (
-    failure: SignatureFailure,
-    detail?: string,
-  ): { ok: false; failure: SignatureFailure; detail?: string } =>
-    detail === undefined ? { ok: false, failure } : { ok: false, failure, detail };
+): ReadSignature | SignatureRefusal {
   const strict = { rejectDuplicateKeys: profile.strictFields };
 
   // 1. Parse Signature-Input and Signature; the two are a bound pair.
@@ -322,9 +322,9 @@ export function startSignatureCheck(
   const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
   const read = readSignature({ ...request, body: '' }, profile, options.label ?? 'sig1', nowSeconds, hasBody);
   if (!read.ok) return undefined;
+  if (typeof options.jwks === 'string') return undefined;
   const replay = options.replay ?? defaultReplayStore(options.jwks);
   const revocation = options.revocation;
-  if (typeof options.jwks === 'string') return undefined;
   const source = toJwksSource(options.jwks);
   if (!isStaticJwks(source) || !(replay instanceof MemoryReplayStore)) return undefined;
   if (revocation !== undefined && !(revocation instanceof RevocationList)) return undefined;
