@@ -33,6 +33,16 @@ export interface PgTransactionClient {
   query<R extends QueryResultRow = QueryResultRow>(sql: string, values?: unknown[]): Promise<QueryResult<R>>;
 }
 
+/** A numeric connect option, when given: a positive number (a whole one for a count), else a RangeError naming it. */
+function checkPositive(name: string, value: number | undefined, whole = false): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (whole && !Number.isInteger(value))) {
+    throw new RangeError(
+      `PostgreSQL store: ${name} must be a positive ${whole ? 'whole number' : 'number of milliseconds'}`,
+    );
+  }
+}
+
 /** Distinct SQL texts prepared per connection; past it (ad hoc SQL), statements run unnamed. */
 const MAX_PREPARED = 200;
 
@@ -57,6 +67,11 @@ export class PgDatabase {
     if (options.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
       throw new TypeError('PostgreSQL store: schema must be a lowercase SQL identifier ([a-z_][a-z0-9_]*)');
     }
+    // pg's pool reads a max of 0 or NaN as its default (10) and a negative one as "always full".
+    checkPositive('maxConnections', options.maxConnections, true);
+    checkPositive('statementTimeoutMs', options.statementTimeoutMs);
+    checkPositive('connectTimeoutMs', options.connectTimeoutMs);
+    checkPositive('idleTimeoutMs', options.idleTimeoutMs);
     this.#schema = options.schema;
     this.#where = describePgUrl(options.url) + (options.schema === undefined ? '' : ` (schema ${options.schema})`);
     this.#pool = new (pgDriver().Pool)({
