@@ -33,6 +33,14 @@ const refuse = (description: string): BearerOutcome => ({
   description,
 });
 
+/** A valid token without a scope the endpoint requires: 403, as RFC 6750 section 3.1 says. */
+const insufficientScope: BearerOutcome = {
+  ok: false,
+  status: 403,
+  error: 'insufficient_scope',
+  description: 'The access token lacks a required scope',
+};
+
 /** A URL string without fragment and one trailing slash, for audience comparison. */
 function comparable(value: unknown): string | undefined {
   if (typeof value !== 'string' && !(value instanceof URL)) return undefined;
@@ -79,12 +87,7 @@ export function createBearerAuth(options: AdcpAuthOptions): BearerAuth {
       info = await settings.verifier.verifyAccessToken(token);
     } catch (error) {
       if (isInsufficientScope(error)) {
-        return {
-          ok: false,
-          status: 403,
-          error: 'insufficient_scope',
-          description: 'The access token lacks a required scope',
-        } as const;
+        return insufficientScope;
       }
       return refuse('The access token is not valid');
     }
@@ -97,12 +100,7 @@ export function createBearerAuth(options: AdcpAuthOptions): BearerAuth {
       return refuse('The access token was not issued for this resource');
     const scopes = Array.isArray(info.scopes) ? info.scopes : [];
     if (!(settings.requiredScopes ?? []).every((scope) => scopes.includes(scope))) {
-      return {
-        ok: false,
-        status: 403,
-        error: 'insufficient_scope',
-        description: 'The access token lacks a required scope',
-      } as const;
+      return insufficientScope;
     }
     let principal: unknown;
     try {
