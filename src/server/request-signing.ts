@@ -73,6 +73,7 @@ export interface RequestSigningVerifier {
   /**
    * Starts the signature check on the thread pool from the headers alone, to run while the body is
    * read and parsed (see `startSignatureCheck`); hand the result to `admit`, which decides.
+   * `undefined` when nothing starts (among others: `busy()` says the request is alone).
    */
   start(req: IncomingMessage): EarlySignatureCheck | undefined;
   /** Runs the pre-check and the checklist over one received request with its raw body and parsed JSON. */
@@ -90,7 +91,10 @@ export interface RequestSigningVerifier {
 
 /** What the server tells its verifier about itself. */
 export interface RequestSigningRuntime {
-  /** True while other requests are in flight: the signature check then moves to the thread pool. */
+  /**
+   * True while other requests are in flight: the signature check then starts early on the thread
+   * pool (or runs there at step 10); otherwise it runs at step 10 on the event loop.
+   */
   busy?: () => boolean;
 }
 
@@ -168,6 +172,10 @@ export function createRequestSigningVerifier(
     capability,
     options,
     start(req) {
+      // A lone request has nothing to overlap with: the thread-pool hand-off (two thread wake-ups)
+      // cost it more wall time than the body read it overlaps (BENCHMARKS.md, request signing), so
+      // its check runs at step 10 on the event loop (`offThread` below), as without the early start.
+      if (busy !== undefined && !busy()) return undefined;
       const length = req.headers['content-length'];
       const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
       try {

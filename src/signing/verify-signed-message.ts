@@ -319,15 +319,16 @@ export function startSignatureCheck(
   options: VerifySignedMessageOptions,
   hasBody: boolean,
 ): EarlySignatureCheck | undefined {
-  const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
-  const read = readSignature({ ...request, body: '' }, profile, options.label ?? 'sig1', nowSeconds, hasBody);
-  if (!read.ok) return undefined;
+  // The sources first (no parsing spent on a configuration that never starts early).
   if (typeof options.jwks === 'string') return undefined;
   const replay = options.replay ?? defaultReplayStore(options.jwks);
   const revocation = options.revocation;
   const source = toJwksSource(options.jwks);
   if (!isStaticJwks(source) || !(replay instanceof MemoryReplayStore)) return undefined;
   if (revocation !== undefined && !(revocation instanceof RevocationList)) return undefined;
+  const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
+  const read = readSignature({ ...request, body: '' }, profile, options.label ?? 'sig1', nowSeconds, hasBody);
+  if (!read.ok) return undefined;
   const jwk = source.get(read.keyid) as Jwk | undefined;
   if (jwk === undefined || keyPurposeFailure(jwk, profile, read.algorithm) !== undefined) return undefined;
   if (revocation !== undefined && revocation.check(read.keyid, nowSeconds) !== 'ok') return undefined;
