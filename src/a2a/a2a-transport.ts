@@ -72,7 +72,9 @@ export class A2ATransport implements AdcpTransport {
     this.options = options;
     this.credentialOrigins = credentialOriginsOf(options.url, options.credentialOrigins);
     this.pin = pin;
-    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    // The global fetch looked up per request (as AdcpClient always did), wrapped as AdcpClient asks.
+    const global: typeof fetch = (input, init) => globalThis.fetch(input, init);
+    this.fetch = options.fetch ?? options.wrapFetch?.(global) ?? globalThis.fetch.bind(globalThis);
   }
 
   /** The wire and endpoint in use (chosen on first use, changed at most once by the fallback). */

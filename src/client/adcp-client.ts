@@ -118,15 +118,13 @@ export class AdcpClient {
       headers,
       maxBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     };
-    if (options.signing !== undefined) {
-      this.#transportOptions.fetch = createSigningFetch(
-        options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-        options.signing,
-      );
-    } else if (options.fetch !== undefined) this.#transportOptions.fetch = options.fetch;
-    this.#transportOptions.fetch = propagatingFetch(
-      this.#transportOptions.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    );
+    // Signing and trace propagation wrap the user's fetch, or else each transport's default one
+    // (the global fetch for A2A, a fetch over node:http for MCP).
+    const signing = options.signing;
+    const wrap = (base: typeof fetch): typeof fetch =>
+      propagatingFetch(signing === undefined ? base : createSigningFetch(base, signing));
+    if (options.fetch !== undefined) this.#transportOptions.fetch = wrap(options.fetch);
+    else this.#transportOptions.wrapFetch = wrap;
     if (options.a2aWire !== undefined) this.#transportOptions.a2aWire = options.a2aWire;
     if (options.mcpEra !== undefined) {
       if (!['auto', 'modern', 'legacy'].includes(options.mcpEra)) {

@@ -32,6 +32,7 @@ import { ModernMcp, type ModernOutcome } from './modern-mcp.js';
 import { RpcErrorAnswer } from './rpc-error-answer.js';
 import { readServerCard } from './read-server-card.js';
 import { NO_SDK_TIMEOUT, sendRequest, type SendOptions } from './send-request.js';
+import { createNodeHttpFetch, unlessGlobalFetchChanged, type NodeHttpFetch } from '../transport/node-http-fetch.js';
 
 /** Pages of `tools/list` read at most (a hostile server could paginate forever). */
 const MAX_TOOL_PAGES = 20;
@@ -55,6 +56,13 @@ export class McpTransport implements AdcpTransport {
   #era: Promise<EraProbe> | undefined;
   /** `#era` once it has resolved, read without waiting (or listening to the call's signal). */
   #eraKnown: McpEra | undefined;
+  /**
+   * Every request's fetch: the user's, or the transport's own over `node:http` (`#http`) while the
+   * global fetch is Node's own and sends as by default (else the global fetch).
+   */
+  readonly #fetch: typeof fetch;
+  /** The fetch over `node:http` when the user gave none: its keep-alive sockets end with close(). */
+  readonly #http: NodeHttpFetch | undefined;
 
   constructor(options: TransportOptions) {
     if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
@@ -62,14 +70,23 @@ export class McpTransport implements AdcpTransport {
     }
     this.url = options.url;
     this.#options = options;
-    const session: ConstructorParameters<typeof McpSession>[0] = { url: options.url, maxBytes: options.maxBytes };
+    let fetcher = options.fetch;
+    if (fetcher === undefined) {
+      this.#http = createNodeHttpFetch();
+      const base = unlessGlobalFetchChanged(this.#http.fetch);
+      fetcher = options.wrapFetch?.(base) ?? base;
+    }
+    this.#fetch = fetcher;
+    const session: ConstructorParameters<typeof McpSession>[0] = {
+      url: options.url,
+      maxBytes: options.maxBytes,
+      fetch: this.#fetch,
+    };
     if (options.headers !== undefined) session.headers = options.headers;
-    if (options.fetch !== undefined) session.fetch = options.fetch;
     this.#session = new McpSession(session);
-    const fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#modern = new ModernMcp({
       url: options.url,
-      fetch: fetcher,
+      fetch: this.#fetch,
       ...(options.headers === undefined ? {} : { headers: options.headers }),
     });
     const pinned = options.mcpEra ?? 'auto';
@@ -88,7 +105,7 @@ export class McpTransport implements AdcpTransport {
     if (this.#era === undefined) {
       const probing = probeMcpEra({
         url: this.#options.url,
-        fetch: this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        fetch: this.#fetch,
         maxBytes: this.#options.maxBytes,
         signal: AbortSignal.timeout(30_000),
         ...(this.#options.headers === undefined ? {} : { headers: this.#options.headers }),
@@ -182,8 +199,7 @@ export class McpTransport implements AdcpTransport {
   }
 
   readCard(options: TransportCallOptions): Promise<CardInfo> {
-    const read: Parameters<typeof readServerCard>[1] = {};
-    if (this.#options.fetch !== undefined) read.fetch = this.#options.fetch;
+    const read: Parameters<typeof readServerCard>[1] = { fetch: this.#fetch };
     if (this.#options.headers !== undefined) read.headers = this.#options.headers;
     if (options.signal !== undefined) read.signal = options.signal;
     return readServerCard(this.#options.url, read);
@@ -209,8 +225,12 @@ export class McpTransport implements AdcpTransport {
     });
   }
 
-  close(): Promise<void> {
-    return this.#session.close();
+  async close(): Promise<void> {
+    try {
+      await this.#session.close();
+    } finally {
+      this.#http?.close();
+    }
   }
 
   /** True when, without waiting, the call is known to be plain: connected to a server without tasks. */

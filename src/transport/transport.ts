@@ -121,8 +121,16 @@ export interface TransportOptions {
   url: string;
   /** Extra headers on every request (auth goes here as `authorization: Bearer ...`). */
   headers?: Record<string, string>;
-  /** Injected fetch (tests, proxies); defaults to the global one. */
+  /**
+   * Injected fetch (tests, proxies). Without it A2A uses the global fetch and MCP its own fetch
+   * over `node:http`/`node:https` (`createNodeHttpFetch`: no WebAssembly HTTP parser to compile).
+   */
   fetch?: typeof fetch;
+  /**
+   * Applied to the transport's default fetch when `fetch` is absent: AdcpClient's request signing
+   * and trace propagation, which wrap whatever fetch the transport sends through.
+   */
+  wrapFetch?: (base: typeof fetch) => typeof fetch;
   /** Default response byte cap (UTF-8 bytes) when a call does not give one. */
   maxBytes: number;
   /** A2A only: pin the wire instead of choosing from the agent card. */

@@ -16,12 +16,21 @@ import { startMcpTestServer, type TestServer } from '../mcp/helpers/mcp-test-ser
 const counts = { controllers: 0, storage: 0, responses: 0, readables: 0, transforms: 0 };
 const LIBRARY = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/** True when the caller of the instrumented function is the library's own code (src/), not the SDK, undici or the test. */
+/**
+ * True when the caller of the instrumented function is the library's own code (src/), not the SDK,
+ * the fetch (undici, or the MCP transport's fetch over node:http, whose one Response and body
+ * stream per request are the fetch's own, as undici's are) or the test.
+ */
 function calledFromLibrary(): boolean {
   const frames = (new Error().stack ?? '').split('\n').slice(1);
   // frames[0]: calledFromLibrary; frames[1]: the instrumented function; frames[2]: its caller.
   const caller = frames[2] ?? '';
-  return caller.includes(LIBRARY) && !caller.includes('node_modules') && !caller.includes('.test.ts');
+  return (
+    caller.includes(LIBRARY) &&
+    !caller.includes('node_modules') &&
+    !caller.includes('.test.ts') &&
+    !caller.includes('node-http-fetch.')
+  );
 }
 
 const NativeAbortController = globalThis.AbortController;
