@@ -49,7 +49,7 @@ export function createNodeHttpFetch(): NodeHttpFetch {
 
   async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     const request = input instanceof Request ? input : undefined;
-    let url = new URL(request?.url ?? String(input));
+    let url = new URL(input instanceof Request ? input.url : input);
     let method = (init.method ?? request?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init.headers ?? request?.headers);
     let body = await bodyBytes(
@@ -84,7 +84,7 @@ export function createNodeHttpFetch(): NodeHttpFetch {
   }
 
   return {
-    fetch: nodeFetch as typeof fetch,
+    fetch: nodeFetch,
     close() {
       http?.destroy();
       https?.destroy();
