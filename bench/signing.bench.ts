@@ -7,6 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { generateKeyPairSync, sign, verify } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { connect } from 'node:net';
 import { AdcpClient } from '../src/client/index.js';
 import { createAdcpServer } from '../src/server/create-adcp-server.js';
 import { signRequest } from '../src/signing/sign-request.js';
@@ -17,7 +18,7 @@ import type { Jwk } from '../src/signing/jwks.js';
 const loadBefore = loadavg()[0] ?? Number.NaN;
 const VERIFICATIONS = 5000;
 const WARMUP = 100;
-// The call rows: ROUNDS rounds of one block of BLOCK calls per kind (plain, signed, floor), in an
+// The call rows: ROUNDS rounds of one block of BLOCK calls per kind (plain, signed, floor, crowded), in an
 // order that rotates each round. 15 x 40 = 600 calls of each kind (was 10 blocks of 50 in a fixed
 // order, one pooled median: its ratio moved by +-0.1 between runs).
 const ROUNDS = Number(process.env.BENCH_SIGNING_ROUNDS ?? 15);
@@ -78,9 +79,30 @@ const server = createAdcpServer({
   requestSigning: { jwks, coverContentDigest: 'required' },
 });
 const listening = await server.listen();
+// The same server with one other request in flight (a POST whose body never comes), so each
+// signed call here is "busy": its check starts on the thread pool before the body is read
+// (stop 15's rule for every request), where a lone call's runs at step 10 on the event loop.
+const crowdedServer = createAdcpServer({
+  tools: [{ name: 'get_products', description: 'x', handler: () => ({ products: [{ product_id: 'p1' }] }) }],
+  requestSigning: { jwks, coverContentDigest: 'required' },
+});
+const crowdedListening = await crowdedServer.listen();
+const crowdedUrl = new URL(crowdedListening.mcpUrl);
+const heldOpen = connect(Number(crowdedUrl.port), crowdedUrl.hostname);
+heldOpen.on('error', () => {});
+heldOpen.write(
+  `POST /mcp HTTP/1.1\r\nHost: ${crowdedUrl.host}\r\nContent-Type: application/json\r\nContent-Length: 64\r\n\r\n`,
+);
 const plain = new AdcpClient({ url: listening.mcpUrl, protocol: 'mcp', retry: false, validate: 'off' });
 const signed = new AdcpClient({
   url: listening.mcpUrl,
+  protocol: 'mcp',
+  retry: false,
+  signing,
+  validate: 'off',
+} as never);
+const crowded = new AdcpClient({
+  url: crowdedListening.mcpUrl,
   protocol: 'mcp',
   retry: false,
   signing,
@@ -124,15 +146,16 @@ const kinds = [
   ['plain', plain],
   ['signed', signed],
   ['floor', floor],
+  ['crowded', crowded],
 ] as const;
-const times = { plain: [] as number[], signed: [] as number[], floor: [] as number[] };
+const times = { plain: [] as number[], signed: [] as number[], floor: [] as number[], crowded: [] as number[] };
 // Per round: each kind's median over its block, and the two ratios of that round (the blocks of a
 // round are adjacent, so they saw the same outside load).
-const perRound = { signed: [] as number[], floor: [] as number[] };
+const perRound = { signed: [] as number[], floor: [] as number[], crowded: [] as number[] };
 for (let i = 0; i < CALL_WARMUP; i++) for (const [, client] of kinds) await client.call('get_products', args);
 measuring = true;
 for (let round = 0; round < ROUNDS; round++) {
-  const roundTimes = { plain: [] as number[], signed: [] as number[], floor: [] as number[] };
+  const roundTimes = { plain: [] as number[], signed: [] as number[], floor: [] as number[], crowded: [] as number[] };
   // The order rotates each round, so no kind always follows the same other kind.
   for (let k = 0; k < kinds.length; k++) {
     const [name, client] = kinds[(round + k) % kinds.length]!;
@@ -147,14 +170,19 @@ for (let round = 0; round < ROUNDS; round++) {
   }
   perRound.signed.push(median(roundTimes.signed) / median(roundTimes.plain));
   perRound.floor.push(median(roundTimes.floor) / median(roundTimes.plain));
+  perRound.crowded.push(median(roundTimes.crowded) / median(roundTimes.plain));
 }
 const loadAfter = loadavg()[0] ?? Number.NaN;
 await plain.close();
 await signed.close();
 await floor.close();
+await crowded.close();
+heldOpen.destroy();
+await crowdedListening.close();
 await listening.close();
 const ratio = median(times.signed) / median(times.plain);
 const floorRatio = median(times.floor) / median(times.plain);
+const crowdedRatio = median(times.crowded) / median(times.plain);
 const spread = (v: number[]) => `${quantile(v, 0.1).toFixed(3)}-${quantile(v, 0.9).toFixed(3)}`;
 const cryptoInCall = median(floorCrypto.sign) + median(floorCrypto.verify);
 const allowance = median(times.plain) * 1000 * 0.1;
@@ -169,6 +197,7 @@ ${cpus().length} cores, load ${loadBefore.toFixed(2)} at the start, ${loadAfter.
 | \`verifyRequestSignature\`: event-loop active time per request (crypto on the thread pool) | ${loopPer.toFixed(1)} µs = ${(loopPer / cryptoPer).toFixed(2)}x the bare check | ≤ 100 µs beyond the Ed25519 check | ${loopPer <= 100 ? 'yes' : 'no'} |
 | \`verifyRequestSignature\`: wall time per request, one at a time | ${wallPer.toFixed(1)} µs | | |
 | signed AdcpClient call vs unsigned, MCP on loopback, median of all calls | ${median(times.signed).toFixed(3)} ms vs ${median(times.plain).toFixed(3)} ms = ${ratio.toFixed(3)}x (per-round ratios: median ${median(perRound.signed).toFixed(3)}x, p10-p90 ${spread(perRound.signed)}) | ≤ 1.10x | ${ratio <= 1.1 ? 'yes' : 'no'} |
+| the same signed call with another request in flight on its server (the check starts early on the thread pool, stop 15's rule for every request) | ${median(times.crowded).toFixed(3)} ms = ${crowdedRatio.toFixed(3)}x the unsigned call (per-round: median ${median(perRound.crowded).toFixed(3)}x, p10-p90 ${spread(perRound.crowded)}) | (a lone call's check runs on the event loop: faster when this row is higher) | |
 | floor: unsigned call + one Ed25519 sign + one verify + the three headers' bytes, no signing logic | ${median(times.floor).toFixed(3)} ms = ${floorRatio.toFixed(3)}x the unsigned call (per-round: median ${median(perRound.floor).toFixed(3)}x, p10-p90 ${spread(perRound.floor)}) | (what no signed call can go under) | |
 | the floor's Ed25519 inside calls (medians) | sign ${median(floorCrypto.sign).toFixed(1)} µs + verify ${median(floorCrypto.verify).toFixed(1)} µs = ${cryptoInCall.toFixed(1)} µs (the unsigned call plus these alone: ${(1 + cryptoInCall / (median(times.plain) * 1000)).toFixed(3)}x); 1.10x allows ${allowance.toFixed(1)} µs | | |
 `);
