@@ -22,6 +22,7 @@ import type { OperationRecord, OperationStore } from '../store/types.js';
 import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
 import type { CallArgs, CallData } from '../schemas/tool-types.js';
+import type { AdcpValidator } from '../schemas/adcp-validator.js';
 import { parseWireVersion } from '../schemas/release.js';
 import { DEFAULT_RELEASE } from '../schemas/supported-releases.js';
 import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-release.js';
@@ -41,7 +42,7 @@ import { traceDiscover, tracePoll, traceWaitFor } from '../telemetry/wait-tracin
  * `import()` is a round trip to the hooks thread, about 0.5 ms, twice per validated call.
  */
 let validatorModule: Promise<typeof import('../schemas/adcp-validator.js')> | undefined;
-async function loadValidator(release: string) {
+async function loadValidator(release: string): Promise<AdcpValidator> {
   validatorModule ??= import('../schemas/adcp-validator.js');
   return (await validatorModule).getValidator(release);
 }
@@ -65,6 +66,13 @@ export class AdcpClient {
   #release: Promise<string> | undefined;
   readonly #pin: string;
   readonly #validate: 'request' | 'response' | 'both' | 'off';
+  /** The releases this client speaks (its pin and the supported ones below it in its major). */
+  readonly #spoken: readonly string[];
+  /**
+   * Each release's validator, looked up once per client: the lookup reads the environment's
+   * search path and a map by a key built from it, twice per validated call otherwise.
+   */
+  readonly #validators = new Map<string, AdcpValidator>();
   #closed = false;
 
   constructor(options: AdcpClientOptions) {
@@ -92,6 +100,7 @@ export class AdcpClient {
     if (parseWireVersion(this.#pin) === undefined) {
       throw new TypeError(`AdcpClient: adcpVersion must be release precision such as "3.1", got ${String(this.#pin)}`);
     }
+    this.#spoken = releasesUpTo(this.#pin);
     this.url = url;
     checkActivityListener('AdcpClient', options.onActivity);
     this.#options =
@@ -199,13 +208,17 @@ export class AdcpClient {
         context: options.context,
         protocol: transport.protocol,
       });
-      const release = await this.#releaseFor(tool, deadline);
+      const releasing = this.#releaseFor(tool, deadline);
+      const release = typeof releasing === 'string' ? releasing : await releasing;
       if (prepared.args['adcp_version'] === undefined) prepared.args['adcp_version'] = release;
       if (prepared.args['adcp_major_version'] === undefined) {
         prepared.args['adcp_major_version'] = parseWireVersion(release)?.major ?? 3;
       }
       if (this.#validate === 'request' || this.#validate === 'both') {
-        const checked = (await loadValidator(release)).request(tool, prepared.args);
+        const checked = (this.#validators.get(release) ?? (await this.#validatorFor(release))).request(
+          tool,
+          prepared.args,
+        );
         if (!checked.ok) throw new AdcpValidationError(tool, release, checked.issues);
       }
       // The deadline's AbortSignal is made only if something reads `signal` (see `Deadline`).
@@ -232,8 +245,12 @@ export class AdcpClient {
         deadlineAt: startedAt + timeoutMs,
         onRetry: options.onRetry,
       });
-      await this.#record(tool, prepared.args, result);
-      if (this.#validate === 'response' || this.#validate === 'both') await this.#checkResponse(tool, release, result);
+      if (result.status === 'submitted' || result.status === 'working') await this.#record(tool, prepared.args, result);
+      if ((this.#validate === 'response' || this.#validate === 'both') && result.data !== undefined) {
+        const served = this.#servedRelease(result.data, release);
+        const validator = this.#validators.get(served) ?? (await this.#validatorFor(served));
+        checkResponse(validator, tool, served, result.data, result);
+      }
       return result;
     } finally {
       deadline.dispose();
@@ -476,12 +493,13 @@ export class AdcpClient {
    * agent's `get_adcp_capabilities` (versioning.md, "Bidirectional negotiation"). Throws
    * AdcpVersionError when the agent lists no release in common.
    */
-  negotiatedRelease(signal?: AbortSignal): Promise<string> {
+  async negotiatedRelease(signal?: AbortSignal): Promise<string> {
     return this.#releaseFor('', signal);
   }
 
-  #releaseFor(tool: string, until?: AbortSignal | Deadline): Promise<string> {
-    if (tool === 'get_adcp_capabilities' || this.#options.negotiate !== true) return Promise.resolve(this.#pin);
+  /** The pin as is when there is nothing to learn (no promise, no tick per call), else the learning. */
+  #releaseFor(tool: string, until?: AbortSignal | Deadline): string | Promise<string> {
+    if (tool === 'get_adcp_capabilities' || this.#options.negotiate !== true) return this.#pin;
     if (this.#release === undefined) {
       const signal = until instanceof Deadline ? until.signal : until;
       const asked = signal === undefined ? { retry: false as const } : { retry: false as const, signal };
@@ -511,28 +529,21 @@ export class AdcpClient {
     return this.#release;
   }
 
-  async #checkResponse(tool: string, release: string, result: TaskResult): Promise<void> {
-    const data = result.data;
-    if (data === undefined) return;
-    // Validate against the release the agent says it served when we speak it, else our own.
+  /** The release an answer is checked against: the one the agent says it served when we speak it, else ours. */
+  #servedRelease(data: JsonObject, release: string): string {
     const echoed = data['adcp_version'];
-    const served = typeof echoed === 'string' && releasesUpTo(this.#pin).includes(echoed) ? echoed : release;
-    const validator = await loadValidator(served);
-    const checked =
-      result.status === 'failed' && isPlainObject(data['adcp_error'])
-        ? validator.schema('core/error.json', data['adcp_error'])
-        : validator.result(tool, result.status, data);
-    if (checked.schema === undefined) return;
-    result.validation = {
-      ok: checked.ok,
-      release: served,
-      schema: checked.schema,
-      issues: checked.ok ? [] : checked.issues,
-    };
+    return typeof echoed === 'string' && this.#spoken.includes(echoed) ? echoed : release;
   }
 
+  /** The release's validator, loaded and kept for this client's later calls. */
+  async #validatorFor(release: string): Promise<AdcpValidator> {
+    const validator = await loadValidator(release);
+    this.#validators.set(release, validator);
+    return validator;
+  }
+
+  /** Records a `submitted` or `working` result (the caller checks the status). */
   async #record(tool: string, args: JsonObject, result: TaskResult): Promise<void> {
-    if (result.status !== 'submitted' && result.status !== 'working') return;
     const ref: OperationRef = { operationId: operationIdFor(args, result), agent: this.url, taskType: tool };
     result.operation = ref;
     const store = this.#options.operations;
@@ -552,6 +563,27 @@ export class AdcpClient {
       );
     }
   }
+}
+
+/** Checks a final result's `data` against `release` and reports it on `result.validation`. */
+function checkResponse(
+  validator: AdcpValidator,
+  tool: string,
+  release: string,
+  data: JsonObject,
+  result: TaskResult,
+): void {
+  const checked =
+    result.status === 'failed' && isPlainObject(data['adcp_error'])
+      ? validator.schema('core/error.json', data['adcp_error'])
+      : validator.result(tool, result.status, data);
+  if (checked.schema === undefined) return;
+  result.validation = {
+    ok: checked.ok,
+    release,
+    schema: checked.schema,
+    issues: checked.ok ? [] : checked.issues,
+  };
 }
 
 /** A given transport must be one, and the options that shape a created transport stay off. */
