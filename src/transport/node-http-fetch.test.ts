@@ -261,6 +261,25 @@ describe('createNodeHttpFetch', () => {
   });
 });
 
+describe('createNodeHttpFetch keep-alive', () => {
+  it("drops an idle connection a second before the server's Keep-Alive timeout, not reusing it as the server closes it", async () => {
+    const server = await startServer();
+    server.server.keepAliveTimeout = 3_000; // answers carry `Keep-Alive: timeout=3`
+    const connections = new Set<Socket>();
+    server.server.on('connection', (socket: Socket) => connections.add(socket));
+    const own = createNodeHttpFetch();
+    try {
+      await (await own.fetch(server.base)).text();
+      await new Promise((resolve) => setTimeout(resolve, 2_300));
+      await (await own.fetch(server.base)).text();
+      assert.equal(connections.size, 2);
+    } finally {
+      own.close();
+      await closeServer(server.server);
+    }
+  });
+});
+
 describe('createNodeHttpFetch over https', () => {
   const openssl = spawnSync('openssl', ['version']).status === 0;
 

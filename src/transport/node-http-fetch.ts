@@ -11,6 +11,13 @@ import type { Agent as HttpsAgent } from 'node:https';
 const MAX_REDIRECTS = 20;
 /** How long a connection may take to open, as undici's fetch allows (node:http has no limit of its own). */
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Idle connections are kept 4 s (undici's default), or a second less than the server's
+ * `Keep-Alive: timeout=N` when that is shorter: node's agent reads the hint only under a `timeout`
+ * of its own, and a connection reused as the server closes it fails the request (ECONNRESET).
+ * The timeout ends idle sockets only; a request in flight is bounded by its signal.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 };
 /** Statuses whose response has no body (fetch's "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -41,10 +48,10 @@ export function createNodeHttpFetch(): NodeHttpFetch {
   let httpsModule: Promise<typeof import('node:https')> | undefined;
 
   async function agentFor(url: URL): Promise<{ agent: Agent; send: typeof httpRequest }> {
-    if (url.protocol === 'http:') return { agent: (http ??= new Agent({ keepAlive: true })), send: httpRequest };
+    if (url.protocol === 'http:') return { agent: (http ??= new Agent(KEEP_ALIVE)), send: httpRequest };
     if (url.protocol !== 'https:') throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`);
     const module = await (httpsModule ??= import('node:https'));
-    return { agent: (https ??= new module.Agent({ keepAlive: true })), send: module.request };
+    return { agent: (https ??= new module.Agent(KEEP_ALIVE)), send: module.request };
   }
 
   async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
