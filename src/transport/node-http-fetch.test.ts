@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
@@ -166,6 +167,28 @@ describe('createNodeHttpFetch', () => {
     const reason = new Error('deadline');
     controller.abort(reason);
     await assert.rejects(reader.read(), (e) => e === reason);
+  });
+
+  it('leaves no listener on a long-lived signal once a body is read, cancelled or empty', async () => {
+    // A transport passes one signal to every request (the MCP SDK does): a listener left per
+    // request piles up (MaxListenersExceededWarning past 1,500, and each add walks the list).
+    const controller = new AbortController();
+    a.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      setTimeout(() => res.end('data: two\n\n'), 20);
+    });
+    const read = await f(a.base, { method: 'POST', body: '{}', signal: controller.signal });
+    await read.text();
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'read to its end');
+    const cancelled = await f(a.base, { method: 'POST', body: '{}', signal: controller.signal });
+    const reader = (cancelled.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'cancelled');
+    a.handle((_req, res) => res.writeHead(202).end());
+    await (await f(a.base, { method: 'POST', body: '{}', signal: controller.signal })).body?.cancel();
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'empty, cancelled unread');
   });
 
   it('errors the body when the server drops the connection mid-body', async () => {

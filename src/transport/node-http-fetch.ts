@@ -176,6 +176,8 @@ function bodyOf(res: IncomingMessage, headers: Headers, signal: AbortSignal | un
   let source: NodeJS.ReadableStream | undefined;
   /** Closed, errored or cancelled: nothing more goes to the controller. */
   let done = false;
+  /** Set while the body listens to `signal`; every way out (end, error, cancel) takes it off. */
+  let onAbort: (() => void) | undefined;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
       source = res;
@@ -194,15 +196,16 @@ function bodyOf(res: IncomingMessage, headers: Headers, signal: AbortSignal | un
       const fail = (error: unknown): void => {
         if (done) return;
         done = true;
-        signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', abort);
         controller.error(error);
       };
-      const onAbort = (): void => {
+      const abort = (): void => {
         fail(signal?.reason);
         res.destroy();
       };
-      if (signal?.aborted === true) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted === true) return abort();
+      onAbort = abort;
+      signal?.addEventListener('abort', abort, { once: true });
       const from = source;
       from.on('data', (chunk: Buffer) => {
         if (done) return;
@@ -212,7 +215,7 @@ function bodyOf(res: IncomingMessage, headers: Headers, signal: AbortSignal | un
       from.on('end', () => {
         if (done) return;
         done = true;
-        signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', abort);
         controller.close();
       });
       from.on('error', (error) => fail(new TypeError('terminated', { cause: error })));
@@ -225,6 +228,7 @@ function bodyOf(res: IncomingMessage, headers: Headers, signal: AbortSignal | un
     },
     cancel() {
       done = true;
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
       res.destroy();
     },
   });
