@@ -30,17 +30,17 @@ export interface NodeHttpFetch {
 
 /**
  * A fetch over `node:http` and `node:https`, for the MCP client when the user gives no `fetch` of
- * their own. Node's own HTTP parser is native; the global fetch (undici) parses with a
- * WebAssembly build of llhttp that V8 recompiles in the background after the first response
- * (about 220 ms of CPU and 20-30 MB of peak RSS in a process's first call; BENCHMARKS.md, "First
- * answer"). It does what the MCP client needs of fetch: method, headers, a string or byte body,
- * an AbortSignal (rejecting with its reason, before or during the response), the status, headers
- * (duplicates kept, as `getSetCookie()` shows) and a streaming body as a WHATWG `Response`, gzip,
- * deflate and br bodies inflated. `redirect: 'manual'` answers the 3xx, `'error'` rejects, and
- * the default `'follow'` follows redirects within the request's origin only: a redirect to
- * another origin is answered as the 3xx, so the request's credentials never leave the origin the
- * user sent them to. Connection failures reject with `TypeError('fetch failed')` whose `cause`
- * is the socket error (its `code`), as undici does.
+ * their own. Node's own HTTP parser is native; the global fetch (undici) parses with a WebAssembly
+ * build of llhttp that V8 recompiles in the background after the first response (about 220 ms of
+ * CPU and 20-30 MB of peak RSS in a process's first call; bench/results/first-answer.md). It does
+ * what the MCP client needs of fetch: method, headers, a string or byte body, an AbortSignal
+ * (rejecting with its reason, before or during the response), the status, headers (duplicates
+ * kept, as `getSetCookie()` shows) and a streaming body as a WHATWG `Response`, gzip, deflate and
+ * br bodies inflated. `redirect: 'manual'` answers the 3xx, `'error'` rejects, and the default
+ * `'follow'` follows redirects within the request's origin only: a redirect to another origin is
+ * answered as the 3xx, so the request's credentials never leave the origin the user sent them to.
+ * Connection failures reject with `TypeError('fetch failed')` whose `cause` is the socket error
+ * (its `code`), as undici does.
  */
 export function createNodeHttpFetch(): NodeHttpFetch {
   let http: Agent | undefined;
