@@ -173,7 +173,7 @@ export function createRequestSigningVerifier(
     options,
     start(req) {
       // A lone request has nothing to overlap with: the thread-pool hand-off (two thread wake-ups)
-      // cost it more wall time than the body read it overlaps (BENCHMARKS.md, request signing), so
+      // cost it more wall time than the body read it overlaps (bench/results/signing.md), so
       // its check runs at step 10 on the event loop (`offThread` below), as without the early start.
       if (busy !== undefined && !busy()) return undefined;
       const length = req.headers['content-length'];

@@ -22,7 +22,7 @@ const MIGRATIONS = [
    ) WITHOUT ROWID;
    CREATE INDEX seller_idempotency_expiry ON seller_idempotency (expires_at);`,
   // The sweep's OR over `lease_expires_at` (not indexed) scans the table whatever this index, so it
-  // served no query and cost every claim a second page in its commit (BENCHMARKS.md, issue 12).
+  // served no query and cost every claim a second page in its commit (bench/results/idempotency.md).
   `DROP INDEX IF EXISTS seller_idempotency_expiry;`,
 ] as const;
 
