@@ -10,7 +10,7 @@ export async function createTransport(
   options: TransportOptions,
   signal?: AbortSignal,
 ): Promise<AdcpTransport> {
-  if (protocol === 'mcp') return (await import('../mcp/index.js')).createMcpTransport(options);
+  if (protocol === 'mcp') return mcpTransport(options);
   const a2aModule = await import('../a2a/index.js');
   const a2a = a2aModule.createA2ATransport(options);
   if (protocol === 'a2a') return a2a;
@@ -23,7 +23,21 @@ export async function createTransport(
   }
   await a2a.close().catch(() => undefined);
   if (signal?.aborted === true) throw signal.reason;
-  return (await import('../mcp/index.js')).createMcpTransport(options);
+  return mcpTransport(options);
+}
+
+/**
+ * The MCP transport, its era probe sent before the MCP SDK is loaded (`startMcp` needs none of
+ * it): the probe's round trip overlaps the SDK's load instead of following it.
+ */
+async function mcpTransport(options: TransportOptions): Promise<AdcpTransport> {
+  const start = (await import('../mcp/mcp-start.js')).startMcp(options);
+  try {
+    return (await import('../mcp/index.js')).createMcpTransport(options, start);
+  } catch (error) {
+    start.http?.close();
+    throw error;
+  }
 }
 
 /**

@@ -27,12 +27,13 @@ import { mapMcpTaskStatus } from './map-task-status.js';
 import { factsFromDiscover, factsFromInitialize } from './mcp-server-facts.js';
 import { McpSession } from './mcp-session.js';
 import { factsOf } from '../core/tool-table.js';
-import { probeMcpEra, type EraProbe, type McpEra } from './mcp-era.js';
+import type { EraProbe, McpEra } from './mcp-era.js';
+import { checkMcpUrl, mcpFetch, probeEra, type McpStart } from './mcp-start.js';
 import { ModernMcp, type ModernOutcome } from './modern-mcp.js';
 import { RpcErrorAnswer } from './rpc-error-answer.js';
 import { readServerCard } from './read-server-card.js';
 import { NO_SDK_TIMEOUT, sendRequest, type SendOptions } from './send-request.js';
-import { createNodeHttpFetch, unlessGlobalFetchChanged, type NodeHttpFetch } from '../transport/node-http-fetch.js';
+import type { NodeHttpFetch } from '../transport/node-http-fetch.js';
 
 /** Pages of `tools/list` read at most (a hostile server could paginate forever). */
 const MAX_TOOL_PAGES = 20;
@@ -54,6 +55,8 @@ export class McpTransport implements AdcpTransport {
   readonly #modern: ModernMcp;
   /** The era, learned once per transport (one agent) and remembered: no probe per call. */
   #era: Promise<EraProbe> | undefined;
+  /** The probe sent ahead of this transport (`startMcp`) until a use has awaited it. */
+  #unseen: Promise<EraProbe> | undefined;
   /** `#era` once it has resolved, read without waiting (or listening to the call's signal). */
   #eraKnown: McpEra | undefined;
   /**
@@ -64,18 +67,17 @@ export class McpTransport implements AdcpTransport {
   /** The fetch over `node:http` when the user gave none: its keep-alive sockets end with close(). */
   readonly #http: NodeHttpFetch | undefined;
 
-  constructor(options: TransportOptions) {
-    if (typeof options.url !== 'string' || !URL.canParse(options.url)) {
-      throw new TypeError(`createMcpTransport: url must be an absolute URL, got ${String(options.url)}`);
-    }
+  /**
+   * `start`: the fetch and the era probe `startMcp` sent ahead (AdcpClient's path, so the probe's
+   * round trip overlaps the SDK's load); without it the probe goes out on the first call that
+   * needs the era.
+   */
+  constructor(options: TransportOptions, start?: McpStart) {
+    checkMcpUrl(options.url);
     this.url = options.url;
     this.#options = options;
-    let fetcher = options.fetch;
-    if (fetcher === undefined) {
-      this.#http = createNodeHttpFetch();
-      const base = unlessGlobalFetchChanged(this.#http.fetch);
-      fetcher = options.wrapFetch?.(base) ?? base;
-    }
+    const { fetch: fetcher, http } = start ?? mcpFetch(options);
+    this.#http = http;
     this.#fetch = fetcher;
     const session: ConstructorParameters<typeof McpSession>[0] = {
       url: options.url,
@@ -93,34 +95,44 @@ export class McpTransport implements AdcpTransport {
     if (pinned !== 'auto') {
       this.#era = Promise.resolve({ era: pinned });
       this.#eraKnown = pinned;
+    } else if (start?.era !== undefined) {
+      // Sent before any call: if it fails, the first use reports that failure (no second probe).
+      void this.#remember(start.era, { keepFailure: true });
     }
   }
 
   /**
    * The agent's MCP era (and its `server/discover` answer when modern): pinned by `mcpEra`, or
    * probed once with `server/discover` and remembered (basic-versioning.md: the era is a property
-   * of the server). A probe that failed to reach the agent is forgotten, so the next call probes again.
+   * of the server). A probe that failed to reach the agent is forgotten once a use has seen it
+   * fail, so the next use probes again.
    */
   era(options: Pick<TransportCallOptions, 'signal'> = {}): Promise<EraProbe> {
-    if (this.#era === undefined) {
-      const probing = probeMcpEra({
-        url: this.#options.url,
-        fetch: this.#fetch,
-        maxBytes: this.#options.maxBytes,
-        signal: AbortSignal.timeout(30_000),
-        ...(this.#options.headers === undefined ? {} : { headers: this.#options.headers }),
-      });
-      this.#era = probing;
-      probing.then(
-        (probe) => {
-          if (this.#era === probing) this.#eraKnown = probe.era;
-        },
-        () => {
-          if (this.#era === probing) this.#era = undefined;
-        },
-      );
+    const probing = this.#era ?? this.#remember(probeEra(this.#options, this.#fetch));
+    if (this.#unseen === probing) {
+      this.#unseen = undefined;
+      probing.catch(() => this.#forget(probing));
     }
-    return untilAborted(this.#era, options.signal);
+    return untilAborted(probing, options.signal);
+  }
+
+  /** Keeps `probing` as the era: its answer once it has one; a failure is forgotten (unless kept for a first use). */
+  #remember(probing: Promise<EraProbe>, { keepFailure = false } = {}): Promise<EraProbe> {
+    this.#era = probing;
+    if (keepFailure) this.#unseen = probing;
+    probing.then(
+      (probe) => {
+        if (this.#era === probing) this.#eraKnown = probe.era;
+      },
+      () => {
+        if (!keepFailure) this.#forget(probing);
+      },
+    );
+    return probing;
+  }
+
+  #forget(probing: Promise<EraProbe>): void {
+    if (this.#era === probing) this.#era = undefined;
   }
 
   async #eraOf(options: TransportCallOptions): Promise<McpEra> {

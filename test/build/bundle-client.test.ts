@@ -82,6 +82,25 @@ describe('scripts/bundle-client.mjs', () => {
       'the bundle carries the name and version of package.json',
     );
 
+    // The MCP era probe goes out before the MCP SDK loads (its round trip overlaps the load): the
+    // chunk that exports startMcp reaches no SDK module but the media-type parser, nor zod or ajv.
+    const exportsStart = chunks.filter((f) =>
+      /export\s*\{[^}]*\bstartMcp\b/.test(readFileSync(path.join(clientDir, f), 'utf8')),
+    );
+    assert.ok(exportsStart.length >= 1, 'a chunk exports startMcp');
+    const probeFiles = new Set<string>();
+    const packages = new Set<string>();
+    const walk = (file: string) => {
+      if (probeFiles.has(file)) return;
+      probeFiles.add(file);
+      for (const spec of staticImports(readFileSync(file, 'utf8'))) {
+        if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec));
+        else if (!spec.startsWith('node:')) packages.add(spec);
+      }
+    };
+    for (const chunk of exportsStart) walk(path.join(clientDir, chunk));
+    assert.deepEqual([...packages], ['@modelcontextprotocol/sdk/shared/mediaType.js']);
+
     const url = (file: string) => pathToFileURL(path.join(dist, file)).href;
     const client = (await import(url('client/index.js'))) as typeof sourceClient;
     assert.deepEqual(Object.keys(client).sort(), Object.keys(sourceClient).sort());

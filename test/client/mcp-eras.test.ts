@@ -6,6 +6,7 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import * as z from 'zod';
 import { AdcpClient } from '../../src/client/index.js';
+import { createTransport } from '../../src/client/create-transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
 import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
@@ -161,6 +162,85 @@ describe('AdcpClient against an SDK 1.x server (2025 era, first answer)', () => 
   });
 });
 
+describe('AdcpClient era probe sent ahead (before the MCP SDK is loaded)', () => {
+  it('sends server/discover as the transport is made, then initialize and the call, with no second probe', async () => {
+    const server = await startMcpTestServer({
+      tools: [{ name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) }],
+    });
+    const { fetch, sent } = recordingFetch();
+    const transport = await createTransport('mcp', { url: server.url, maxBytes: 1_000_000, fetch });
+    try {
+      // Out before the transport module (and the SDK it imports) was loaded, not on the first call.
+      assert.deepEqual(sent, ['POST server/discover']);
+      const result = await transport.callTool('get_products', {}, { maxBytes: 1_000_000 });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(sent, [
+        'POST server/discover',
+        'POST initialize',
+        'POST notifications/initialized',
+        'POST tools/call',
+      ]);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it('speaks the modern era to a dual-era createAdcpServer: server/discover, then the call, no initialize', async () => {
+    const server = await createAdcpServer({
+      validateRequests: false,
+      tools: [{ name: 'get_products', description: 'Products.', handler: () => ({ products: [] }) }],
+    }).listen();
+    const { fetch, sent } = recordingFetch();
+    const transport = await createTransport('mcp', { url: server.mcpUrl, maxBytes: 1_000_000, fetch });
+    try {
+      assert.deepEqual(sent, ['POST server/discover']);
+      const result = await transport.callTool('get_products', {}, { maxBytes: 1_000_000 });
+      assert.equal(result.status, 'completed');
+      assert.deepEqual(sent, ['POST server/discover', 'POST tools/call']);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
+  });
+
+  it('reports a probe that failed before the first call to that call, then probes again on the next', async () => {
+    const sent: string[] = [];
+    const unreachable: typeof fetch = async (_input, init) => {
+      const body = typeof init?.body === 'string' ? init.body : '{}';
+      sent.push(`${init?.method ?? 'GET'} ${(JSON.parse(body) as { method?: string }).method ?? ''}`);
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+    };
+    const transport = await createTransport('mcp', {
+      url: 'http://127.0.0.1:9/mcp',
+      maxBytes: 1_000,
+      fetch: unreachable,
+    });
+    try {
+      await new Promise((resolve) => setImmediate(resolve)); // the probe has failed by now
+      const isNetwork = (error: unknown) => error instanceof AdcpWireError && error.code === 'network';
+      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: 1_000 }), isNetwork);
+      assert.deepEqual(sent, ['POST server/discover']);
+      await assert.rejects(transport.callTool('get_products', {}, { maxBytes: 1_000 }), isNetwork);
+      assert.deepEqual(sent, ['POST server/discover', 'POST server/discover']);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('pinned to an era, sends no probe ahead', async () => {
+    const { fetch, sent } = recordingFetch();
+    const transport = await createTransport('mcp', {
+      url: 'http://127.0.0.1:9/mcp',
+      maxBytes: 1_000_000,
+      fetch,
+      mcpEra: 'legacy',
+    });
+    await transport.close();
+    assert.deepEqual(sent, []);
+  });
+});
+
 describe('AdcpClient era probe', () => {
   it('does not fall back to initialize when the agent cannot be reached', async () => {
     const http = createServer();
@@ -175,6 +255,12 @@ describe('AdcpClient era probe', () => {
         (error: unknown) => error instanceof AdcpWireError && error.code === 'network',
       );
       assert.deepEqual(sent, ['POST server/discover']);
+      // The failed probe is forgotten once reported: the next call probes again.
+      await assert.rejects(
+        client.call('get_products', {}),
+        (error: unknown) => error instanceof AdcpWireError && error.code === 'network',
+      );
+      assert.deepEqual(sent, ['POST server/discover', 'POST server/discover']);
     } finally {
       await client.close();
     }

@@ -60,8 +60,14 @@ describe('AdcpClient with an OpenTelemetry SDK registered', () => {
       assert.equal(parentOf(attempt), call.spanContext().spanId);
       assert.equal(attr(attempt, 'adcp.attempt'), 1);
       assert.equal(attr(attempt, 'gen_ai.tool.name'), 'get_products');
-      if (protocol === 'mcp') assert.equal(attr(attempt, 'mcp.method.name'), 'tools/call');
-      else assert.equal(attr(attempt, 'rpc.system.name'), 'jsonrpc');
+      if (protocol === 'mcp') {
+        assert.equal(attr(attempt, 'mcp.method.name'), 'tools/call');
+        // The era probe, sent as the transport is made (before the attempt): a client span of its own.
+        const probe = spans.find((s) => s.name === 'server/discover' && s.kind === 2);
+        assert.ok(probe, `no probe span in ${spans.map((s) => s.name).join(', ')}`);
+        assert.equal(parentOf(probe), call.spanContext().spanId);
+        assert.equal(attr(probe, 'mcp.method.name'), 'server/discover');
+      } else assert.equal(attr(attempt, 'rpc.system.name'), 'jsonrpc');
       assert.equal(attr(attempt, 'server.address'), '127.0.0.1');
       // The attempt is the client span of its requests: no HTTP span duplicates it.
       assert.ok(!spans.some((s) => s.kind === 2 && s.name === 'POST' && parentOf(s) === attempt.spanContext().spanId));
