@@ -140,7 +140,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
     };
     if (sse) {
       const report = answerReport(context, response.url);
-      cap.watch = watchSseAnswer(requestId, report.fail, report.keep);
+      cap.watch = watchSseAnswer(requestId, report.fail, report.keep, () => context.settled === true);
       return withBody(response, capBody(response.body, cap));
     }
     const capped = new Response(capBody(response.body, cap), {

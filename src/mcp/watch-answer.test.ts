@@ -92,6 +92,60 @@ describe('watchSseAnswer', () => {
     assert.equal(problems.length, 1);
   });
 
+  it('does not parse an answer the SDK has already delivered, and parses it once when the call is still open', async () => {
+    const body = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 3, result: { errors: [] } })}\n\n`;
+    const parse = JSON.parse;
+    let parsed = 0;
+    JSON.parse = ((text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      parsed++;
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    const run = async (settled: boolean): Promise<string[]> => {
+      const problems: string[] = [];
+      const watch = watchSseAnswer(
+        3,
+        (problem) => problems.push(problem),
+        undefined,
+        () => settled,
+      );
+      watch.chunk(new TextEncoder().encode(body));
+      watch.end();
+      return problems;
+    };
+    try {
+      assert.deepEqual(await run(true), []);
+      assert.equal(parsed, 0, 'the call settled: the SDK parsed the answer, the watcher does not');
+      assert.deepEqual(await run(false), [], 'the call still open at the end: the answer is found');
+      assert.equal(parsed, 1);
+    } finally {
+      JSON.parse = parse;
+    }
+  });
+
+  it('keeps an error answer at once, its key written plainly or with a \\u escape', async () => {
+    for (const key of ['"error"', '"\\u0065rror"']) {
+      const problems: string[] = [];
+      const kept: Record<string, unknown>[] = [];
+      const watch = watchSseAnswer(
+        3,
+        (problem) => problems.push(problem),
+        (error) => kept.push(error),
+        () => false,
+      );
+      const idless = `{"jsonrpc":"2.0","id":null,${key}:{"code":-32700,"message":"Parse error"}}`;
+      watch.chunk(new TextEncoder().encode(`data: {"jsonrpc":"2.0","id":3,${key}:{"code":-32000,"message":"no"}}\n\n`));
+      assert.deepEqual(kept, [{ code: -32000, message: 'no' }], `kept before the stream ends (${key})`);
+      const other = watchSseAnswer(
+        3,
+        (problem) => problems.push(problem),
+        undefined,
+        () => false,
+      );
+      other.chunk(new TextEncoder().encode(`data: ${idless}\n\n`));
+      assert.deepEqual(problems, ['is a JSON-RPC error with no request id'], `said at once (${key})`);
+    }
+  });
+
   it('leaves a resumable stream (an event with an id) to the SDK', async () => {
     assert.equal(await settles(['id: e1\ndata:\n\n']), true);
     assert.equal(await settles(['id: e1\n\n']), false, 'an event without data is never dispatched');

@@ -71,11 +71,20 @@ export interface SseAnswerWatcher {
  * error with `id: null`, which the SDK cannot route to the call (as `checkJsonAnswer` refuses
  * it in a JSON answer). A plain watcher, not a stream of its own: the capped body calls it from
  * its `pull`, so the answer passes through one stream only.
+ *
+ * The SDK parses every event itself, so the watcher parses only what it must, when it must: an
+ * event that may be a JSON-RPC error (its data holds `"error"`, or a `\u` escape that could spell
+ * it) at once, to keep the error and to catch an id-less one before the SDK sees it; any other
+ * event is kept as text and parsed only if the stream ends while the call is still open
+ * (`isSettled` false), to tell "no answer came" from "the answer came". An answer the SDK has
+ * already delivered (the usual end) is never parsed twice: on a large answer the second
+ * `JSON.parse` cost as much as the SDK's own.
  */
 export function watchSseAnswer(
   id: number | string,
   onUnsettled: (problem: string) => void,
   onError?: (error: Record<string, unknown>) => void,
+  isSettled: () => boolean = () => false,
 ): SseAnswerWatcher {
   const decoder = new TextDecoder();
   let pending = '';
@@ -84,24 +93,32 @@ export function watchSseAnswer(
   let eventId = '';
   let answered = false;
   let resumable = false;
+  /** Message events not parsed yet (no `"error"` in them): parsed at the end only if the call is open. */
+  let unread: string[] = [];
+  const read = (text: string): void => {
+    try {
+      const message: unknown = JSON.parse(text);
+      if (answersRequest(message, id)) {
+        answered = true;
+        const error = rpcErrorOf(message, id);
+        if (error !== undefined) onError?.(error);
+        const problem = errorWithoutId(message);
+        if (problem !== undefined) onUnsettled(problem);
+      }
+    } catch {
+      // Not JSON: the SDK reports it.
+    }
+  };
   const line = (text: string): void => {
     if (text === '') {
       // Dispatch as the SDK's parser does: only events with a data line; an id makes it resumable.
       if (data.length > 0) {
         if (eventId !== '') resumable = true;
         if (event === '' || event === 'message') {
-          try {
-            const message: unknown = JSON.parse(data.join('\n'));
-            if (answersRequest(message, id)) {
-              answered = true;
-              const error = rpcErrorOf(message, id);
-              if (error !== undefined) onError?.(error);
-              const problem = errorWithoutId(message);
-              if (problem !== undefined) onUnsettled(problem);
-            }
-          } catch {
-            // Not JSON: the SDK reports it.
-          }
+          const text = data.length === 1 ? (data[0] as string) : data.join('\n');
+          // An error's key is `"error"`, or written with a \u escape: nothing else spells it.
+          if (text.includes('"error"') || text.includes('\\u')) read(text);
+          else unread.push(text);
         }
       }
       data = [];
@@ -129,11 +146,21 @@ export function watchSseAnswer(
   };
   return {
     chunk(bytes) {
-      if (!answered) scan(decoder.decode(bytes, { stream: true }), false);
+      if (answered) return;
+      if (isSettled()) {
+        // The SDK delivered the answer (or the call ended otherwise): nothing left to watch for.
+        answered = true;
+        unread = [];
+        return;
+      }
+      scan(decoder.decode(bytes, { stream: true }), false);
     },
     end() {
       if (!answered) scan(decoder.decode(), true);
-      if (!answered && !resumable) onUnsettled('ended without an answer to the request (no event carried its id)');
+      if (answered || resumable || isSettled()) return;
+      for (const text of unread) if (!answered) read(text);
+      unread = [];
+      if (!answered) onUnsettled('ended without an answer to the request (no event carried its id)');
     },
   };
 }
