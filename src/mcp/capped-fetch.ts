@@ -118,6 +118,11 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       done();
       return answering ? watchAnswer(response, requestId, context) : response;
     }
+    if (!counted && sse) {
+      // A whole SSE answer of a declared length (as the SDK server sends one it has whole).
+      done();
+      return readWholeSseAnswer(response, requestId, context, options.url);
+    }
     const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
     const cap: CapOptions = {
       maxBytes,
@@ -194,6 +199,88 @@ async function watchAnswer(response: Response, id: number | string, context: Cal
   const { parsed, problem } = checkJsonAnswer(text, id, report.keep);
   if (problem !== undefined) report.fail(problem);
   return withReadBody(response, text, parsed);
+}
+
+/**
+ * An SSE answer whose length is declared (within the cap) is whole once read: read at once and,
+ * when it is one plain `message` event (no event id, no `retry`) answering the request, handed to
+ * the SDK as the JSON answer it carries, parsed once. The SDK's SSE path would decode and parse it
+ * through two more streams after the one this client watches it with (on Node 20 each stream
+ * costs tens of µs to make), and parse it a second time. Anything else (progress events before
+ * the answer, a resumable or unreadable event, no answer) goes to the SDK as the event stream it
+ * was, watched as any SSE answer is. A connection that breaks mid-body fails as a dropped one.
+ */
+async function readWholeSseAnswer(
+  response: Response,
+  id: number | string,
+  context: CallContext,
+  url: string,
+): Promise<Response> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (context.signal.aborted) throw abortReason(context.signal.reason);
+    throw new AdcpWireError('network', `the connection to the MCP server at ${url} broke before the answer arrived`, {
+      cause: error,
+      url,
+    });
+  }
+  const report = answerReport(context, response.url);
+  const data = soleMessageData(text);
+  if (data !== undefined) {
+    const { parsed, problem } = checkJsonAnswer(data, id, report.keep);
+    if (parsed !== undefined && problem === undefined) {
+      const headers = new Headers(response.headers);
+      headers.set('content-type', 'application/json');
+      Object.defineProperty(response, 'headers', { value: headers });
+      return withReadBody(response, data, parsed);
+    }
+  }
+  const watch = watchSseAnswer(id, report.fail, report.keep, () => context.settled === true);
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      watch.chunk(bytes);
+      watch.end();
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return withBody(response, body);
+}
+
+/**
+ * The data of `text`'s only event when the whole SSE body is one `message` event with data and
+ * nothing the SDK would act on besides (an `id` or `retry` field, another event): else `undefined`.
+ */
+export function soleMessageData(text: string): string | undefined {
+  let data: string[] | undefined;
+  let event = '';
+  let found: string | undefined;
+  const lines = text.split(/\r\n|\r|\n/);
+  lines.pop(); // what follows the last line break is no line (an unfinished one, or nothing)
+  for (const line of lines) {
+    if (line === '') {
+      if (data !== undefined) {
+        if (found !== undefined || (event !== '' && event !== 'message')) return undefined;
+        found = data.join('\n');
+      }
+      data = undefined;
+      event = '';
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') (data ??= []).push(value);
+    else if (field === 'event') event = value;
+    else if (field === 'id' || field === 'retry') return undefined;
+  }
+  // An event the body ends before its blank line is dropped (the SSE rules, and the SDK's).
+  return found === '' ? undefined : found;
 }
 
 /**
