@@ -1,5 +1,4 @@
 import { signatureRefusal } from '../core/signature-challenge.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +8,7 @@ import { RequestLedger, type CallContext } from './call-context.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
-import { lazySchemaValidator } from './lazy-schema-validator.js';
+import { McpSessionClient } from './mcp-session-client.js';
 import { withoutListenStream } from './without-listen-stream.js';
 
 export interface McpSessionOptions {
@@ -29,7 +28,7 @@ const TERMINATE_TIMEOUT_MS = 2000;
 export type McpWire = 'streamable-http' | 'sse';
 
 interface Connection {
-  client: Client;
+  client: McpSessionClient;
   transport: Transport;
   wire: McpWire;
   /** The requests this connection's transport sent for calls, for its fetch to find. */
@@ -105,7 +104,7 @@ export class McpSession {
    * (it restarted, or expired the session), reconnects once and sends again; the server
    * dispatched nothing, so resending is safe.
    */
-  async run<T>(context: CallContext, send: (client: Client) => Promise<T>): Promise<T> {
+  async run<T>(context: CallContext, send: (client: McpSessionClient) => Promise<T>): Promise<T> {
     this.#calls.add(context);
     try {
       for (let attempt = 0; ; attempt++) {
@@ -132,7 +131,7 @@ export class McpSession {
   }
 
   /** Calls `send`, marking the requests it hands to the transport meanwhile as `context`'s. */
-  #sendAs<T>(context: CallContext, connection: Connection, send: (client: Client) => Promise<T>): Promise<T> {
+  #sendAs<T>(context: CallContext, connection: Connection, send: (client: McpSessionClient) => Promise<T>): Promise<T> {
     const outer = this.#sending;
     this.#sending = context;
     try {
@@ -221,10 +220,7 @@ export class McpSession {
     timeout: number,
     requests: RequestLedger,
   ): Promise<Connection> {
-    const client = new Client(
-      { name: ADCP_WIRE_PACKAGE.name, version: ADCP_WIRE_PACKAGE.version },
-      { capabilities: {}, jsonSchemaValidator: lazySchemaValidator() },
-    );
+    const client = new McpSessionClient({ name: ADCP_WIRE_PACKAGE.name, version: ADCP_WIRE_PACKAGE.version });
     this.#wire = wire;
     this.#track(transport, requests);
     await client.connect(transport, { timeout });

@@ -1,5 +1,5 @@
 import { signatureRefusal } from '../core/signature-challenge.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpSessionClient } from './mcp-session-client.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
@@ -31,7 +31,7 @@ export interface SendOptions {
 export async function sendRequest<T>(
   session: McpSession,
   options: SendOptions,
-  send: (client: Client, signal: AbortSignal) => Promise<T>,
+  send: (client: McpSessionClient, signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const scope = openCallScope(options.maxBytes, options.signal);
   try {

@@ -101,6 +101,15 @@ describe('scripts/bundle-client.mjs', () => {
     for (const chunk of exportsStart) walk(path.join(clientDir, chunk));
     assert.deepEqual([...packages], ['@modelcontextprotocol/sdk/shared/mediaType.js']);
 
+    // The MCP session is the SDK's Protocol opened with initialize (src/mcp/mcp-session-client.ts),
+    // not the SDK Client, whose module loads AJV and the experimental task helpers: no chunk
+    // imports either (a buyer's first answer pays for every module it loads).
+    for (const chunk of chunks) {
+      for (const spec of staticImports(readFileSync(path.join(clientDir, chunk), 'utf8'))) {
+        assert.doesNotMatch(spec, /@modelcontextprotocol\/sdk\/(client\/index|validation)/, `${chunk} imports ${spec}`);
+      }
+    }
+
     const url = (file: string) => pathToFileURL(path.join(dist, file)).href;
     const client = (await import(url('client/index.js'))) as typeof sourceClient;
     assert.deepEqual(Object.keys(client).sort(), Object.keys(sourceClient).sort());
