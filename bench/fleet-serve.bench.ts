@@ -5,6 +5,7 @@
 // >= 0.9x the capacity of one, by CPU per request (bench/pg.bench.ts's method: capacity = 2 cores
 // / total CPU per request). BENCH_FLEET_ONLY=<regex> runs only the scenarios it matches.
 // Uses a private throwaway cluster (scripts/pg-start.sh), stopped at the end.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -37,7 +38,7 @@ const PRINCIPALS = 200;
 const SETTLE_MS = 2_500;
 const MODERN = '2026-07-28';
 
-type Scenario = { name: string; store: 'sqlite' | 'postgres'; instances: number };
+type Scenario = { name: string; store: 'sqlite' | 'postgres' | 'floor'; instances: number };
 const SCENARIOS = (
   [
     // The control: the same instances with nothing shared (each its own SQLite file), so what 3
@@ -47,8 +48,71 @@ const SCENARIOS = (
     { name: 'SQLite, 1 instance', store: 'sqlite', instances: 1 },
     { name: 'PostgreSQL, 1 instance', store: 'postgres', instances: 1 },
     { name: 'PostgreSQL, 3 instances', store: 'postgres', instances: 3 },
+    // The floor: no AdCP at all. A bare node:http server per instance that answers each call after
+    // FLOOR_QUERIES trivial statements in series on its own pool (the fleet's statements per call,
+    // bench/results/fleet.md), so what three processes waiting on PostgreSQL mid-call cost on 2
+    // cores shows without any code of ours.
+    { name: 'Floor on PostgreSQL, 1 instance', store: 'floor', instances: 1 },
+    { name: 'Floor on PostgreSQL, 3 instances', store: 'floor', instances: 3 },
   ] satisfies Scenario[] as Scenario[]
 ).filter((s) => new RegExp(process.env.BENCH_FLEET_ONLY ?? '.').test(s.name));
+
+// Statements per call of the fleet on PostgreSQL, counted with pg_stat_statements over 3,000
+// calls (bench/results/fleet.md, stop 17): 5.5, so the floor alternates 5 and 6.
+const FLOOR_QUERIES = [5, 6];
+// A bare server: each POST waits for its statements in series (SELECT $1, one round trip each),
+// then answers a JSON-RPC result. Prints its port once listening; ends on SIGTERM.
+const FLOOR_SERVER = `
+import { createServer } from 'node:http';
+import pg from 'pg';
+const pool = new pg.Pool({ connectionString: process.env.FLOOR_PG_URL, max: Number(process.env.FLOOR_PG_MAX) });
+const counts = ${JSON.stringify(FLOOR_QUERIES)};
+let n = 0;
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', async () => {
+    const { id } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const count = counts[n++ % counts.length];
+    for (let i = 0; i < count; i += 1) await pool.query('SELECT $1::int AS n', [i]);
+    const body = JSON.stringify({ jsonrpc: '2.0', id, result: { content: [], structuredContent: {} } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.on('SIGTERM', () => { server.close(); server.closeAllConnections(); void pool.end(); });
+`;
+
+/** The floor's bare server, on `url` with `max` connections. */
+async function startFloorInstance(
+  url: string,
+  max: number,
+): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], {
+    cwd: process.cwd(),
+    env: { ...process.env, FLOOR_PG_URL: url, FLOOR_PG_MAX: String(max) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('floor server did not start in 30 s')), 30_000);
+    child.stdout?.once('data', (chunk: Buffer) => {
+      clearTimeout(timer);
+      resolve(Number(chunk.toString('utf8').trim()));
+    });
+    child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
+  });
+  return {
+    child,
+    port,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
 
 const tokens = Array.from({ length: PRINCIPALS }, (_, i) => ({ token: randomBytes(16).toString('hex'), who: `b${i}` }));
 const serveTokens = tokens.map((t) => `${t.token}=${t.who}`).join(',');
@@ -147,15 +211,20 @@ try {
     for (const scenario of round % 2 === 0 ? SCENARIOS : [...SCENARIOS].reverse()) {
       run += 1;
       let storeArgs: string[] = [];
-      if (scenario.store === 'postgres') {
+      if (scenario.store !== 'sqlite') {
         const schema = `fleet_${run}`;
         await admin.query(`CREATE SCHEMA ${schema}`);
         const url = new URL(cluster.url);
         url.searchParams.set('options', `-c search_path=${schema}`);
         storeArgs = ['--store-url', url.toString()];
       }
-      const instances: (ServeProcess & { port: number })[] = [];
+      const instances: { child: ChildProcess; port: number; stop(): Promise<void> }[] = [];
       for (let i = 0; i < scenario.instances; i += 1) {
+        if (scenario.store === 'floor') {
+          const url = new URL(cluster.url);
+          instances.push(await startFloorInstance(url.toString(), Math.ceil(PG_CONNECTIONS / scenario.instances)));
+          continue;
+        }
         // All of an instance's state in one store: a SQLite file, or PostgreSQL (--db is then unused).
         const args =
           scenario.store === 'postgres'
@@ -234,11 +303,11 @@ for (const scenario of SCENARIOS) {
     instances: median(f.cpu.map((c) => c.instances)),
     postgres: median(f.cpu.map((c) => c.postgres)),
   };
-  const total = cpu.client + cpu.instances + (scenario.store === 'postgres' ? cpu.postgres : 0);
+  const total = cpu.client + cpu.instances + (scenario.store !== 'sqlite' ? cpu.postgres : 0);
   cpuOf.set(scenario.name, { instances: cpu.instances, postgres: cpu.postgres, total });
   lines.push(
     `| ${scenario.name} | ${median(f.perSecond).toFixed(0)} | ${f.failed} | ${cpu.client.toFixed(2)} | ${cpu.instances.toFixed(2)} | ` +
-      `${scenario.store === 'postgres' ? cpu.postgres.toFixed(2) : '-'} | ${total.toFixed(2)} | ${(2000 / total).toFixed(0)} | ` +
+      `${scenario.store !== 'sqlite' ? cpu.postgres.toFixed(2) : '-'} | ${total.toFixed(2)} | ${(2000 / total).toFixed(0)} | ` +
       `${f.perSecond.map((r) => r.toFixed(0)).join(', ')} |`,
   );
 }
@@ -247,7 +316,7 @@ const rate = (name: string) => median((results.get(name) as Figures).perSecond);
 // saw the same load from the rest of the machine): its median and spread.
 const totalOf = (name: string, round: number) => {
   const c = (results.get(name) as Figures).cpu[round] as Figures['cpu'][number];
-  return c.client + c.instances + (name.startsWith('PostgreSQL') ? c.postgres : 0);
+  return c.client + c.instances + (name.startsWith('SQLite') ? 0 : c.postgres);
 };
 /** 3 instances vs 1 of `store`: by CPU capacity, measured rate, and per round. */
 const fleetRatio = (store: string) => {
@@ -273,6 +342,12 @@ if (sqlite !== undefined && pg1 !== undefined) {
 }
 if (pg1 !== undefined && cpuOf.has('PostgreSQL, 3 instances')) {
   lines.push(`- 3 instances vs 1, PostgreSQL (target >= 0.9x): ${fleetRatio('PostgreSQL')}`);
+}
+if (cpuOf.has('Floor on PostgreSQL, 1 instance') && cpuOf.has('Floor on PostgreSQL, 3 instances')) {
+  lines.push(
+    `- the floor, 3 bare servers vs 1 that only wait on PostgreSQL (${FLOOR_QUERIES.join(' and ')} statements per call, ` +
+      `alternately; no AdCP, no code of ours): ${fleetRatio('Floor on PostgreSQL')}`,
+  );
 }
 if (sqlite !== undefined && cpuOf.has('SQLite, 3 instances')) {
   lines.push(
