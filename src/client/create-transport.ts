@@ -1,4 +1,6 @@
 import type { AdcpTransport, TransportOptions } from '../transport/transport.js';
+import { urlAttributes } from '../telemetry/attributes.js';
+import { inSpan } from '../telemetry/span.js';
 
 /**
  * Creates the transport for `protocol`. Both are loaded on demand, so an MCP caller never loads
@@ -31,7 +33,14 @@ export async function createTransport(
  * it): the probe's round trip overlaps the SDK's load instead of following it.
  */
 async function mcpTransport(options: TransportOptions): Promise<AdcpTransport> {
-  const start = (await import('../mcp/mcp-start.js')).startMcp(options);
+  const start = (await import('../mcp/mcp-start.js')).startMcp(options, (probe) =>
+    // The probe's own MCP client span, child of whatever is active: the call that needed the era.
+    inSpan(
+      'server/discover',
+      () => ({ kind: 'client', attributes: { 'mcp.method.name': 'server/discover', ...urlAttributes(options.url) } }),
+      probe,
+    ),
+  );
   try {
     return (await import('../mcp/index.js')).createMcpTransport(options, start);
   } catch (error) {

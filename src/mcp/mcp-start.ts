@@ -1,7 +1,5 @@
 import type { TransportOptions } from '../transport/transport.js';
 import { createNodeHttpFetch, unlessGlobalFetchChanged, type NodeHttpFetch } from '../transport/node-http-fetch.js';
-import { urlAttributes } from '../telemetry/attributes.js';
-import { inSpan } from '../telemetry/span.js';
 import { probeMcpEra, type EraProbe } from './mcp-era.js';
 
 /** Longest wait for the era probe, ms. */
@@ -36,23 +34,23 @@ export function mcpFetch(options: TransportOptions): Pick<McpStart, 'fetch' | 'h
 }
 
 /**
- * Sends the `server/discover` probe that learns the agent's era (see `probeMcpEra`), with an
- * OpenTelemetry SDK registered as an MCP client span `server/discover` of its own (its request
- * names that span), child of whatever is active: the call that needed the era.
+ * Runs the era probe as given, or inside what the caller wraps it in: AdcpClient gives it an
+ * OpenTelemetry client span of its own (`src/client/create-transport.ts`; this room may not
+ * import telemetry, docs/architecture.md).
  */
-export function probeEra(options: TransportOptions, fetcher: typeof fetch): Promise<EraProbe> {
-  return inSpan(
-    'server/discover',
-    () => ({ kind: 'client', attributes: { 'mcp.method.name': 'server/discover', ...urlAttributes(options.url) } }),
-    () =>
-      probeMcpEra({
-        url: options.url,
-        fetch: fetcher,
-        maxBytes: options.maxBytes,
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-        ...(options.headers === undefined ? {} : { headers: options.headers }),
-      }),
-  );
+export type ProbeWrapper = (probe: () => Promise<EraProbe>) => Promise<EraProbe>;
+
+/** Sends the `server/discover` probe that learns the agent's era (see `probeMcpEra`). */
+export function probeEra(options: TransportOptions, fetcher: typeof fetch, wrap?: ProbeWrapper): Promise<EraProbe> {
+  const probe = () =>
+    probeMcpEra({
+      url: options.url,
+      fetch: fetcher,
+      maxBytes: options.maxBytes,
+      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      ...(options.headers === undefined ? {} : { headers: options.headers }),
+    });
+  return wrap === undefined ? probe() : wrap(probe);
 }
 
 /**
@@ -63,10 +61,10 @@ export function probeEra(options: TransportOptions, fetcher: typeof fetch): Prom
  * 2025-era session is opened only once the probe has answered: a call never runs under an era
  * not yet known, and a modern server sees no `initialize`.
  */
-export function startMcp(options: TransportOptions): McpStart {
+export function startMcp(options: TransportOptions, wrap?: ProbeWrapper): McpStart {
   checkMcpUrl(options.url);
   const { fetch: fetcher, http } = mcpFetch(options);
-  const era = (options.mcpEra ?? 'auto') === 'auto' ? probeEra(options, fetcher) : undefined;
+  const era = (options.mcpEra ?? 'auto') === 'auto' ? probeEra(options, fetcher, wrap) : undefined;
   // Awaited by the transport's era(); a probe whose transport is never made must not go unhandled.
   era?.catch(() => undefined);
   return { fetch: fetcher, http, era };
