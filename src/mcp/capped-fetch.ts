@@ -3,7 +3,7 @@ import { abortReason } from '../transport/abort-reason.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
 import { capBody, type CapOptions } from '../transport/capped-body.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
+import { checkJsonAnswer, sseField, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
 
 /** Socket errors that mean the request never reached the server: resending is safe. */
@@ -168,6 +168,14 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
   };
 }
 
+/** The error of a call whose answer stopped coming: a dropped connection, which may be resent. */
+function brokenAnswer(readError: unknown, url: string): AdcpWireError {
+  return new AdcpWireError('network', `the connection to the MCP server at ${url} broke before the answer arrived`, {
+    cause: readError,
+    url,
+  });
+}
+
 /**
  * The answer stream of a call broke (the server died mid-answer): the SDK would wait for an answer
  * that cannot come until the call's deadline. Once the SDK has handled what did arrive, a call
@@ -177,12 +185,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
 function failIfUnanswered(context: CallContext, readError: unknown, url: string): void {
   setTimeout(() => {
     if (context.settled === true || context.signal.aborted) return;
-    context.fail(
-      new AdcpWireError('network', `the connection to the MCP server at ${url} broke before the answer arrived`, {
-        cause: readError,
-        url,
-      }),
-    );
+    context.fail(brokenAnswer(readError, url));
   }, 0);
 }
 
@@ -221,10 +224,7 @@ async function readWholeSseAnswer(
     text = await response.text();
   } catch (error) {
     if (context.signal.aborted) throw abortReason(context.signal.reason);
-    throw new AdcpWireError('network', `the connection to the MCP server at ${url} broke before the answer arrived`, {
-      cause: error,
-      url,
-    });
+    throw brokenAnswer(error, url);
   }
   const report = answerReport(context, response.url);
   const data = soleMessageData(text);
@@ -270,11 +270,7 @@ export function soleMessageData(text: string): string | undefined {
       event = '';
       continue;
     }
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
+    const { field, value } = sseField(line);
     if (field === 'data') (data ??= []).push(value);
     else if (field === 'event') event = value;
     else if (field === 'id' || field === 'retry') return undefined;

@@ -55,6 +55,18 @@ function errorWithoutId(parsed: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * One SSE line's field and value, by the SSE rules (the SDK's parser reads them so): the name
+ * before the first colon (the whole line when there is none), the value after it less one
+ * leading space. A comment line (`:` first) has the empty field name, which no reader acts on.
+ */
+export function sseField(line: string): { field: string; value: string } {
+  const colon = line.indexOf(':');
+  if (colon === -1) return { field: line, value: '' };
+  const value = line.slice(colon + 1);
+  return { field: line.slice(0, colon), value: value.startsWith(' ') ? value.slice(1) : value };
+}
+
 /** Sees the bytes of an SSE answer as they pass (see `capBody`'s `watch`). */
 export interface SseAnswerWatcher {
   /** The next chunk of the body, passed on unchanged. */
@@ -126,10 +138,7 @@ export function watchSseAnswer(
       eventId = '';
       return;
     }
-    const colon = text.indexOf(':');
-    const field = colon === -1 ? text : text.slice(0, colon);
-    let value = colon === -1 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
+    const { field, value } = sseField(text);
     if (field === 'data') data.push(value);
     else if (field === 'event') event = value;
     else if (field === 'id') eventId = value;
