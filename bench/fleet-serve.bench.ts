@@ -211,7 +211,7 @@ try {
     for (const scenario of round % 2 === 0 ? SCENARIOS : [...SCENARIOS].reverse()) {
       run += 1;
       let storeArgs: string[] = [];
-      if (scenario.store !== 'sqlite') {
+      if (scenario.store === 'postgres') {
         const schema = `fleet_${run}`;
         await admin.query(`CREATE SCHEMA ${schema}`);
         const url = new URL(cluster.url);
@@ -221,8 +221,7 @@ try {
       const instances: { child: ChildProcess; port: number; stop(): Promise<void> }[] = [];
       for (let i = 0; i < scenario.instances; i += 1) {
         if (scenario.store === 'floor') {
-          const url = new URL(cluster.url);
-          instances.push(await startFloorInstance(url.toString(), Math.ceil(PG_CONNECTIONS / scenario.instances)));
+          instances.push(await startFloorInstance(cluster.url, Math.ceil(PG_CONNECTIONS / scenario.instances)));
           continue;
         }
         // All of an instance's state in one store: a SQLite file, or PostgreSQL (--db is then unused).
