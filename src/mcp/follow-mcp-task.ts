@@ -6,6 +6,7 @@ import {
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
+import { AdcpWireError } from '../core/wire-error.js';
 import type { ProgressEvent } from '../transport/transport.js';
 import { sleep as abortableSleep } from '../transport/sleep.js';
 import { abortReason } from '../transport/abort-reason.js';
@@ -69,33 +70,54 @@ export async function followMcpTask(first: Task, options: FollowTaskOptions): Pr
   }
 }
 
-/** `tasks/get`: the current state of an MCP Task. */
-export function getMcpTask(
+/** `tasks/get`: the current state of an MCP Task (an answer about another task is refused). */
+export async function getMcpTask(
   session: McpSession,
   taskId: string,
   options: { url: string; maxBytes: number; signal?: AbortSignal },
 ): Promise<Task> {
-  return sendRequest(session, { ...options, what: 'tasks/get' }, (client, s) =>
+  const task = await sendRequest(session, { ...options, what: 'tasks/get' }, (client, s) =>
     client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, {
       signal: s,
       timeout: NO_SDK_TIMEOUT,
     }),
   );
+  checkSameTask(taskId, task.taskId, options.url);
+  return task;
+}
+
+/**
+ * Both eras: the task a `tasks/*` answer describes must be the one asked about. A server that
+ * answers for another task (its bug, or a swap) must not settle this call with that task's state
+ * or result: a protocol error, at once.
+ */
+export function checkSameTask(asked: string, answered: unknown, url: string): void {
+  if (answered === asked) return;
+  const shown = sanitizeSellerText(typeof answered === 'string' ? answered : String(answered), { maxLength: 80 });
+  throw new AdcpWireError(
+    'protocol',
+    `the MCP server at ${url} answered about task ${shown ?? '?'} when asked about ${asked}`,
+    {
+      url,
+    },
+  );
 }
 
 /** `tasks/cancel`, bounded to 10 s when the caller gives no signal. */
-export function cancelMcpTask(
+export async function cancelMcpTask(
   session: McpSession,
   taskId: string,
   options: { url: string; maxBytes: number; signal?: AbortSignal },
 ): Promise<Task> {
   const signal = options.signal ?? AbortSignal.timeout(10_000);
-  return sendRequest(session, { ...options, signal, what: 'tasks/cancel' }, (client, s) =>
+  const task = await sendRequest(session, { ...options, signal, what: 'tasks/cancel' }, (client, s) =>
     client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, {
       signal: s,
       timeout: NO_SDK_TIMEOUT,
     }),
   );
+  checkSameTask(taskId, task.taskId, options.url);
+  return task;
 }
 
 /** The server's `pollInterval`, kept within bounds so a hostile value neither hammers nor stalls. */

@@ -4,7 +4,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { ProgressEvent, TransportCallOptions } from '../transport/transport.js';
 import { sleep } from '../transport/sleep.js';
-import { pollDelay } from './follow-mcp-task.js';
+import { checkSameTask, pollDelay } from './follow-mcp-task.js';
 import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from './map-task-status.js';
 import { postModern, type ModernPostOptions } from './modern-post.js';
 import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';
@@ -79,7 +79,7 @@ export class ModernMcp {
   }
 
   async getTask(taskId: string, call: TransportCallOptions): Promise<ModernOutcome> {
-    return outcomeOf(toTask(await this.post('tasks/get', { taskId }, call, taskId), this.#options.url));
+    return outcomeOf(await this.#taskState(taskId, call));
   }
 
   /**
@@ -87,7 +87,7 @@ export class ModernMcp {
    * 2025 era, cancelling one that ended is refused here (-32602), after asking for its state.
    */
   async cancelTask(taskId: string, call: TransportCallOptions): Promise<ModernOutcome> {
-    const before = toTask(await this.post('tasks/get', { taskId }, call, taskId), this.#options.url);
+    const before = await this.#taskState(taskId, call);
     if (isTerminalMcpTaskStatus(before.status)) {
       throw new RpcErrorAnswer(
         { code: -32602, message: `Task ${taskId} is already in a terminal status: ${before.status}` },
@@ -109,7 +109,7 @@ export class ModernMcp {
     try {
       while (!isTerminalMcpTaskStatus(task.status) && task.status !== 'input_required') {
         await sleep(pollDelay(task.pollIntervalMs), call.signal);
-        task = toTask(await this.post('tasks/get', { taskId: task.taskId }, call, task.taskId), this.#options.url);
+        task = await this.#taskState(task.taskId, call);
         // The Tasks extension has no progress notifications: a new status or status message
         // (where `ctx.working` goes on this era) is the progress event, each message once.
         const now = messageOf(task);
@@ -126,6 +126,14 @@ export class ModernMcp {
       throw error;
     }
     return outcomeOf(task);
+  }
+
+  /** `tasks/get` for `taskId`: an answer about another task is refused, never taken for this one. */
+  async #taskState(taskId: string, call: TransportCallOptions): Promise<ModernTask> {
+    const url = this.#options.url;
+    const task = toTask(await this.post('tasks/get', { taskId }, call, taskId), url);
+    checkSameTask(taskId, task.taskId, url);
+    return task;
   }
 }
 
