@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// The library reads only the schema folder it is given: point it at the official schemas beside
+// the checkout (../shared/schemas) unless the caller named one.
+process.env['ADCP_SCHEMAS_DIR'] ||= join(here, '..', '..', 'shared', 'schemas');
 const filters = process.argv.slice(2);
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))

@@ -5,16 +5,26 @@
 // bench/results/schemas.md). One CommonJS module per schema file, minified, without the schemas'
 // prose; a release folder also carries a reduced manifest, so the package validates offline.
 //
-// Schemas are read from ADCP_SCHEMAS_DIR, ../shared/schemas or the sync cache (never copied into
-// the repository). A release that is not found is skipped with a line on stderr.
+// Schemas are read from ADCP_SCHEMAS_DIR (default here: ../shared/schemas beside the checkout) or
+// the sync cache (never copied into the repository). A release that is not found is skipped
+// with a line on stderr.
 //
 // Usage: node scripts/compile-validators.mjs [DIST]   (default: dist)
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 
 const dist = path.resolve(process.argv[2] ?? 'dist');
+// The library looks only where it is told; this build script tells it where the checkout's
+// official schemas are, unless the caller named a folder.
+process.env['ADCP_SCHEMAS_DIR'] ||= path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'shared',
+  'schemas',
+);
 const load = (file) => import(pathToFileURL(path.join(dist, 'schemas', file)).href);
 const { SchemaBundle } = await load('schema-bundle.js');
 const { BundleCompiler } = await load('bundle-compiler.js');

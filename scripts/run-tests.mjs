@@ -2,8 +2,13 @@
 // Node 20's test runner does not expand globs: find the *.test.ts files here and hand them over.
 // Usage: node scripts/run-tests.mjs [path-substring ...]   (no argument: every test)
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+// The library reads only the schema folder it is told: the tests name the official schemas beside
+// the checkout (../shared/schemas) unless the caller set ADCP_SCHEMAS_DIR.
+process.env['ADCP_SCHEMAS_DIR'] ||= join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shared', 'schemas');
 
 function find(dir, out) {
   let entries;

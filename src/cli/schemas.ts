@@ -26,7 +26,7 @@ Options:
   --json               one JSON document
   -h, --help           show this help
 
-Where: ADCP_SCHEMAS_DIR (else ../shared/schemas beside a checkout), then the cache
+Where: ADCP_SCHEMAS_DIR, then the cache
 (ADCP_CACHE_DIR, else $XDG_CACHE_HOME/adcp-wire, else ~/.cache/adcp-wire), then the validators
 compiled into the package. Sigstore signatures (.sig, .crt) are not checked: trust is checksum.
 

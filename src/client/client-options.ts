@@ -68,8 +68,8 @@ export interface AdcpClientOptions {
    * Schema validation with the official schemas of the negotiated release: `request` refuses
    * invalid arguments before sending (AdcpValidationError with pointers), `response` reports an
    * answer that does not match on `result.validation` (data kept), `both`, or `off`. Default
-   * `off`: the schemas must be on disk (ADCP_SCHEMAS_DIR, ../shared/schemas or `adcp schemas
-   * sync`), the seller validates every call anyway, and a tool's first check compiles its schemas.
+   * `off`: the seller validates every call anyway, and a tool's first check compiles its schemas.
+   * Schemas come from ADCP_SCHEMAS_DIR, the `adcp schemas sync` cache or the built-in validators.
    */
   validate?: 'request' | 'response' | 'both' | 'off';
   /**

@@ -233,7 +233,7 @@ function searchKey(dirs: readonly string[] | undefined): string {
 
 /**
  * The schema bundle of a release (`3.1.19`, `3.1`, `3`; default `3.1`), found by the search path
- * (`ADCP_SCHEMAS_DIR`, `../shared/schemas`, the sync cache) or in `dirs`. Cached per folder; the
+ * (`ADCP_SCHEMAS_DIR`, the sync cache, the built-in validators) or in `dirs`. Cached per folder; the
  * folder a release name resolves to is cached per search path (servers ask on every call).
  */
 export function loadSchemaBundle(version: string = DEFAULT_RELEASE, options: { dirs?: string[] } = {}): SchemaBundle {

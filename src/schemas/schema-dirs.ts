@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PRECOMPILED_DIR } from './precompiled.js';
 import { parseBundleVersion } from './release.js';
 
@@ -18,19 +17,16 @@ export function schemaCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'schemas');
 }
 
-/** `../shared/schemas` beside the checkout (src/ and dist/ sit at the same depth). */
-const SHARED_DIR = fileURLToPath(new URL('../../../shared/schemas', import.meta.url));
-
 /**
- * The folders searched for releases, first match wins: `ADCP_SCHEMAS_DIR`, else
- * `../shared/schemas` next to the checkout when it exists; then the sync cache; last, the
- * validators the package's build compiled (they validate offline, without a schema folder).
+ * The folders searched for releases, first match wins: `ADCP_SCHEMAS_DIR` when set; then the
+ * sync cache; last, the validators the package's build compiled (they validate offline, without
+ * a schema folder). Nothing else: the library never looks for a folder beside itself, where an
+ * installed package would find whatever a dependency put there (docs/decisions/0090).
  */
 export function schemaSearchPath(env: NodeJS.ProcessEnv = process.env): string[] {
   const dirs: string[] = [];
   const configured = env['ADCP_SCHEMAS_DIR'];
   if (configured !== undefined && configured !== '') dirs.push(configured);
-  else if (existsSync(SHARED_DIR)) dirs.push(SHARED_DIR);
   dirs.push(schemaCacheDir(env));
   if (existsSync(PRECOMPILED_DIR)) dirs.push(PRECOMPILED_DIR);
   return dirs;
