@@ -155,11 +155,13 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
             : []),
           tokens.size === 0
             ? '  auth  open: no credentials asked (every caller is anonymous@<its address>; --auth-token requires one)'
-            : `  auth  bearer tokens for ${[...new Set(tokens.values())].map(printable).join(', ')}; discovery stays open`,
+            : `  auth  bearer tokens for ${[...new Set(tokens.values())].map((name) => printable(name)).join(', ')}; discovery stays open`,
           ...(values['test-controller'] === true
             ? [style.bold('  comply_test_controller served: a sandbox deployment, never for real traffic')]
             : []),
-          ...(live.size > 0 ? [`  live accounts (controller refused): ${[...live].map(printable).join(', ')}`] : []),
+          ...(live.size > 0
+            ? [`  live accounts (controller refused): ${[...live].map((name) => printable(name)).join(', ')}`]
+            : []),
           storeUrl !== undefined && /^postgres(ql)?:\/\//i.test(storeUrl)
             ? `  state  ${describeStore(storeUrl)} (tasks, media buys, idempotency, replay cache; shared by every instance on it)`
             : `  state  tasks: ${storeUrl !== undefined ? describeStore(storeUrl) : where(values.db)}; media buys: ${where(values.db)}`,

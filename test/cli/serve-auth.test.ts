@@ -80,6 +80,24 @@ describe('adcp serve --auth-token', () => {
     }
   });
 
+  it('prints the text banner with the principals (not only --json)', async () => {
+    const controller = new AbortController();
+    const io = recordingIo({ env: { ADCP_SERVE_TOKENS: `${BOB}=bob` } });
+    io.signal = controller.signal;
+    const exit = main(
+      ['serve', '--port', '0', '--auth-token', `${ALICE}=alice`, '--test-controller', '--live-principal', 'alice'],
+      io,
+    );
+    for (let i = 0; i < 400 && !io.out().includes('Ctrl-C to stop') && io.err() === ''; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    controller.abort();
+    assert.equal(await exit, 0, io.err());
+    assert.match(io.out(), /auth {2}bearer tokens for alice, bob; discovery stays open/);
+    assert.match(io.out(), /live accounts \(controller refused\): alice/);
+    assert.doesNotMatch(io.out(), new RegExp(`${ALICE}|${BOB}`));
+  });
+
   it('refuses a short token with a usage error that does not echo it', async () => {
     const io = recordingIo();
     assert.equal(await main(['serve', '--port', '0', '--auth-token', 'short=alice'], io), 2);
