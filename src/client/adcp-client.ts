@@ -66,6 +66,8 @@ export class AdcpClient {
   #release: Promise<string> | undefined;
   readonly #pin: string;
   readonly #validate: 'request' | 'response' | 'both' | 'off';
+  /** Learn the agent's release before the first call: `negotiate`, by default on when validating. */
+  readonly #negotiate: boolean;
   /** The releases this client speaks (its pin and the supported ones below it in its major). */
   readonly #spoken: readonly string[];
   /**
@@ -96,6 +98,9 @@ export class AdcpClient {
       );
     }
     this.#validate = validate;
+    // Validating against a release the agent does not speak reports false errors (a 3.0 answer
+    // has no cache_scope): a validating client learns the release unless told not to.
+    this.#negotiate = options.negotiate === undefined ? validate !== 'off' : options.negotiate === true;
     this.#pin = options.adcpVersion ?? DEFAULT_RELEASE;
     if (parseWireVersion(this.#pin) === undefined) {
       throw new TypeError(`AdcpClient: adcpVersion must be release precision such as "3.1", got ${String(this.#pin)}`);
@@ -210,10 +215,7 @@ export class AdcpClient {
       });
       const releasing = this.#releaseFor(tool, deadline);
       const release = typeof releasing === 'string' ? releasing : await releasing;
-      if (prepared.args['adcp_version'] === undefined) prepared.args['adcp_version'] = release;
-      if (prepared.args['adcp_major_version'] === undefined) {
-        prepared.args['adcp_major_version'] = parseWireVersion(release)?.major ?? 3;
-      }
+      withRelease(prepared.args, release);
       if (this.#validate === 'request' || this.#validate === 'both') {
         const checked = (this.#validators.get(release) ?? (await this.#validatorFor(release))).request(
           tool,
@@ -499,28 +501,37 @@ export class AdcpClient {
 
   /** The pin as is when there is nothing to learn (no promise, no tick per call), else the learning. */
   #releaseFor(tool: string, until?: AbortSignal | Deadline): string | Promise<string> {
-    if (tool === 'get_adcp_capabilities' || this.#options.negotiate !== true) return this.#pin;
+    if (tool === 'get_adcp_capabilities' || !this.#negotiate) return this.#pin;
     if (this.#release === undefined) {
       const signal = until instanceof Deadline ? until.signal : until;
       const asked = signal === undefined ? { retry: false as const } : { retry: false as const, signal };
-      const learning = this.call('get_adcp_capabilities', {}, asked).then((caps) => {
-        // VERSION_UNSUPPORTED lists the agent's releases in its details (authoritative for a retry).
-        const error = caps.data?.['adcp_error'];
-        const details = isPlainObject(error) && error['code'] === 'VERSION_UNSUPPORTED' ? error['details'] : undefined;
-        if (isPlainObject(details)) {
-          const chosen = chooseRelease(this.#pin, {
-            adcp: { supported_versions: details['supported_versions'] ?? [] },
-          });
+      const learning = this.call('get_adcp_capabilities', {}, asked).then(
+        (caps) => {
+          // VERSION_UNSUPPORTED lists the agent's releases in its details (authoritative for a retry).
+          const error = caps.data?.['adcp_error'];
+          const details =
+            isPlainObject(error) && error['code'] === 'VERSION_UNSUPPORTED' ? error['details'] : undefined;
+          if (isPlainObject(details)) {
+            const chosen = chooseRelease(this.#pin, {
+              adcp: { supported_versions: details['supported_versions'] ?? [] },
+            });
+            if (chosen.release === undefined)
+              throw new AdcpVersionError(this.url, releasesUpTo(this.#pin), chosen.theirs);
+            return chosen.release;
+          }
+          // An agent without a usable capabilities answer keeps the pin (fail-open, versioning.md).
+          if (caps.status !== 'completed') return this.#pin;
+          const chosen = chooseRelease(this.#pin, caps.data);
           if (chosen.release === undefined)
             throw new AdcpVersionError(this.url, releasesUpTo(this.#pin), chosen.theirs);
           return chosen.release;
-        }
-        // An agent without a usable capabilities answer keeps the pin (fail-open, versioning.md).
-        if (caps.status !== 'completed') return this.#pin;
-        const chosen = chooseRelease(this.#pin, caps.data);
-        if (chosen.release === undefined) throw new AdcpVersionError(this.url, releasesUpTo(this.#pin), chosen.theirs);
-        return chosen.release;
-      });
+        },
+        (error: unknown) => {
+          // No get_adcp_capabilities at all (the agent refused the tool): keep the pin, as above.
+          if (error instanceof AdcpWireError && error.code === 'refused') return this.#pin;
+          throw error;
+        },
+      );
       this.#release = learning;
       void learning.catch((error: unknown) => {
         if (!(error instanceof AdcpVersionError) && this.#release === learning) this.#release = undefined;
@@ -563,6 +574,12 @@ export class AdcpClient {
       );
     }
   }
+}
+
+/** Every request names the release it speaks (`adcp_version`, `adcp_major_version`), unless the caller did. */
+function withRelease(args: JsonObject, release: string): void {
+  if (args['adcp_version'] === undefined) args['adcp_version'] = release;
+  if (args['adcp_major_version'] === undefined) args['adcp_major_version'] = parseWireVersion(release)?.major ?? 3;
 }
 
 /** Checks a final result's `data` against `release` and reports it on `result.validation`. */

@@ -79,9 +79,10 @@ export interface AdcpClientOptions {
   adcpVersion?: string;
   /**
    * Learn the agent's releases from `get_adcp_capabilities` once, before the first other call,
-   * and speak the highest one in common (AdcpVersionError when none). Default false: one more
-   * round trip per client, and without it the agent still downshifts a pin it cannot serve and
-   * echoes the release served, which response validation follows.
+   * and speak the highest one in common (AdcpVersionError when none). Default: on when `validate`
+   * is not `off` (the schemas must be those of the release the agent speaks: a 3.0 seller's answers
+   * fail the 3.1 schemas), else off (one more round trip per client; the agent still downshifts a
+   * pin it cannot serve and echoes the release served, which response validation follows).
    */
   negotiate?: boolean;
   /** A2A only: pin the wire instead of choosing from the agent card. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { main } from '../../src/cli/main.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { recordingIo } from './fake-io.js';
+import { startMcpTestServer } from '../mcp/helpers/mcp-test-server.js';
 
 describe('adcp call --validate', () => {
   let server: ListeningAdcpServer;
@@ -92,5 +93,31 @@ describe('adcp call --validate', () => {
       await main(['call', server.mcpUrl, 'get_products', '{"buying_mode":"brief","brief":"broken"}'], plain),
       0,
     );
+  });
+
+  it("checks a 3.0 seller's answer against 3.0, the release negotiated", async () => {
+    // Capabilities list only major_versions (a 3.0 seller); the answer has no cache_scope, which 3.1 requires.
+    const seller = await startMcpTestServer({
+      mode: 'json',
+      tools: [
+        {
+          name: 'get_adcp_capabilities',
+          handler: () => ({ content: [], structuredContent: { adcp: { major_versions: [3] } } }),
+        },
+        { name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) },
+      ],
+    });
+    try {
+      const io = recordingIo();
+      const code = await main(
+        ['call', seller.url, 'get_products', '{"buying_mode":"brief","brief":"x"}', '--validate', '--json'],
+        io,
+      );
+      assert.equal(code, 0, io.err() + io.out());
+      const doc = JSON.parse(io.out()) as { validation: { ok: boolean; release: string } };
+      assert.deepEqual([doc.validation.ok, doc.validation.release], [true, '3.0']);
+    } finally {
+      await seller.close();
+    }
   });
 });

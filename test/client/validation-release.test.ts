@@ -76,4 +76,38 @@ describe('AdcpClient validation: the release an answer is checked against', () =
       await client.close();
     }
   });
+
+  it("checks a 3.0 seller's answers against 3.0: a validating client learns the release first", async () => {
+    // A 3.0 seller: capabilities list only major_versions, answers carry no adcp_version and no
+    // cache_scope (required from 3.1 on). Checked against 3.1, the answer would fail.
+    const seller = await startMcpTestServer({
+      mode: 'json',
+      tools: [
+        {
+          name: 'get_adcp_capabilities',
+          handler: () => ({
+            content: [],
+            structuredContent: { adcp: { major_versions: [3] }, supported_protocols: ['media_buy'] },
+          }),
+        },
+        { name: 'get_products', handler: () => ({ content: [], structuredContent: { products: [] } }) },
+      ],
+    });
+    const client = new AdcpClient({ url: seller.url, protocol: 'mcp', validate: 'both' });
+    try {
+      const result = await client.call('get_products', { buying_mode: 'brief', brief: 'coffee' });
+      assert.deepEqual(result.validation, {
+        ok: true,
+        release: '3.0',
+        schema: 'media-buy/get-products-response.json',
+        issues: [],
+      });
+      const sent = seller.received.find((m) => (m['params'] as { name?: string } | undefined)?.name === 'get_products');
+      assert.ok(sent !== undefined, 'get_products was sent');
+      assert.equal((sent['params'] as { arguments: Record<string, unknown> }).arguments['adcp_version'], '3.0');
+    } finally {
+      await client.close();
+      await seller.close();
+    }
+  });
 });

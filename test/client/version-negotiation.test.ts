@@ -122,7 +122,8 @@ describe('version negotiation and validation between AdcpClient and createAdcpSe
       assert.equal(result.status, 'completed');
       assert.deepEqual((result.data!.products as JsonObject[])[0], { product_id: 'p1' });
       assert.equal(result.validation?.ok, false);
-      assert.equal(result.validation?.release, '3.1');
+      // A validating client negotiates: the capabilities tool above lists 3.0 only.
+      assert.equal(result.validation?.release, '3.0');
       assert.ok(result.validation?.issues.some((i) => i.pointer === '/products/0/name'));
     } finally {
       await client.close();
