@@ -284,6 +284,7 @@ export class AdcpClient {
       callOnce: async (tool, args, signal) => {
         const transport = await this.#transportFor(signal);
         const prepared = prepareArgs(tool, args, { protocol: transport.protocol });
+        withRelease(prepared.args, await this.#releaseFor(tool, signal));
         const poll = { url: this.url, tool, protocol: transport.protocol, attempt: ++polls };
         return tracePoll({ ...poll, onActivity: this.#options.onActivity }, () =>
           transport.callTool(tool, prepared.args, { signal, maxBytes: this.#transportOptions.maxBytes }),

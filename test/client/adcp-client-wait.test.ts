@@ -97,13 +97,15 @@ describe('AdcpClient.waitFor with get_task_status', () => {
     assert.equal(working?.step, 'trafficking');
   });
 
-  it('polls with include_result and the AdCP task_id', () => {
+  it('polls with include_result, the AdCP task_id and the release, as every other call', () => {
     const poll = server.received.find(
       (m) => (m['params'] as { name?: string } | undefined)?.name === 'get_task_status',
     );
     assert.deepEqual((poll!['params'] as { arguments: unknown }).arguments, {
       task_id: 'mb-task-1',
       include_result: true,
+      adcp_version: '3.1',
+      adcp_major_version: 3,
     });
   });
 
