@@ -90,6 +90,22 @@ describe('webhook outbox on SQLite, and its sender', () => {
     assert.deepEqual(await store.outbox!.claim({ limit: 10, leaseMs: 1_000 }), []);
   });
 
+  it('postpones a claimed row uncounted, only from the handle that holds it', async () => {
+    const [one, two] = [openStore('postpone.db'), openStore('postpone.db')];
+    const taskId = await created(one);
+    const owed = owedFor(taskId, 'http://127.0.0.1:9/x');
+    await one.update('p', taskId, { status: 'completed', webhook: owed });
+    const [claimed] = await one.outbox!.claim({ limit: 1, leaseMs: 60_000 });
+    assert.equal(claimed?.attempts, 1);
+    await two.outbox!.postpone(owed.id, Date.now()); // not its lease: no change
+    assert.deepEqual(await two.outbox!.claim({ limit: 1, leaseMs: 60_000 }), []);
+    await one.outbox!.postpone(owed.id, Date.now() + 60_000);
+    assert.equal((await one.outbox!.list(taskId))[0]?.attempts, 0);
+    assert.deepEqual(await two.outbox!.claim({ limit: 1, leaseMs: 60_000 }), [], 'due only at the time given');
+    const [again] = await two.outbox!.claim({ limit: 1, leaseMs: 60_000, now: Date.now() + 61_000 });
+    assert.equal(again?.attempts, 1);
+  });
+
   it('sends, from another process, a webhook whose writer died before sending it: once', async () => {
     const hook = await receiver();
     closers.push(hook.close);

@@ -92,6 +92,16 @@ export class PgWebhookOutbox implements WebhookOutbox {
     );
   }
 
+  async postpone(id: string, at: number): Promise<void> {
+    await this.#db.query(
+      'outbox postpone',
+      `UPDATE adcp_webhook_outbox SET attempts = GREATEST(attempts - 1, 0), next_attempt_at = $2,
+         lease_expires_at = 0, lease_owner = NULL
+         WHERE id = $1 AND state = 'pending' AND lease_owner = $3`,
+      [id, at, this.#runner],
+    );
+  }
+
   async release(): Promise<number> {
     const result = await this.#db.query(
       'outbox release',

@@ -69,6 +69,10 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
     this.#sql.retry.run(at, error ?? null, id, this.#runner);
   }
 
+  async postpone(id: string, at: number): Promise<void> {
+    this.#sql.postpone.run(at, id, this.#runner);
+  }
+
   async release(): Promise<number> {
     return this.#sql.release.run(this.#runner).changes;
   }
@@ -124,6 +128,10 @@ function prepare(db: SqliteDatabase) {
     `UPDATE adcp_webhook_outbox SET next_attempt_at = ?, lease_expires_at = 0, lease_owner = NULL, last_error = ?
      WHERE id = ? AND state = 'pending' AND lease_owner = ?`,
   );
+  const postpone = db.prepare(
+    `UPDATE adcp_webhook_outbox SET attempts = MAX(attempts - 1, 0), next_attempt_at = ?, lease_expires_at = 0,
+       lease_owner = NULL WHERE id = ? AND state = 'pending' AND lease_owner = ?`,
+  );
   const release = db.prepare(
     "UPDATE adcp_webhook_outbox SET lease_expires_at = 0, lease_owner = NULL WHERE lease_owner = ? AND state = 'pending'",
   );
@@ -131,5 +139,5 @@ function prepare(db: SqliteDatabase) {
     'SELECT * FROM adcp_webhook_outbox WHERE task_id = ? ORDER BY created_at, rowid',
   );
   const sweep = db.prepare("DELETE FROM adcp_webhook_outbox WHERE state <> 'pending' AND settled_at <= ?");
-  return { insert, claim, settle, retry, release, list, sweep };
+  return { insert, claim, settle, retry, postpone, release, list, sweep };
 }

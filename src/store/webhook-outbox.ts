@@ -56,6 +56,11 @@ export interface WebhookOutbox {
   settle(id: string, outcome: { state: 'delivered' | 'failed'; error?: string; now?: number }): Promise<void>;
   /** The attempt failed and may be retried: due again at `at`, lease ended (any process may send it). */
   retryAt(id: string, at: number, error?: string): Promise<void>;
+  /**
+   * Hands back a delivery this handle claimed but did not attempt (its destination was busy):
+   * the attempt the claim counted is taken back, the lease ends, and it is due again at `at`.
+   */
+  postpone(id: string, at: number): Promise<void>;
   /** Ends the lease of every pending delivery this handle holds (a hand-over at shutdown). */
   release(): Promise<number>;
   /** The rows of one task, oldest first (diagnostics and tests). */

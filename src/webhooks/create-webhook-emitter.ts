@@ -5,6 +5,7 @@ import { createPinnedFetch, UnsafeDestinationError, type ResolveHost } from './p
 import { backoffDelay, classifyResponse, type DeliveryFailure } from './delivery-policy.js';
 import { signWebhookHmac, validateWebhookSecret } from './hmac.js';
 import { signWebhookRequest, type WebhookSigningKey } from './sign-webhook-request.js';
+import { deadlineSignal } from '../transport/deadline-signal.js';
 import { checkActivityListener, type ActivityListener } from '../telemetry/activity.js';
 import { tracedFetch } from '../telemetry/traced-fetch.js';
 import { noteWebhookAttempt, traceWebhookSend } from '../telemetry/webhook-tracing.js';
@@ -170,11 +171,12 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
       if (isAborted(sendOptions.signal)) return { ok: false, idempotencyKey, attempts: attempt - 1, reason: 'aborted' };
       let retryAfterMs: number | undefined;
       const headers = headersFor(config, config.url, body); // signed afresh for every attempt
+      // The attempt's own timer (a Deadline), not `AbortSignal.timeout` inside `AbortSignal.any`:
+      // Node may collect that timeout signal before it fires, and an attempt on a receiver that
+      // never answers then holds its socket for ever (issue 36 item 5).
+      const deadline = deadlineSignal(timeoutMs, sendOptions.signal, 'webhook attempt');
       try {
-        const signal =
-          sendOptions.signal === undefined
-            ? AbortSignal.timeout(timeoutMs)
-            : AbortSignal.any([sendOptions.signal, AbortSignal.timeout(timeoutMs)]);
+        const signal = deadline.signal;
         const response = await doFetch(config.url, { method: 'POST', headers, body, redirect: 'manual', signal });
         await response.body?.cancel().catch(() => undefined);
         lastStatus = response.status;
@@ -203,7 +205,9 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
           return { ok: false, idempotencyKey, attempts: attempt - 1, reason: 'unsafe_url', error: error.message };
         }
         lastStatus = undefined;
-        lastError = error instanceof Error ? error.message : String(error);
+        lastError = deadline.aborted ? `no answer within ${timeoutMs} ms` : errorMessage(error);
+      } finally {
+        deadline.dispose();
       }
       const delay = attempt < maxAttempts ? backoffDelay(attempt, backoff, random, retryAfterMs) : undefined;
       report({
@@ -247,6 +251,10 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function isAborted(signal: AbortSignal | undefined): boolean {

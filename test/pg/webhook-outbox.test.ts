@@ -131,6 +131,25 @@ describe('webhook outbox on PostgreSQL', { skip: pgSkip }, () => {
     assert.deepEqual(new Set(all), ids);
   });
 
+  it('postpones a claimed row uncounted, only from the instance that holds it (issue 36 item 5)', async () => {
+    const schema = testSchema('obpostpone');
+    const [one, two] = [open(schema).store, open(schema).store];
+    const taskId = await created(one);
+    const owed = owedFor(taskId);
+    await one.update('p', taskId, { status: 'completed', webhook: owed });
+    const [claimed] = await one.outbox.claim({ limit: 1, leaseMs: 60_000 });
+    assert.equal(claimed?.attempts, 1);
+    await two.outbox.postpone(owed.id, Date.now()); // not its lease: no change
+    assert.deepEqual(await two.outbox.claim({ limit: 1, leaseMs: 60_000 }), []);
+    await one.outbox.postpone(owed.id, Date.now() + 60_000);
+    assert.equal((await one.outbox.list(taskId))[0]?.attempts, 0);
+    assert.deepEqual(await two.outbox.claim({ limit: 1, leaseMs: 60_000 }), [], 'due only at the time given');
+    await one.outbox.postpone(owed.id, Date.now()); // no longer held: no change
+    assert.deepEqual(await two.outbox.claim({ limit: 1, leaseMs: 60_000, now: Date.now() + 61_000 }), [
+      { ...claimed, attempts: 1 },
+    ]);
+  });
+
   it('sends once, from another instance, a webhook whose writer died before sending it', async () => {
     await receiverReady;
     const schema = testSchema('obcrash');
