@@ -137,6 +137,18 @@ export const PG_MIGRATIONS: readonly { name: string; sql: string }[] = [
     CREATE INDEX adcp_webhook_outbox_task ON adcp_webhook_outbox (task_id);
     CREATE INDEX adcp_webhook_outbox_settled ON adcp_webhook_outbox (settled_at) WHERE state <> 'pending';`,
   },
+  {
+    // The media-buy kit's entities (src/kit/pg-records.ts): written compare-and-set on version.
+    name: 'media-buy kit records',
+    sql: `CREATE TABLE adcp_kit_records (
+      principal text NOT NULL,
+      kind text NOT NULL,
+      id text COLLATE "C" NOT NULL,
+      body text NOT NULL,
+      version integer NOT NULL,
+      PRIMARY KEY (principal, kind, id)
+    );`,
+  },
 ];
 
 /** Arbitrary constant naming our advisory lock: "adcp" in ASCII. */

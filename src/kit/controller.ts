@@ -1,0 +1,310 @@
+import type { JsonObject } from '../core/types.js';
+import { isJsonObject } from '../core/json-object.js';
+import { assertTransition } from '../server/lifecycles.js';
+import { ControllerError, type ControllerScenario } from '../server/test-controller.js';
+import { canonicalJson } from '../webhooks/canonical-json.js';
+import type { KitKind, KitRecords } from './records.js';
+
+const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
+const DELIVERY_METRICS = ['impressions', 'clicks', 'conversions'] as const;
+
+interface ScenarioDeps {
+  records: KitRecords;
+  now: () => number;
+}
+
+const text = (value: unknown, fallback: string, max = 256) =>
+  typeof value === 'string' && value !== '' ? value.slice(0, max) : fallback;
+
+function fixtureOf(params: JsonObject): JsonObject {
+  if (params.fixture === undefined) return {};
+  if (!isJsonObject(params.fixture)) throw new ControllerError('INVALID_PARAMS', 'params.fixture must be an object.');
+  return params.fixture;
+}
+
+function idParam(params: JsonObject, name: string): string {
+  const value = params[name];
+  if (typeof value !== 'string' || value === '' || value.length > 256) {
+    throw new ControllerError('INVALID_PARAMS', `params.${name} must be a string of 1 to 256 characters.`);
+  }
+  return value;
+}
+
+/** A pricing option from a seed fixture (3.1 pricing-options, CPM by default). */
+function pricingOption(id: string, fixture: JsonObject): JsonObject {
+  const option: JsonObject = {
+    pricing_option_id: id,
+    pricing_model: text(fixture.pricing_model, 'cpm', 32),
+    currency: text(fixture.currency, 'USD', 3),
+  };
+  for (const field of ['fixed_price', 'floor_price', 'min_spend_per_package'] as const) {
+    if (typeof fixture[field] === 'number' && fixture[field] >= 0) option[field] = fixture[field];
+  }
+  if (isJsonObject(fixture.price_guidance)) option.price_guidance = fixture.price_guidance;
+  if (option.fixed_price === undefined && option.floor_price === undefined) {
+    // A floor-priced (auction) option states its guidance; the 3.1 shape needs one of the two prices.
+    option.floor_price = 1;
+  }
+  if (option.fixed_price === undefined && option.price_guidance === undefined) {
+    const floor = option.floor_price as number;
+    option.price_guidance = { p25: floor, p50: floor * 1.5, p75: floor * 2, p90: floor * 3 };
+  }
+  return option;
+}
+
+/** A seeded product in the 3.1 shape, defaults filled in (comply-test-controller.md, seed_product). */
+export function seededProduct(productId: string, fixture: JsonObject): JsonObject {
+  const channels = Array.isArray(fixture.channels) ? fixture.channels.filter((c) => typeof c === 'string') : [];
+  const formats = Array.isArray(fixture.format_ids) ? fixture.format_ids.filter(isJsonObject) : [];
+  const options = Array.isArray(fixture.pricing_options) ? fixture.pricing_options.filter(isJsonObject) : [];
+  return {
+    product_id: productId,
+    name: text(fixture.name, `Sandbox product ${productId}`),
+    description: text(fixture.description, 'A product seeded through comply_test_controller (sandbox).', 2000),
+    publisher_properties: Array.isArray(fixture.publisher_properties)
+      ? fixture.publisher_properties
+      : [{ publisher_domain: 'sandbox-seller.example', selection_type: 'all' }],
+    channels: channels.length > 0 ? channels : ['display'],
+    delivery_type: fixture.delivery_type === 'guaranteed' ? 'guaranteed' : 'non_guaranteed',
+    format_ids: (formats.length > 0 ? formats : [{ id: 'display_300x250' }]).map((f) => ({
+      agent_url: text(f.agent_url, FORMAT_AGENT),
+      id: text(f.id, 'display_300x250'),
+    })),
+    pricing_options: options.map((o) => pricingOption(text(o.pricing_option_id, `${productId}-cpm`), o)),
+    reporting_capabilities: {
+      available_reporting_frequencies: ['daily'],
+      expected_delay_minutes: 240,
+      timezone: 'UTC',
+      supports_webhooks: false,
+      available_metrics: ['impressions', 'spend', 'clicks'],
+      date_range_support: 'date_range',
+    },
+  };
+}
+
+/**
+ * The kit's `comply_test_controller` scenarios, over the kit's own records (so every forced change
+ * shows in `get_media_buys`, `list_creatives`, `list_accounts` and `get_media_buy_delivery`), scoped
+ * to the caller's principal (another principal's entity is NOT_FOUND).
+ */
+export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScenario> {
+  const { records, now } = deps;
+  const iso = () => new Date(now()).toISOString();
+
+  /** Moves an entity along its lifecycle (INVALID_TRANSITION when the spec's machine refuses). */
+  const force = async (
+    principal: string,
+    kind: 'media_buy' | 'creative' | 'account',
+    id: string,
+    to: unknown,
+    extra: (body: JsonObject, to: string) => void,
+  ): Promise<JsonObject> => {
+    const record = await records.get(principal, kind, id);
+    if (record === undefined) {
+      throw new ControllerError('NOT_FOUND', `No ${kind.replace('_', ' ')} ${id}.`, { currentState: null });
+    }
+    const from = String(record.body.status);
+    const next = assertTransition(kind, from, to);
+    const body: JsonObject = { ...record.body, status: next };
+    extra(body, next);
+    if (!(await records.put(principal, kind, id, body, record.version))) {
+      throw new ControllerError('INVALID_STATE', `${id} changed meanwhile; try again.`, { currentState: from });
+    }
+    return { previous_state: from, current_state: next, message: `${kind} ${id}: ${from} -> ${next}.` };
+  };
+
+  /** Seeds once; the same fixture again is `existing`, a different one INVALID_PARAMS (never merged). */
+  const seed = async (principal: string, kind: KitKind, id: string, fixture: JsonObject, body: JsonObject) => {
+    const existing = await records.get(principal, kind, id);
+    if (existing !== undefined) {
+      if (canonicalJson(existing.body.fixture ?? null) !== canonicalJson(fixture)) {
+        throw new ControllerError(
+          'INVALID_PARAMS',
+          `${kind} ${id} was seeded with another fixture; use force_* to change it.`,
+        );
+      }
+      return { previous_state: 'existing', current_state: 'existing', message: `${kind} ${id} already seeded.` };
+    }
+    await records.put(principal, kind, id, body, 0);
+    return { message: `Seeded ${kind} ${id}.` };
+  };
+
+  return {
+    async force_media_buy_status(params, ctx) {
+      const id = idParam(params, 'media_buy_id');
+      return await force(ctx.principal, 'media_buy', id, params.status, (body, to) => {
+        if (to === 'rejected') body.rejection_reason = text(params.rejection_reason, 'Rejected', 2000);
+        if (to === 'canceled') body.cancellation = { canceled_at: iso(), canceled_by: 'seller' };
+        body.revision = Number(body.revision ?? 1) + 1;
+        body.updated_at = iso();
+      });
+    },
+    async force_creative_status(params, ctx) {
+      const id = idParam(params, 'creative_id');
+      return await force(ctx.principal, 'creative', id, params.status, (body, to) => {
+        if (to === 'rejected') body.rejection_reason = text(params.rejection_reason, 'Rejected', 2000);
+        body.updated_date = iso();
+      });
+    },
+    async force_account_status(params, ctx) {
+      const id = idParam(params, 'account_id');
+      return await force(ctx.principal, 'account', id, params.status, () => undefined);
+    },
+    async force_create_media_buy_arm(params, ctx) {
+      const arm = params.arm;
+      if (arm !== 'submitted' && arm !== 'input-required') {
+        throw new ControllerError('INVALID_PARAMS', 'params.arm must be submitted or input-required.');
+      }
+      if (arm === 'submitted') idParam(params, 'task_id');
+      const message = params.message === undefined ? undefined : text(params.message, '', 2000);
+      const directive: JsonObject = { arm, ...(arm === 'submitted' ? { task_id: params.task_id } : {}) };
+      if (message !== undefined) directive.message = message;
+      const existing = await records.get(ctx.principal, 'directive', 'create_media_buy');
+      // A second directive before the first is consumed overwrites it (comply-test-controller.md).
+      await records.put(ctx.principal, 'directive', 'create_media_buy', directive, existing?.version ?? 0);
+      return { forced: directive, message: `The next create_media_buy answers ${arm}.` };
+    },
+    async simulate_delivery(params, ctx) {
+      const id = idParam(params, 'media_buy_id');
+      if ((await records.get(ctx.principal, 'media_buy', id)) === undefined) {
+        throw new ControllerError('NOT_FOUND', `No media buy ${id}.`);
+      }
+      const simulated: JsonObject = {};
+      for (const metric of DELIVERY_METRICS) {
+        const value = params[metric];
+        if (value === undefined) continue;
+        if (!Number.isSafeInteger(value) || (value as number) < 0) {
+          throw new ControllerError('INVALID_PARAMS', `params.${metric} must be a non-negative integer.`);
+        }
+        simulated[metric] = value;
+      }
+      const spend = params.reported_spend;
+      if (spend !== undefined) {
+        if (!isJsonObject(spend) || typeof spend.amount !== 'number' || !(spend.amount >= 0)) {
+          throw new ControllerError('INVALID_PARAMS', 'params.reported_spend must be { amount, currency }.');
+        }
+        simulated.reported_spend = { amount: spend.amount, currency: text(spend.currency, 'USD', 3) };
+      }
+      const before = await records.get(ctx.principal, 'delivery', id);
+      const cumulative: JsonObject = {};
+      for (const metric of DELIVERY_METRICS) {
+        cumulative[metric] = Number(before?.body[metric] ?? 0) + Number(simulated[metric] ?? 0);
+      }
+      const spent = isJsonObject(before?.body.reported_spend) ? Number(before.body.reported_spend.amount) : 0;
+      const added = isJsonObject(simulated.reported_spend) ? Number(simulated.reported_spend.amount) : 0;
+      cumulative.reported_spend = { amount: Math.round((spent + added) * 100) / 100, currency: 'USD' };
+      if (!(await records.put(ctx.principal, 'delivery', id, cumulative, before?.version ?? 0))) {
+        throw new ControllerError('INVALID_STATE', 'Delivery was simulated meanwhile; try again.');
+      }
+      return { simulated, cumulative, message: `Delivery added to ${id}.` };
+    },
+    async simulate_budget_spend(params, ctx) {
+      const id = idParam(params, 'media_buy_id');
+      const buy = await records.get(ctx.principal, 'media_buy', id);
+      if (buy === undefined) throw new ControllerError('NOT_FOUND', `No media buy ${id}.`);
+      const percentage = params.spend_percentage;
+      if (typeof percentage !== 'number' || !(percentage >= 0 && percentage <= 100)) {
+        throw new ControllerError('INVALID_PARAMS', 'params.spend_percentage must be a number from 0 to 100.');
+      }
+      const budget = Number(buy.body.total_budget ?? 0);
+      const currency = text(buy.body.currency, 'USD', 3);
+      const amount = Math.round(budget * percentage) / 100;
+      const before = await records.get(ctx.principal, 'delivery', id);
+      await records.put(
+        ctx.principal,
+        'delivery',
+        id,
+        { ...before?.body, reported_spend: { amount, currency } },
+        before?.version ?? 0,
+      );
+      return {
+        simulated: {
+          spend_percentage: percentage,
+          computed_spend: { amount, currency },
+          budget: { amount: budget, currency },
+        },
+        message: `Budget of ${id} ${percentage}% consumed.`,
+      };
+    },
+    async seed_product(params, ctx) {
+      const id = idParam(params, 'product_id');
+      const fixture = fixtureOf(params);
+      return await seed(ctx.principal, 'product', id, fixture, { ...seededProduct(id, fixture), fixture });
+    },
+    async seed_pricing_option(params, ctx) {
+      const productId = idParam(params, 'product_id');
+      const optionId = idParam(params, 'pricing_option_id');
+      const stored = await records.get(ctx.principal, 'product', productId);
+      if (stored === undefined) {
+        throw new ControllerError('INVALID_PARAMS', `Seed product ${productId} before its pricing options.`);
+      }
+      const option = pricingOption(optionId, fixtureOf(params));
+      const options = Array.isArray(stored.body.pricing_options)
+        ? stored.body.pricing_options.filter(isJsonObject)
+        : [];
+      const previous = options.find((o) => o.pricing_option_id === optionId);
+      if (previous !== undefined) {
+        if (canonicalJson(previous) !== canonicalJson(option)) {
+          throw new ControllerError('INVALID_PARAMS', `Pricing option ${optionId} was seeded with another fixture.`);
+        }
+        return { previous_state: 'existing', current_state: 'existing' };
+      }
+      const body = { ...stored.body, pricing_options: [...options, option] };
+      if (!(await records.put(ctx.principal, 'product', productId, body, stored.version))) {
+        throw new ControllerError('INVALID_STATE', `${productId} changed meanwhile; try again.`);
+      }
+      return { message: `Seeded pricing option ${optionId} on ${productId}.` };
+    },
+    async seed_creative(params, ctx) {
+      const id = idParam(params, 'creative_id');
+      const fixture = fixtureOf(params);
+      const status = typeof fixture.status === 'string' ? fixture.status : 'approved';
+      assertTransition('creative', status, status); // a known status
+      const format = isJsonObject(fixture.format_id) ? fixture.format_id : {};
+      const at = iso();
+      return await seed(ctx.principal, 'creative', id, fixture, {
+        creative_id: id,
+        name: text(fixture.name, id),
+        format_id: { agent_url: text(format.agent_url, FORMAT_AGENT), id: text(format.id, 'display_300x250') },
+        status,
+        created_date: at,
+        updated_date: at,
+        fixture,
+      });
+    },
+    async seed_account(params, ctx) {
+      const id = idParam(params, 'account_id');
+      const fixture = fixtureOf(params);
+      const status = typeof fixture.status === 'string' ? fixture.status : 'active';
+      assertTransition('account', status, status);
+      return await seed(ctx.principal, 'account', id, fixture, {
+        account_id: id,
+        name: text(fixture.name, `Sandbox account ${id}`),
+        status,
+        sandbox: true,
+        fixture,
+      });
+    },
+    async seed_media_buy(params, ctx) {
+      const id = idParam(params, 'media_buy_id');
+      const fixture = fixtureOf(params);
+      const status = typeof fixture.status === 'string' ? fixture.status : 'active';
+      assertTransition('media_buy', status, status);
+      const packages = Array.isArray(fixture.packages) ? fixture.packages.filter(isJsonObject) : [];
+      const at = iso();
+      const budget = packages.reduce((sum, p) => sum + (typeof p.budget === 'number' ? p.budget : 0), 0);
+      return await seed(ctx.principal, 'media_buy', id, fixture, {
+        media_buy_id: id,
+        status,
+        currency: text(fixture.currency, 'USD', 3),
+        total_budget: budget,
+        confirmed_at: at,
+        created_at: at,
+        updated_at: at,
+        revision: 1,
+        packages: packages.map((p, i) => ({ ...p, package_id: text(p.package_id, `pkg_${i + 1}`) })),
+        fixture,
+      });
+    },
+  };
+}

@@ -1,0 +1,702 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { JsonObject } from '../core/types.js';
+import { isJsonObject } from '../core/json-object.js';
+import type { Product } from '../schemas/generated/adcp-3.1.js';
+import { adcpError } from '../server/adcp-error.js';
+import { assertTransition } from '../server/lifecycles.js';
+import { pageOf, readPageQuery } from '../server/paginate.js';
+import type { ControllerScenario } from '../server/test-controller.js';
+import { AdcpToolError } from '../server/tool-error.js';
+import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
+import { kitScenarios } from './controller.js';
+import {
+  checkFlight,
+  defaultAcceptTerms,
+  liveStatus,
+  notCancellable,
+  notUpdatable,
+  TERMINAL_STATUSES,
+  timeOf,
+  validActions,
+} from './media-buy-rules.js';
+import type { KitRecord, KitRecords } from './records.js';
+import type { BuyDecision, MediaBuySeller, ProposedBuy } from './seller.js';
+
+export interface MediaBuyKitOptions {
+  /** Where accounts, media buys and creatives live (MemoryKitRecords, SqliteKitRecords, PgKitRecords). */
+  records: KitRecords;
+  seller: MediaBuySeller;
+  /** Default Date.now. */
+  now?: () => number;
+}
+
+/** What `createMediaBuyKit` gives a seller: the tools, the controller scenarios, the capabilities to merge. */
+export interface MediaBuyKit {
+  /** The media-buy, account and creative tools, for `createAdcpServer({ tools })`. */
+  tools: AdcpToolDefinition[];
+  /** `comply_test_controller` scenarios over the same state, for `createAdcpServer({ testController })`. */
+  scenarios: Record<string, ControllerScenario>;
+  /** What the kit can state of itself in `get_adcp_capabilities` (`capabilities` option). */
+  capabilities: JsonObject;
+}
+
+const MAX_IDS = 100;
+
+const invalid = (message: string, field: string) =>
+  new AdcpToolError('INVALID_REQUEST', message, { field, recovery: 'correctable' });
+
+function idList(value: unknown, field: string): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const list = typeof value === 'string' ? [value] : value;
+  if (!Array.isArray(list) || list.length > MAX_IDS || !list.every((v) => typeof v === 'string')) {
+    throw invalid(`${field} must be a list of at most ${MAX_IDS} ids.`, field);
+  }
+  return new Set(list);
+}
+
+const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
+const iso = (ms: number) => new Date(ms).toISOString();
+const money = (n: number) => Math.round(n * 100) / 100;
+/** A stored body as the buyer sees it: without the seed fixture, the request's context and the account id. */
+const shown = (body: JsonObject): JsonObject => {
+  const { fixture: _fixture, request_context: _context, kit_account_id: _account, ...rest } = body;
+  return rest;
+};
+/** The value when it is a string, else the fallback. */
+const str = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** The account a natural key (brand + operator, sandbox or not) names: one id per key, stable. */
+export function accountIdOf(ref: JsonObject): string {
+  const brand = isJsonObject(ref.brand) ? ref.brand : {};
+  const parts = [brand.domain, brand.brand_id, ref.operator, ref.sandbox === true ? 'sandbox' : ''];
+  return `acct_${hash(parts.map((p) => (typeof p === 'string' ? p : '')).join('\u0000'))}`;
+}
+
+/** Every pricing option's rate: fixed price, else floor, else the guidance's median. */
+function rateOf(option: JsonObject): number {
+  for (const value of [option.fixed_price, option.floor_price]) if (typeof value === 'number') return value;
+  const guidance = isJsonObject(option.price_guidance) ? option.price_guidance : {};
+  return typeof guidance.p50 === 'number' ? guidance.p50 : 0;
+}
+
+/**
+ * The media-buy kit: the tools every sales agent needs, built on the official 3.1 shapes and the
+ * spec's state machines, over the seller's inventory and decisions (`MediaBuySeller`) and durable
+ * records (`KitRecords`), scoped to the caller's principal.
+ */
+export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
+  const { records, seller } = options;
+  const now = options.now ?? Date.now;
+  const acceptTerms = (terms: JsonObject, product: Product): true | string =>
+    seller.acceptTerms === undefined ? defaultAcceptTerms(terms, product) : seller.acceptTerms(terms, product);
+
+  /** Writes a record that was read at `record.version`; a lost race is CONFLICT (transient: read again). */
+  const save = async (
+    principal: string,
+    kind: 'media_buy' | 'account' | 'creative',
+    id: string,
+    body: JsonObject,
+    expected: number,
+  ) => {
+    if (!(await records.put(principal, kind, id, body, expected))) {
+      throw adcpError('CONFLICT', { message: `The ${kind.replace('_', ' ')} ${id} changed meanwhile; read it again.` });
+    }
+  };
+
+  /** Every product the caller may buy: the seller's and those seeded through the controller. */
+  const allProducts = async (principal: string, brief: string | undefined, filters: JsonObject): Promise<Product[]> => {
+    const own = await seller.products({ brief, filters, principal });
+    const seeded = (await records.list(principal, 'product')).map((r) => shown(r.body) as unknown as Product);
+    const ids = new Set(seeded.map((p) => p.product_id));
+    return [...seeded, ...own.filter((p) => !ids.has(p.product_id))];
+  };
+
+  const findProduct = async (principal: string, id: unknown): Promise<Product | undefined> => {
+    if (typeof id !== 'string') return undefined;
+    const seeded = await records.get(principal, 'product', id);
+    if (seeded !== undefined) return shown(seeded.body) as unknown as Product;
+    return (await seller.products({ brief: undefined, filters: {}, principal })).find((p) => p.product_id === id);
+  };
+
+  /** Resolves the request's account reference to its id; refuses accounts that may not buy. */
+  const resolveAccount = async (principal: string, ref: unknown, buying: boolean): Promise<string> => {
+    if (!isJsonObject(ref)) return accountIdOf({});
+    if (typeof ref.account_id === 'string') {
+      const stored = await records.get(principal, 'account', ref.account_id);
+      if (stored === undefined) {
+        throw adcpError('ACCOUNT_NOT_FOUND', { message: `No account ${ref.account_id}.`, field: 'account.account_id' });
+      }
+      if (buying) checkAccountStatus(stored.body);
+      return ref.account_id;
+    }
+    const id = accountIdOf(ref);
+    const stored = await records.get(principal, 'account', id);
+    if (buying && stored !== undefined) checkAccountStatus(stored.body);
+    return id;
+  };
+
+  const checkAccountStatus = (account: JsonObject): void => {
+    const status = String(account.status);
+    if (status === 'suspended') throw adcpError('ACCOUNT_SUSPENDED', { field: 'account' });
+    if (status === 'payment_required') throw adcpError('ACCOUNT_PAYMENT_REQUIRED', { field: 'account' });
+    if (status === 'pending_approval') {
+      throw adcpError('ACCOUNT_SETUP_REQUIRED', { field: 'account', details: { setup: account.setup ?? {} } });
+    }
+    if (status === 'rejected' || status === 'closed') {
+      throw adcpError('ACCOUNT_NOT_FOUND', { message: `The account is ${status}.`, field: 'account' });
+    }
+  };
+
+  /** Whether an assigned creative can run: it exists and is approved. */
+  const runnable = async (principal: string, assignments: JsonObject[]): Promise<boolean> => {
+    for (const a of assignments) {
+      const creative =
+        typeof a.creative_id === 'string' ? await records.get(principal, 'creative', a.creative_id) : undefined;
+      if (creative?.body.status === 'approved') return true;
+    }
+    return false;
+  };
+
+  const buyToWire = (record: KitRecord): JsonObject => {
+    const context = record.body.request_context;
+    const status = String(record.body.status);
+    return {
+      ...shown(record.body),
+      ...(isJsonObject(context) ? { context } : {}),
+      valid_actions: validActions(status),
+    };
+  };
+
+  /** Re-derives a live buy's status from its packages' creatives (pending_creatives -> pending_start/active). */
+  const settleStatus = async (principal: string, body: JsonObject): Promise<void> => {
+    const status = String(body.status);
+    if (status !== 'pending_creatives' && status !== 'pending_start') return;
+    const packages = objects(body.packages);
+    const ready = await runnable(
+      principal,
+      packages.flatMap((p) => objects(p.creative_assignments)),
+    );
+    body.status = liveStatus(ready, timeOf(body.start_time, now()), now());
+  };
+
+  const createMediaBuy = async (args: JsonObject, ctx: ToolContext): Promise<JsonObject> => {
+    const principal = ctx.principal;
+    checkFlight(args.start_time, args.end_time, now());
+    const accountId = await resolveAccount(principal, args.account, true);
+    const requested = objects(args.packages);
+    if (requested.length === 0 || requested.length > MAX_IDS) {
+      throw invalid(`packages must hold 1 to ${MAX_IDS} packages.`, 'packages');
+    }
+    const resolved: ProposedBuy['packages'] = [];
+    let currency: string | undefined;
+    for (const [i, pkg] of requested.entries()) {
+      const product = await findProduct(principal, pkg.product_id);
+      if (product === undefined) {
+        throw adcpError('PRODUCT_NOT_FOUND', {
+          message: 'Referenced product IDs are unknown.',
+          field: `packages[${i}].product_id`,
+        });
+      }
+      const option = (product.pricing_options as unknown as JsonObject[]).find(
+        (o) => o.pricing_option_id === pkg.pricing_option_id,
+      );
+      if (option === undefined) {
+        throw invalid(
+          `Product ${product.product_id} has no pricing option ${String(pkg.pricing_option_id)}.`,
+          `packages[${i}].pricing_option_id`,
+        );
+      }
+      const optionCurrency = String(option.currency);
+      if (currency !== undefined && currency !== optionCurrency) {
+        throw invalid('Every package of a media buy is priced in one currency.', `packages[${i}].pricing_option_id`);
+      }
+      currency = optionCurrency;
+      const budget = pkg.budget;
+      if (typeof budget !== 'number' || !(budget >= 0))
+        throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
+      if (typeof option.min_spend_per_package === 'number' && budget < option.min_spend_per_package) {
+        throw adcpError('BUDGET_TOO_LOW', {
+          message: `The budget is below this pricing option's minimum of ${option.min_spend_per_package} ${optionCurrency}.`,
+          field: `packages[${i}].budget`,
+        });
+      }
+      if (isJsonObject(pkg.measurement_terms)) {
+        const verdict = acceptTerms(pkg.measurement_terms, product);
+        if (verdict !== true) {
+          throw adcpError('TERMS_REJECTED', { message: verdict, field: `packages[${i}].measurement_terms` });
+        }
+      }
+      resolved.push({ request: pkg, product });
+    }
+    const buy: ProposedBuy = {
+      principal,
+      accountId,
+      request: args,
+      packages: resolved,
+      totalBudget: money(resolved.reduce((sum, p) => sum + (p.request.budget as number), 0)),
+      currency: currency ?? 'USD',
+    };
+    const directive = await records.get(principal, 'directive', 'create_media_buy');
+    let decision: BuyDecision = (await seller.decide?.(buy, ctx)) ?? { kind: 'confirm' };
+    if (directive !== undefined && directive.body.consumed !== true) {
+      await records.put(
+        principal,
+        'directive',
+        'create_media_buy',
+        { ...directive.body, consumed: true },
+        directive.version,
+      );
+      if (directive.body.arm === 'submitted') decision = { kind: 'approve', afterMs: 0 };
+      if (directive.body.arm === 'input-required') {
+        decision = {
+          kind: 'reject',
+          code: 'INVALID_REQUEST',
+          message: str(directive.body.message, 'The seller needs more input.'),
+        };
+      }
+    }
+    if (decision.kind === 'reject') {
+      throw new AdcpToolError(decision.code, decision.message, {
+        recovery: 'correctable',
+        ...(decision.field === undefined ? {} : { field: decision.field }),
+      });
+    }
+    const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : randomUUID();
+    // The buyer's key names the buy: a create run again for the same key rewrites the same buy.
+    const mediaBuyId = `mb_${hash(`${principal}\u0000${key}`)}`;
+    const confirm = async (): Promise<JsonObject> => {
+      const at = iso(now());
+      const body: JsonObject = {
+        media_buy_id: mediaBuyId,
+        kit_account_id: accountId,
+        status: 'pending_creatives',
+        currency: buy.currency,
+        total_budget: buy.totalBudget,
+        start_time: args.start_time === 'asap' ? at : args.start_time,
+        end_time: args.end_time,
+        confirmed_at: at,
+        created_at: at,
+        updated_at: at,
+        revision: 1,
+        packages: resolved.map(({ request, product }, i) => ({
+          package_id: `pkg_${i + 1}`,
+          product_id: product.product_id,
+          pricing_option_id: request.pricing_option_id,
+          budget: request.budget,
+          currency: buy.currency,
+          ...(typeof request.bid_price === 'number' ? { bid_price: request.bid_price } : {}),
+          ...(Array.isArray(request.format_ids) ? { format_ids: request.format_ids } : {}),
+          ...(isJsonObject(request.measurement_terms) ? { measurement_terms: request.measurement_terms } : {}),
+          creative_assignments: objects(request.creative_assignments),
+          paused: request.paused === true,
+          ...(isJsonObject(request.context) ? { context: request.context } : {}),
+        })),
+        ...(isJsonObject(args.context) ? { request_context: args.context } : {}),
+      };
+      await settleStatus(principal, body);
+      await save(principal, 'media_buy', mediaBuyId, body, 0).catch(async (error: unknown) => {
+        // The same key again (a create whose first run died before answering) keeps the first buy.
+        if ((await records.get(principal, 'media_buy', mediaBuyId)) === undefined) throw error;
+      });
+      const stored = (await records.get(principal, 'media_buy', mediaBuyId)) as KitRecord;
+      const wire = buyToWire(stored);
+      const { context: _context, status, ...rest } = wire;
+      return { ...rest, media_buy_status: status };
+    };
+    if (decision.kind === 'approve') {
+      const { afterMs, reject } = decision;
+      const message =
+        typeof directive?.body.message === 'string' ? directive.body.message : 'Media buy submitted for approval';
+      return await ctx.submit(
+        async (progress) => {
+          await sleep(afterMs, progress.signal);
+          if (reject !== undefined) throw new AdcpToolError(reject.code, reject.message, { recovery: 'correctable' });
+          return await confirm();
+        },
+        { message },
+      );
+    }
+    return await confirm();
+  };
+
+  const updateMediaBuy = async (args: JsonObject, ctx: ToolContext): Promise<JsonObject> => {
+    const principal = ctx.principal;
+    const id = String(args.media_buy_id);
+    const record = await records.get(principal, 'media_buy', id);
+    if (record === undefined)
+      throw adcpError('MEDIA_BUY_NOT_FOUND', { message: `No media buy ${id}.`, field: 'media_buy_id' });
+    await resolveAccount(principal, args.account, true);
+    const body = structuredClone(record.body);
+    const status = String(body.status);
+    if (typeof args.revision === 'number' && args.revision !== body.revision) {
+      throw adcpError('CONFLICT', {
+        message: `The media buy is at revision ${String(body.revision)}, not ${args.revision}.`,
+        field: 'revision',
+        details: { current_revision: body.revision },
+      });
+    }
+    if (args.canceled === true) {
+      if (TERMINAL_STATUSES.includes(status)) throw notCancellable(status);
+    } else if (TERMINAL_STATUSES.includes(status)) throw notUpdatable(status);
+    checkFlight(args.start_time ?? body.start_time, args.end_time ?? body.end_time, now());
+    const packages = objects(body.packages);
+    const affected = new Map<string, JsonObject>();
+    for (const [i, change] of objects(args.packages).entries()) {
+      const pkg = packages.find((p) => p.package_id === change.package_id);
+      if (pkg === undefined) {
+        throw adcpError('PACKAGE_NOT_FOUND', {
+          message: `No package ${String(change.package_id)} in ${id}.`,
+          field: `packages[${i}].package_id`,
+        });
+      }
+      if (pkg.canceled === true)
+        throw adcpError('INVALID_STATE', { message: 'The package is canceled.', field: `packages[${i}]` });
+      if (change.budget !== undefined) {
+        if (typeof change.budget !== 'number' || !(change.budget >= 0))
+          throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
+        pkg.budget = change.budget;
+      }
+      if (typeof change.bid_price === 'number') pkg.bid_price = change.bid_price;
+      if (typeof change.paused === 'boolean') pkg.paused = change.paused;
+      if (change.canceled === true) pkg.canceled = true;
+      if (Array.isArray(change.creative_assignments)) {
+        for (const [j, a] of objects(change.creative_assignments).entries()) {
+          if (
+            typeof a.creative_id !== 'string' ||
+            (await records.get(principal, 'creative', a.creative_id)) === undefined
+          ) {
+            throw adcpError('CREATIVE_NOT_FOUND', { field: `packages[${i}].creative_assignments[${j}].creative_id` });
+          }
+        }
+        pkg.creative_assignments = objects(change.creative_assignments);
+      }
+      affected.set(String(pkg.package_id), pkg);
+    }
+    for (const field of ['start_time', 'end_time'] as const) {
+      if (typeof args[field] === 'string') body[field] = args[field] === 'asap' ? iso(now()) : args[field];
+    }
+    let next = status;
+    if (args.canceled === true) {
+      next = assertTransitionOrState(status, 'canceled');
+      body.cancellation = {
+        canceled_at: iso(now()),
+        canceled_by: 'buyer',
+        ...(typeof args.cancellation_reason === 'string' ? { reason: args.cancellation_reason } : {}),
+      };
+    } else if (args.paused === true) {
+      next = assertTransitionOrState(status, 'paused');
+    } else if (args.paused === false && status === 'paused') {
+      body.status = 'pending_creatives';
+      await settleStatus(principal, body);
+      next = String(body.status);
+    }
+    body.status = next;
+    await settleStatus(principal, body);
+    body.total_budget = money(
+      packages.filter((p) => p.canceled !== true).reduce((s, p) => s + Number(p.budget ?? 0), 0),
+    );
+    body.revision = Number(body.revision ?? 1) + 1;
+    body.updated_at = iso(now());
+    await save(principal, 'media_buy', id, body, record.version);
+    return {
+      media_buy_id: id,
+      media_buy_status: body.status,
+      revision: body.revision,
+      currency: body.currency,
+      total_budget: body.total_budget,
+      implementation_date: iso(now()),
+      affected_packages: [...affected.values()],
+      valid_actions: validActions(String(body.status)),
+    };
+  };
+
+  const tools: AdcpToolDefinition[] = [
+    {
+      name: 'get_products',
+      description: 'Discover advertising products matching a brief and filters.',
+      handler: async (args, ctx) => {
+        const filters = isJsonObject(args.filters) ? args.filters : {};
+        const brief = typeof args.brief === 'string' ? args.brief : undefined;
+        const products = (await allProducts(ctx.principal, brief, filters)).filter((p) => matches(p, filters));
+        const query = readPageQuery(args);
+        const page = pageOf(products, (p) => p.product_id, query);
+        return { products: page.items as unknown as JsonObject[], pagination: page.pagination };
+      },
+    },
+    {
+      name: 'create_media_buy',
+      description: "Create a media buy: confirmed at once, or submitted for the seller's approval.",
+      handler: createMediaBuy,
+    },
+    {
+      name: 'update_media_buy',
+      description: 'Pause, resume, cancel, re-budget, re-bid or assign creatives to a media buy.',
+      handler: updateMediaBuy,
+    },
+    {
+      name: 'get_media_buys',
+      description: 'Media buys with their status, packages and valid actions, paged by cursor.',
+      handler: async (args, ctx) => {
+        const ids = idList(args.media_buy_ids, 'media_buy_ids');
+        // get-media-buys-request.json: status_filter defaults to ["active"] when media_buy_ids is omitted.
+        const statuses =
+          idList(args.status_filter, 'status_filter') ?? (ids === undefined ? new Set(['active']) : undefined);
+        const buys = (await records.list(ctx.principal, 'media_buy'))
+          .filter((b) => ids === undefined || ids.has(b.id))
+          .filter((b) => statuses === undefined || statuses.has(String(b.body.status)));
+        const page = pageOf(buys, (b) => b.id, readPageQuery(args));
+        return { media_buys: page.items.map(buyToWire), pagination: page.pagination };
+      },
+    },
+    {
+      name: 'get_media_buy_delivery',
+      description: 'Delivery totals of media buys, per package.',
+      handler: async (args, ctx) => {
+        const ids = idList(args.media_buy_ids, 'media_buy_ids');
+        let buys = await records.list(ctx.principal, 'media_buy');
+        if (ids !== undefined) {
+          buys = buys.filter((b) => ids.has(b.id));
+          if (buys.length !== ids.size) throw adcpError('MEDIA_BUY_NOT_FOUND', { field: 'media_buy_ids' });
+        }
+        const end = now();
+        const deliveries = await Promise.all(
+          buys.map(async (b) => {
+            const simulated = (await records.get(ctx.principal, 'delivery', b.id))?.body ?? {};
+            const impressions = Number(simulated.impressions ?? 0);
+            const clicks = Number(simulated.clicks ?? 0);
+            const spend = isJsonObject(simulated.reported_spend) ? Number(simulated.reported_spend.amount) : 0;
+            const packages = objects(b.body.packages);
+            const share = packages.length === 0 ? 0 : 1 / packages.length;
+            return {
+              media_buy_id: b.id,
+              status: String(b.body.status),
+              totals: { impressions, spend: money(spend), clicks },
+              by_package: packages.map((p) => ({
+                package_id: String(p.package_id),
+                impressions: Math.floor(impressions * share),
+                spend: money(spend * share),
+                pricing_model: 'cpm',
+                rate: typeof p.bid_price === 'number' ? p.bid_price : 0,
+                currency: str(b.body.currency, 'USD'),
+              })),
+            };
+          }),
+        );
+        const starts = buys.map((b) => Date.parse(String(b.body.created_at))).filter(Number.isFinite);
+        return {
+          currency: str(buys[0]?.body.currency, 'USD'),
+          reporting_period: { start: iso(Math.min(end, ...starts)), end: iso(end) },
+          media_buy_deliveries: deliveries,
+        };
+      },
+    },
+    {
+      name: 'sync_creatives',
+      description: "Create or update creatives in the library (reviewed per the seller's approval mode).",
+      handler: async (args, ctx) => {
+        const creatives = objects(args.creatives);
+        if (creatives.length === 0 || creatives.length > MAX_IDS)
+          throw invalid(`creatives must hold 1 to ${MAX_IDS} creatives.`, 'creatives');
+        const results: JsonObject[] = [];
+        for (const [i, creative] of creatives.entries()) {
+          const id = creative.creative_id;
+          if (typeof id !== 'string' || id === '')
+            throw invalid('creative_id is required.', `creatives[${i}].creative_id`);
+          const existing = await records.get(ctx.principal, 'creative', id);
+          const at = iso(now());
+          const status =
+            existing?.body.status === 'approved' || seller.creativeApproval !== 'manual'
+              ? 'approved'
+              : 'pending_review';
+          const body: JsonObject = {
+            creative_id: id,
+            name: typeof creative.name === 'string' && creative.name !== '' ? creative.name.slice(0, 256) : id,
+            format_id: isJsonObject(creative.format_id)
+              ? creative.format_id
+              : { agent_url: 'https://creative.adcontextprotocol.org', id: 'unknown' },
+            status,
+            created_date: typeof existing?.body.created_date === 'string' ? existing.body.created_date : at,
+            updated_date: at,
+          };
+          await save(ctx.principal, 'creative', id, body, existing?.version ?? 0);
+          results.push({ creative_id: id, action: existing === undefined ? 'created' : 'updated', status });
+        }
+        // A buy waiting for creatives may now start.
+        for (const buy of await records.list(ctx.principal, 'media_buy')) {
+          if (buy.body.status !== 'pending_creatives') continue;
+          const body = structuredClone(buy.body);
+          await settleStatus(ctx.principal, body);
+          if (body.status !== buy.body.status) await records.put(ctx.principal, 'media_buy', buy.id, body, buy.version);
+        }
+        return { creatives: results };
+      },
+    },
+    {
+      name: 'list_creatives',
+      description: 'Creatives in the library (filters.creative_ids, filters.statuses), paged by cursor.',
+      handler: async (args, ctx) => {
+        const filters = isJsonObject(args.filters) ? args.filters : {};
+        const ids = idList(filters.creative_ids, 'filters.creative_ids');
+        const statuses = idList(filters.statuses, 'filters.statuses');
+        const matching = (await records.list(ctx.principal, 'creative'))
+          .filter((c) => ids === undefined || ids.has(c.id))
+          .filter((c) => statuses === undefined || statuses.has(String(c.body.status)));
+        const page = pageOf(matching, (c) => c.id, readPageQuery(args));
+        return {
+          query_summary: { total_matching: matching.length, returned: page.items.length },
+          pagination: page.pagination,
+          creatives: page.items.map((c) => shown(c.body)),
+        };
+      },
+    },
+    {
+      name: 'list_creative_formats',
+      description: 'The creative formats this seller accepts (format_ids filter), paged by cursor.',
+      handler: async (args) => {
+        const wanted = Array.isArray(args.format_ids) ? objects(args.format_ids).map((f) => String(f.id)) : undefined;
+        const formats = (seller.formats ?? []).filter((f) => wanted === undefined || wanted.includes(f.format_id.id));
+        const page = pageOf(formats, (f) => f.format_id.id, readPageQuery(args));
+        return { formats: page.items as unknown as JsonObject[], pagination: page.pagination };
+      },
+    },
+    {
+      name: 'sync_accounts',
+      description: 'Establish or update account relationships (brand + operator).',
+      handler: async (args, ctx) => {
+        const results: JsonObject[] = [];
+        for (const [i, entry] of objects(args.accounts).entries()) {
+          const brand = isJsonObject(entry.brand) ? entry.brand : undefined;
+          if (brand === undefined || typeof entry.operator !== 'string') {
+            throw invalid('Each account names its brand and operator.', `accounts[${i}]`);
+          }
+          const id = accountIdOf(entry);
+          const existing = await records.get(ctx.principal, 'account', id);
+          const status =
+            existing === undefined ? (seller.openAccount?.(entry) ?? 'active') : String(existing.body.status);
+          const body: JsonObject = {
+            ...existing?.body,
+            account_id: id,
+            name: `${str(brand.domain, str(brand.brand_id, id))} c/o ${entry.operator}`,
+            brand,
+            operator: entry.operator,
+            status,
+            account_scope: entry.operator === brand.domain ? 'brand' : 'operator_brand',
+            ...(typeof entry.billing === 'string' ? { billing: entry.billing } : {}),
+            ...(typeof entry.payment_terms === 'string' ? { payment_terms: entry.payment_terms } : {}),
+            ...(entry.sandbox === true ? { sandbox: true } : {}),
+          };
+          if (args.dry_run !== true) await save(ctx.principal, 'account', id, body, existing?.version ?? 0);
+          const { name: _name, ...shown } = body;
+          results.push({ ...shown, action: existing === undefined ? 'created' : 'updated' });
+        }
+        return { ...(args.dry_run === true ? { dry_run: true } : {}), accounts: results };
+      },
+    },
+    {
+      name: 'list_accounts',
+      description: 'The accounts this caller holds (status, sandbox filters), paged by cursor.',
+      handler: async (args, ctx) => {
+        const accounts = (await records.list(ctx.principal, 'account'))
+          .filter((a) => args.status === undefined || a.body.status === args.status)
+          .filter((a) => args.sandbox === undefined || (a.body.sandbox === true) === args.sandbox);
+        const page = pageOf(accounts, (a) => a.id, readPageQuery(args));
+        return { accounts: page.items.map((a) => shown(a.body)), pagination: page.pagination };
+      },
+    },
+    {
+      name: 'sync_governance',
+      description: 'Register the governance agent of an account.',
+      handler: async (args, ctx) => {
+        const results: JsonObject[] = [];
+        for (const [i, entry] of objects(args.accounts).entries()) {
+          const id = await resolveAccount(ctx.principal, entry.account, false);
+          const agents = objects(entry.governance_agents);
+          if (agents.length !== 1 || typeof agents[0]?.url !== 'string' || !agents[0].url.startsWith('https://')) {
+            throw invalid(
+              'Each account registers exactly one https governance agent.',
+              `accounts[${i}].governance_agents`,
+            );
+          }
+          // The credentials are the seller's to use when calling the agent: stored, never echoed.
+          const existing = await records.get(ctx.principal, 'governance', id);
+          await records.put(ctx.principal, 'governance', id, { url: agents[0].url }, existing?.version ?? 0);
+          results.push({
+            account: entry.account,
+            status: 'synced',
+            governance_agents: [{ url: agents[0].url }],
+          });
+        }
+        return { accounts: results };
+      },
+    },
+    {
+      name: 'provide_performance_feedback',
+      description: "Record the buyer's performance feedback on a media buy.",
+      handler: async (args, ctx) => {
+        const id = String(args.media_buy_id);
+        if ((await records.get(ctx.principal, 'media_buy', id)) === undefined) {
+          throw adcpError('MEDIA_BUY_NOT_FOUND', { field: 'media_buy_id' });
+        }
+        const key = `${id}:${typeof args.idempotency_key === 'string' ? args.idempotency_key : randomUUID()}`;
+        const { context: _c, idempotency_key: _k, ...feedback } = args;
+        await records.put(ctx.principal, 'feedback', key, { ...feedback, received_at: iso(now()) }, 0);
+        return { success: true };
+      },
+    },
+  ];
+
+  return {
+    tools,
+    scenarios: kitScenarios({ records, now }),
+    capabilities: {
+      media_buy: {
+        creative_approval_mode: seller.creativeApproval === 'manual' ? 'manual' : 'auto_approve',
+      },
+      creative: { has_creative_library: true },
+    },
+  };
+}
+
+/** A status move a buyer asked for; one the lifecycle refuses is INVALID_STATE. */
+function assertTransitionOrState(from: string, to: string): string {
+  try {
+    return assertTransition('media_buy', from, to);
+  } catch {
+    throw adcpError('INVALID_STATE', {
+      message: `A media buy cannot go from ${from} to ${to}.`,
+      details: { current_status: from },
+    });
+  }
+}
+
+/** The filters every seller's catalog honours the same way (get-products-request.json `filters`). */
+function matches(product: Product, filters: JsonObject): boolean {
+  const p = product as unknown as JsonObject;
+  if (typeof filters.delivery_type === 'string' && p.delivery_type !== filters.delivery_type) return false;
+  if (
+    Array.isArray(filters.channels) &&
+    !(Array.isArray(p.channels) && p.channels.some((c) => (filters.channels as unknown[]).includes(c)))
+  ) {
+    return false;
+  }
+  if (typeof filters.is_fixed_price === 'boolean') {
+    const fixed = objects(p.pricing_options).some((o) => typeof o.fixed_price === 'number');
+    if (fixed !== filters.is_fixed_price) return false;
+  }
+  if (
+    typeof filters.max_cpm === 'number' &&
+    !objects(p.pricing_options).some((o) => rateOf(o) <= (filters.max_cpm as number))
+  ) {
+    return false;
+  }
+  return true;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, Math.max(0, ms));
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}

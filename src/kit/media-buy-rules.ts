@@ -1,0 +1,89 @@
+import type { JsonObject } from '../core/types.js';
+import { isJsonObject } from '../core/json-object.js';
+import { adcpError } from '../server/adcp-error.js';
+import type { AdcpToolError } from '../server/tool-error.js';
+
+/**
+ * The media buy's own rules, beside its state machine (src/server/lifecycles.ts): which statuses
+ * a buyer's `update_media_buy` may act on, and what each buyer action does. One home for the
+ * errors the spec names for them (`NOT_CANCELLABLE`, `INVALID_STATE`, `PACKAGE_NOT_FOUND`, ...).
+ */
+
+/** Terminal statuses: nothing moves a media buy out of them. */
+export const TERMINAL_STATUSES: readonly string[] = ['completed', 'rejected', 'canceled'];
+
+/** `valid_actions` of a media buy in a status (enums: pause, resume, cancel, update_budget, ...). */
+export function validActions(status: string): string[] {
+  const editing = ['update_budget', 'update_dates', 'update_packages', 'update_creative_assignments', 'sync_creatives'];
+  switch (status) {
+    case 'pending_creatives':
+    case 'pending_start':
+    case 'active':
+      return ['pause', 'cancel', ...editing, 'add_packages'];
+    case 'paused':
+      return ['resume', 'cancel', ...editing];
+    default:
+      return [];
+  }
+}
+
+/** The status a live media buy has from its creatives and flight: no creative yet, waiting for its start, or running. */
+export function liveStatus(hasCreatives: boolean, startMs: number, now: number): string {
+  if (!hasCreatives) return 'pending_creatives';
+  return startMs > now ? 'pending_start' : 'active';
+}
+
+/** `update_media_buy` on a buy in a terminal status (other than a repeated cancel). */
+export function notUpdatable(status: string): AdcpToolError {
+  return adcpError('INVALID_STATE', {
+    message: `The media buy is ${status}; it can no longer be updated.`,
+    field: 'media_buy_id',
+    details: { current_status: status },
+  });
+}
+
+/** A cancel of a buy that is already terminal. */
+export function notCancellable(status: string): AdcpToolError {
+  return adcpError('NOT_CANCELLABLE', {
+    message: `The media buy is ${status}; it cannot be canceled in its current state.`,
+    field: 'canceled',
+    details: { current_status: status },
+  });
+}
+
+/** Milliseconds of a `start_time` (`asap` is now) or `end_time`; NaN when unreadable. */
+export function timeOf(value: unknown, now: number): number {
+  return value === 'asap' ? now : typeof value === 'string' ? Date.parse(value) : Number.NaN;
+}
+
+/**
+ * The flight's business rule the schema cannot state (error-compliance storyboard, reversed dates):
+ * `end_time` after `start_time`.
+ */
+export function checkFlight(start: unknown, end: unknown, now: number): void {
+  const startMs = timeOf(start, now);
+  const endMs = timeOf(end, now);
+  if (Number.isFinite(startMs) && Number.isFinite(endMs) && endMs <= startMs) {
+    throw adcpError('VALIDATION_ERROR', { message: 'end_time must be after start_time.', field: 'end_time' });
+  }
+}
+
+/**
+ * The kit's default measurement-terms rule: a billing variance of 0 % cannot be honoured against
+ * third-party measurement, and a vendor other than one the product names is not one the seller
+ * reconciles with. Returns the reason, or true.
+ */
+export function defaultAcceptTerms(terms: JsonObject, product: JsonObject): true | string {
+  const billing = isJsonObject(terms.billing_measurement) ? terms.billing_measurement : undefined;
+  if (billing === undefined) return true;
+  if (billing.max_variance_percent === 0) {
+    return 'A max_variance_percent of 0 cannot be honoured against third-party measurement; 10 is the lowest this seller accepts.';
+  }
+  const vendor = isJsonObject(billing.vendor) ? billing.vendor.domain : undefined;
+  const offered = isJsonObject(product.measurement_terms) ? product.measurement_terms.billing_measurement : undefined;
+  const offeredVendor = isJsonObject(offered) && isJsonObject(offered.vendor) ? offered.vendor.domain : undefined;
+  if (typeof vendor === 'string' && typeof offeredVendor === 'string' && vendor !== offeredVendor) {
+    return `This product bills on ${offeredVendor} measurement, not ${vendor}.`;
+  }
+  return true;
+}

@@ -1,0 +1,253 @@
+// The media-buy kit (src/kit) served by createAdcpServer and called with the official MCP client:
+// every answer is checked against the 3.1 response schemas (validateResponses: strict), over
+// records in memory, in a real SQLite file and in PostgreSQL (when ADCP_TEST_PG_URL is set).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
+import {
+  createMediaBuyKit,
+  MemoryKitRecords,
+  PgKitRecords,
+  SqliteKitRecords,
+  type KitRecords,
+} from '../../src/kit/index.js';
+import { PgDatabase } from '../../src/store/pg-database.js';
+import { dropTestSchemas, pgSkip, pgUrl, testSchema } from '../pg/pg-test-env.js';
+import type { Product } from '../../src/schemas/generated/adcp-3.1.js';
+
+type Json = Record<string, unknown>;
+
+const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
+const PRODUCTS = [
+  {
+    product_id: 'news_display',
+    name: 'News display',
+    description: 'Display on news pages.',
+    publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
+    channels: ['display'],
+    delivery_type: 'guaranteed',
+    format_ids: [FORMAT],
+    pricing_options: [{ pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 12 }],
+    reporting_capabilities: {
+      available_reporting_frequencies: ['daily'],
+      expected_delay_minutes: 240,
+      timezone: 'UTC',
+      supports_webhooks: false,
+      available_metrics: ['impressions', 'spend'],
+      date_range_support: 'date_range',
+    },
+  },
+] as unknown as Product[];
+
+const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
+let keys = 0;
+const key = () => `kit-test-key-${String(++keys).padStart(6, '0')}`;
+
+for (const [label, open] of [
+  ['memory', () => ({ records: new MemoryKitRecords() as KitRecords, cleanup: () => undefined })],
+  [
+    'SQLite',
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'adcp-kit-'));
+      return {
+        records: new SqliteKitRecords({ path: path.join(dir, 'kit.db') }) as KitRecords,
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  ],
+  [
+    'PostgreSQL',
+    () => {
+      const database = new PgDatabase({ url: pgUrl as string, schema: testSchema('kit') });
+      return {
+        records: new PgKitRecords(database) as KitRecords,
+        cleanup: async () => {
+          await database.close();
+          await dropTestSchemas();
+        },
+      };
+    },
+  ],
+] as const) {
+  describe(`media-buy kit over ${label} records`, { skip: label === 'PostgreSQL' ? pgSkip : false }, () => {
+    let server: ListeningAdcpServer;
+    let client: Client;
+    let records: KitRecords;
+    let cleanup: () => void | Promise<void>;
+    before(async () => {
+      ({ records, cleanup } = open());
+      const kit = createMediaBuyKit({
+        records,
+        seller: { products: () => PRODUCTS, formats: [{ format_id: FORMAT, name: 'Medium rectangle' }] },
+      });
+      server = await createAdcpServer({
+        tools: kit.tools,
+        testController: { scenarios: kit.scenarios },
+        capabilities: kit.capabilities,
+        validateResponses: 'strict',
+      }).listen({ port: 0, host: '127.0.0.1' });
+      client = new Client({ name: 'kit-probe', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+    });
+    after(async () => {
+      await client.close();
+      await server.close();
+      await records.close();
+      await cleanup();
+    });
+
+    const call = async (name: string, args: Json) => {
+      const result = await client.callTool({ name, arguments: args });
+      const body = result.structuredContent as Json;
+      return { isError: result.isError === true, body, code: (body.adcp_error as Json | undefined)?.code };
+    };
+    const control = async (scenario: string, params: Json) =>
+      (await call('comply_test_controller', { scenario, params })).body;
+    const create = (extra: Json = {}, pkg: Json = {}) =>
+      call('create_media_buy', {
+        account,
+        brand: account.brand,
+        start_time: 'asap',
+        end_time: '2099-06-30T23:59:59Z',
+        packages: [
+          { product_id: 'news_display', pricing_option_id: 'cpm_fixed', budget: 5000, context: { line: 'a' }, ...pkg },
+        ],
+        idempotency_key: key(),
+        context: { correlation_id: 'create' },
+        ...extra,
+      });
+    const update = (args: Json) => call('update_media_buy', { account, idempotency_key: key(), ...args });
+
+    it('walks a buy from pending_creatives to active, paused, canceled, with the spec errors on the way', async () => {
+      const created = await create();
+      assert.equal(created.isError, false, JSON.stringify(created.body));
+      assert.equal(created.body.media_buy_status, 'pending_creatives');
+      assert.deepEqual((created.body.packages as Json[])[0]?.context, { line: 'a' });
+      const id = created.body.media_buy_id as string;
+      const packageId = (created.body.packages as Json[])[0]?.package_id as string;
+
+      assert.equal((await update({ media_buy_id: 'mb_nope', paused: true })).code, 'MEDIA_BUY_NOT_FOUND');
+      const unknownPackage = await update({ media_buy_id: id, packages: [{ package_id: 'pkg_nope', budget: 1 }] });
+      assert.equal(unknownPackage.code, 'PACKAGE_NOT_FOUND');
+      const unknownCreative = await update({
+        media_buy_id: id,
+        packages: [{ package_id: packageId, creative_assignments: [{ creative_id: 'missing' }] }],
+      });
+      assert.equal(unknownCreative.code, 'CREATIVE_NOT_FOUND');
+
+      const synced = await call('sync_creatives', {
+        account,
+        idempotency_key: key(),
+        creatives: [{ creative_id: 'cr_1', name: 'Rectangle', format_id: FORMAT, assets: {} }],
+      });
+      assert.deepEqual((synced.body.creatives as Json[])[0], {
+        creative_id: 'cr_1',
+        action: 'created',
+        status: 'approved',
+      });
+      const assigned = await update({
+        media_buy_id: id,
+        revision: 1,
+        packages: [{ package_id: packageId, creative_assignments: [{ creative_id: 'cr_1' }], budget: 6000 }],
+      });
+      assert.equal(assigned.isError, false, JSON.stringify(assigned.body));
+      assert.equal(assigned.body.media_buy_status, 'active');
+      assert.equal(assigned.body.revision, 2);
+      assert.equal(((assigned.body.affected_packages as Json[])[0] as Json).budget, 6000);
+      assert.equal((await update({ media_buy_id: id, revision: 1, paused: true })).code, 'CONFLICT');
+
+      assert.equal((await update({ media_buy_id: id, paused: true })).body.media_buy_status, 'paused');
+      assert.equal((await update({ media_buy_id: id, paused: false })).body.media_buy_status, 'active');
+      const listed = (await call('get_media_buys', { account, media_buy_ids: [id] })).body.media_buys as Json[];
+      assert.equal(listed[0]?.status, 'active');
+      assert.deepEqual(listed[0]?.context, { correlation_id: 'create' });
+      assert.ok((listed[0]?.valid_actions as string[] | undefined)?.includes('pause'));
+
+      const canceled = await update({ media_buy_id: id, canceled: true, cancellation_reason: 'done' });
+      assert.equal(canceled.body.media_buy_status, 'canceled');
+      assert.equal((await update({ media_buy_id: id, canceled: true })).code, 'NOT_CANCELLABLE');
+      assert.equal((await update({ media_buy_id: id, paused: true })).code, 'INVALID_STATE');
+      const after = (await call('get_media_buys', { account, media_buy_ids: [id] })).body.media_buys as Json[];
+      assert.deepEqual([after[0]?.status, (after[0]?.cancellation as Json | undefined)?.reason], ['canceled', 'done']);
+      assert.deepEqual(after[0]?.valid_actions, []);
+    });
+
+    it('refuses unworkable measurement terms, unknown products and reversed flights', async () => {
+      const terms = { billing_measurement: { vendor: { domain: 'videoamp.example' }, max_variance_percent: 0 } };
+      assert.equal((await create({}, { measurement_terms: terms })).code, 'TERMS_REJECTED');
+      assert.equal((await create({}, { product_id: 'nope' })).code, 'PRODUCT_NOT_FOUND');
+      assert.equal((await create({ end_time: '2000-01-01T00:00:00Z' })).code, 'VALIDATION_ERROR');
+    });
+
+    it('syncs accounts, forces their status through the controller, and refuses buys of a suspended one', async () => {
+      const synced = await call('sync_accounts', {
+        idempotency_key: key(),
+        accounts: [{ ...account, billing: 'operator', payment_terms: 'net_30' }],
+      });
+      const entry = (synced.body.accounts as Json[])[0] as Json;
+      assert.deepEqual([entry.action, entry.status], ['created', 'active']);
+      const listed = (await call('list_accounts', {})).body.accounts as Json[];
+      assert.equal(listed[0]?.account_id, entry.account_id);
+      const suspended = await control('force_account_status', { account_id: entry.account_id, status: 'suspended' });
+      assert.deepEqual([suspended.previous_state, suspended.current_state], ['active', 'suspended']);
+      assert.equal((await create()).code, 'ACCOUNT_SUSPENDED');
+      await control('force_account_status', { account_id: entry.account_id, status: 'active' });
+      await control('force_account_status', { account_id: entry.account_id, status: 'payment_required' });
+      assert.equal((await create()).code, 'ACCOUNT_PAYMENT_REQUIRED');
+      await control('force_account_status', { account_id: entry.account_id, status: 'closed' });
+      const back = await control('force_account_status', { account_id: entry.account_id, status: 'active' });
+      assert.equal(back.error, 'INVALID_TRANSITION');
+      const byId = await call('create_media_buy', {
+        account: { account_id: 'acct_unknown' },
+        brand: account.brand,
+        start_time: 'asap',
+        end_time: '2099-06-30T23:59:59Z',
+        packages: [{ product_id: 'news_display', pricing_option_id: 'cpm_fixed', budget: 5000 }],
+        idempotency_key: key(),
+      });
+      assert.equal(byId.code, 'ACCOUNT_NOT_FOUND');
+    });
+
+    it('answers submitted when the controller forces that arm, once', async () => {
+      const other = { brand: { domain: 'other.example' }, operator: 'other.example' };
+      const forced = await control('force_create_media_buy_arm', { arm: 'submitted', task_id: 'task_forced_1' });
+      assert.equal((forced.forced as Json).arm, 'submitted');
+      const submitted = await create({ account: other });
+      assert.equal(submitted.body.status, 'submitted');
+      assert.equal(submitted.body.media_buy_id, undefined);
+      const next = await create({ account: other });
+      assert.equal(next.body.media_buy_status, 'pending_creatives');
+    });
+
+    it('reports simulated delivery, lists formats, records feedback, and keeps principals apart', async () => {
+      const created = await create({ account: { brand: { domain: 'd.example' }, operator: 'd.example' } });
+      const id = created.body.media_buy_id as string;
+      await control('simulate_delivery', {
+        media_buy_id: id,
+        impressions: 1000,
+        clicks: 10,
+        reported_spend: { amount: 12, currency: 'USD' },
+      });
+      const delivery = await call('get_media_buy_delivery', { media_buy_ids: [id] });
+      const totals = ((delivery.body.media_buy_deliveries as Json[])[0] as Json).totals as Json;
+      assert.deepEqual(totals, { impressions: 1000, spend: 12, clicks: 10 });
+      assert.equal((await call('get_media_buy_delivery', { media_buy_ids: ['mb_nope'] })).code, 'MEDIA_BUY_NOT_FOUND');
+      const formats = await call('list_creative_formats', { format_ids: [FORMAT] });
+      assert.deepEqual(((formats.body.formats as Json[])[0] as Json).format_id, FORMAT);
+      const feedback = await call('provide_performance_feedback', {
+        media_buy_id: id,
+        idempotency_key: key(),
+        measurement_period: { start: '2026-01-01T00:00:00Z', end: '2026-01-02T00:00:00Z' },
+        performance_index: 1.2,
+      });
+      assert.equal(feedback.body.success, true);
+      // Another principal (the records are principal-scoped) does not see the buy.
+      assert.equal(await records.get('someone-else', 'media_buy', id), undefined);
+    });
+  });
+}
