@@ -23,20 +23,69 @@ describe('AdcpValidator', () => {
     }
   });
 
-  it('names each problem with a pointer, the keyword and a message', () => {
-    const result = v31.request('get_products', { buying_mode: 'retail', brief: 7 });
-    assert.equal(result.ok, false);
+  it('names the first problem with a pointer, the keyword and a message', () => {
+    const result = v31.request('get_products', { buying_mode: 'retail', brief: 'x' });
     assert.ok(!result.ok);
-    assert.ok(result.issues.some((i) => i.pointer === '/buying_mode' && i.keyword === 'enum'));
-    assert.ok(result.issues.some((i) => i.pointer === '/brief' && i.keyword === 'type'));
+    assert.deepEqual(
+      result.issues.map((i) => [i.pointer, i.keyword]),
+      [['/buying_mode', 'enum']],
+    );
+    assert.match(result.issues[0]!.message, /must be equal to one of the allowed values/);
+    const typed = v31.request('get_products', { buying_mode: 'brief', brief: 7 });
+    assert.ok(!typed.ok);
+    assert.deepEqual(
+      typed.issues.map((i) => [i.pointer, i.keyword]),
+      [['/brief', 'type']],
+    );
   });
 
   it('points at the missing property itself', () => {
-    const result = v31.request('create_media_buy', {});
+    const result = v31.request('create_media_buy', { idempotency_key: 'k'.repeat(16) });
     assert.ok(!result.ok);
-    const pointers = result.issues.map((i) => i.pointer);
-    for (const p of ['/idempotency_key', '/account', '/brand', '/start_time', '/end_time'])
-      assert.ok(pointers.includes(p), p);
+    assert.equal(result.issues[0]?.keyword, 'required');
+    assert.match(result.issues[0]?.pointer ?? '', /^\/(account|brand|start_time|end_time)$/);
+  });
+
+  // Issue 36.4: validation stops at the first problem, so its cost does not grow with the number of
+  // wrong items (Ajv's allErrors copied the error list once per failing $ref item: quadratic).
+  it('reports one issue for 24,000 wrong-typed array items', () => {
+    const channels = Array.from({ length: 24_000 }, (_, i) => i);
+    const result = v31.request('get_products', { buying_mode: 'brief', brief: 'x', filters: { channels } });
+    assert.ok(!result.ok);
+    assert.deepEqual(result.issues, [{ pointer: '/filters/channels/0', keyword: 'type', message: 'must be string' }]);
+  });
+
+  // Issue 36.4: uniqueItems over objects is checked in linear time, with Ajv's meaning and error.
+  it('finds duplicate objects in an array (uniqueItems), keys in any order', () => {
+    const creative = (ids: unknown[]) => ({
+      idempotency_key: 'k'.repeat(16),
+      account: { account_id: 'a' },
+      creatives: [
+        {
+          creative_id: 'c',
+          name: 'n',
+          format_id: { agent_url: 'https://x.example', id: 'f' },
+          assets: {},
+          industry_identifiers: ids,
+        },
+      ],
+    });
+    const distinct = Array.from({ length: 16_000 }, (_, i) => ({ type: 'ad_id', value: `v${i}` }));
+    assert.equal(v31.request('sync_creatives', creative(distinct)).ok, true);
+    const duplicated = [
+      { type: 'ad_id', value: 'a' },
+      { type: 'ad_id', value: 'b' },
+      { value: 'a', type: 'ad_id' },
+    ];
+    const result = v31.request('sync_creatives', creative(duplicated));
+    assert.ok(!result.ok);
+    assert.deepEqual(result.issues, [
+      {
+        pointer: '/creatives/0/industry_identifiers',
+        keyword: 'uniqueItems',
+        message: 'must NOT have duplicate items (items ## 0 and 2 are identical)',
+      },
+    ]);
   });
 
   it('skips a tool the release does not define', () => {

@@ -5,6 +5,7 @@ import type { SchemaBundle } from './schema-bundle.js';
 import { loadPrecompiled } from './precompiled.js';
 import { stripProse } from './validator-modules.js';
 import { splitSchema } from './split-schema.js';
+import { useLinearUniqueItems } from './unique-items.js';
 
 const require = createRequire(import.meta.url);
 const ORIGIN = 'https://adcontextprotocol.org';
@@ -26,13 +27,14 @@ function newAjv(source: boolean): AjvInstance {
   const formats = require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance };
   const ajv = new Ajv({
     strict: false,
-    allErrors: true,
+    allErrors: false,
     validateSchema: false,
     logger: false,
     inlineRefs: false,
     code: { source, lines: false },
   });
   formats.default(ajv);
+  useLinearUniqueItems(ajv);
   return ajv;
 }
 

@@ -85,6 +85,36 @@ describe('splitValidatorModules', () => {
     }
   });
 
+  it('writes the linear uniqueItems check into the modules, answering as at run time (sync_creatives)', () => {
+    const bundle = loadSchemaBundle('3.1');
+    const path = bundle.tool('sync_creatives')!.request;
+    const { modules, dir, load } = buildModules(bundle, [path]);
+    try {
+      assert.ok([...modules.values()].some((code) => code.includes('function duplicateAt(data)')));
+      const runtime = new BundleCompiler(bundle, { precompiled: false }).compile(path);
+      const request = (ids: unknown[]) => ({
+        idempotency_key: 'k'.repeat(32),
+        account: { account_id: 'a' },
+        creatives: [
+          {
+            creative_id: 'c',
+            name: 'n',
+            format_id: { agent_url: 'https://x.example', id: 'f' },
+            assets: {},
+            industry_identifiers: ids,
+          },
+        ],
+      });
+      const a = { type: 'ad_id', value: 'a' };
+      for (const ids of [[a], [a, { type: 'ad_id', value: 'b' }], [a, { value: 'a', type: 'ad_id' }], [a, a, a]]) {
+        assert.deepEqual(outcome(load(path), request(ids)), outcome(runtime, request(ids)));
+      }
+      assert.equal(load(path)(request([a, { value: 'a', type: 'ad_id' }])), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('loads a large file part by part, and its parts answer as the whole (get_adcp_capabilities)', () => {
     const bundle = loadSchemaBundle('3.1');
     const path = bundle.tool('get_adcp_capabilities')!.response;

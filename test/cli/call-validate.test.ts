@@ -20,7 +20,9 @@ describe('adcp call --validate', () => {
           description: 'Products; "broken" in the brief answers a list that is not an array.',
           handler: (args) => {
             calls.push(String(args['brief']));
-            return args['brief'] === 'broken' ? { products: 'none' } : { products: [], cache_scope: 'public' };
+            return args['brief'] === 'broken'
+              ? { products: 'none', cache_scope: 'public' }
+              : { products: [], cache_scope: 'public' };
           },
         },
       ],
@@ -46,7 +48,10 @@ describe('adcp call --validate', () => {
 
   it('prints --json issues for a refused request', async () => {
     const io = recordingIo();
-    const code = await main(['call', server.mcpUrl, 'get_products', '{"brief":5}', '--validate', '--json'], io);
+    const code = await main(
+      ['call', server.mcpUrl, 'get_products', '{"buying_mode":"brief","brief":5}', '--validate', '--json'],
+      io,
+    );
     assert.equal(code, 2);
     const doc = JSON.parse(io.out()) as { error: { code: string; issues: { pointer: string }[] } };
     assert.equal(doc.error.code, 'invalid_request');
