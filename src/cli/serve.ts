@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError, parseCommand, parsePort, printable, usageError } from './args.js';
@@ -40,7 +41,11 @@ Options:
   --sandbox         grading sandbox: verify RFC 9421 request signatures as the compliance
                     runner contract asks (its public test keys from keys.json, test-revoked-2026
                     revoked, 100 entries per keyid, create_media_buy and tasks/cancel required).
-                    Those keys are public: never use --sandbox for real traffic
+                    Without --auth-token it mints a bearer token (printed; principal
+                    sandbox-runner): calls with a token or a valid signature are served, so a
+                    runner's unsigned storyboard calls carry the token and only calls with no
+                    credential at all need a signature. Those keys are public: never use
+                    --sandbox for real traffic
   --test-controller serve comply_test_controller (seed fixtures, force media buy and creative
                     statuses, simulate delivery and spend) for compliance storyboards. A sandbox
                     or staging deployment only: any caller can change any of its own state
@@ -111,6 +116,10 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       return usageError(io, 'serve', new Error('--signing-vectors goes with --sandbox.'));
     }
     const tokens = readServeTokens(values['auth-token'] ?? [], io.env['ADCP_SERVE_TOKENS']);
+    // A sandbox always has a credential a runner can present (docs/decisions/0201-sandbox-signing.md):
+    // without one, its unsigned storyboard calls of create_media_buy would meet required_for.
+    const sandboxToken = values.sandbox === true && tokens.size === 0 ? mintSandboxToken() : undefined;
+    if (sandboxToken !== undefined) tokens.set(sandboxToken, SANDBOX_RUNNER_PRINCIPAL);
     const live = readLivePrincipals(values['live-principal'] ?? [], tokens, values['test-controller'] === true);
     const requestSigning =
       values.sandbox === true ? await readSandboxSigning(io, values['signing-vectors']) : undefined;
@@ -136,7 +145,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live] })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, ...(sandboxToken === undefined ? {} : { sandbox_token: sandboxToken }), principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live] })}\n`,
       );
     } else {
       io.stdout.write(
@@ -153,6 +162,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           ...(values.sandbox === true
             ? [style.bold('  sandbox: request signatures verified with the public compliance test keys')]
             : []),
+          ...(sandboxToken === undefined ? [] : [`  sandbox bearer token (give it to the runner): ${sandboxToken}`]),
           tokens.size === 0
             ? '  auth  open: no credentials asked (every caller is anonymous@<its address>; --auth-token requires one)'
             : `  auth  bearer tokens for ${[...new Set(tokens.values())].map((name) => printable(name)).join(', ')}; discovery stays open`,
@@ -251,6 +261,14 @@ function describeStore(url: string): string {
   } catch {
     return 'PostgreSQL';
   }
+}
+
+/** The principal of the bearer token `--sandbox` mints when no token is given. */
+const SANDBOX_RUNNER_PRINCIPAL = 'sandbox-runner';
+
+/** A fresh bearer token for a sandbox started without one (printed in the banner, never stored). */
+function mintSandboxToken(): string {
+  return `sandbox-${randomBytes(16).toString('hex')}`;
 }
 
 /** The sandbox verifier from `DIR/keys.json` (read now, never copied), or a usage error. */

@@ -10,21 +10,30 @@ import type { RequestSigningServerOptions } from '../server/request-signing.js';
 export const SIGNED_REQUESTS_RUNNER = {
   signingKeyids: ['test-ed25519-2026', 'test-es256-2026'],
   preRevokedKeyid: 'test-revoked-2026',
+  /**
+   * The governance-signing key of keys.json, kept in the JWKS so that a request signed with it
+   * fails at checklist step 8 (`key_purpose_invalid`, vector 009), not at key lookup (`key_unknown`).
+   */
+  crossPurposeKeyid: 'test-gov-2026',
   gradingPerKeyidCap: 100,
 } as const;
 
 /**
  * The sandbox verifier `adcp serve --sandbox` runs, as the runner contract asks: the runner's public
- * keys and the pre-revoked one taken from the official `keys.json` (read at run time, private
- * halves dropped), `test-revoked-2026` revoked, the grading cap of 100 entries per keyid (the
- * replay TTL, expires + 60 s, is above the contract's 10 s minimum), `create_media_buy` required
- * (vector 001) and `tasks/cancel` among the protocol methods (vector 028). Never use outside a sandbox:
- * these keys are public.
+ * keys, the pre-revoked one and the governance-signing one (vector 009's cross-purpose key) taken
+ * from the official `keys.json` (read at run time, private halves dropped), `test-revoked-2026`
+ * revoked, the grading cap of 100 entries per keyid (the replay TTL, expires + 60 s, is above the
+ * contract's 10 s minimum), `create_media_buy` required (vector 001) and `tasks/cancel` among the
+ * protocol methods (vector 028). Never use outside a sandbox: these keys are public.
  */
 export function sandboxRequestSigning(keysJson: unknown): RequestSigningServerOptions {
   const all = (keysJson as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(all)) throw new TypeError('sandbox request signing: keys.json has no keys array');
-  const wanted: readonly string[] = [...SIGNED_REQUESTS_RUNNER.signingKeyids, SIGNED_REQUESTS_RUNNER.preRevokedKeyid];
+  const wanted: readonly string[] = [
+    ...SIGNED_REQUESTS_RUNNER.signingKeyids,
+    SIGNED_REQUESTS_RUNNER.preRevokedKeyid,
+    SIGNED_REQUESTS_RUNNER.crossPurposeKeyid,
+  ];
   const keys: Jwk[] = [];
   for (const key of all as Jwk[]) {
     if (key === null || typeof key !== 'object' || typeof key.kid !== 'string' || !wanted.includes(key.kid)) continue;

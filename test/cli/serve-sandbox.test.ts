@@ -28,7 +28,7 @@ async function startServe(args: string[]) {
   const io = recordingIo({ cwd: repoRoot });
   io.signal = controller.signal;
   const exit = main(['serve', '--port', '0', '--json', ...args], io);
-  let endpoints: { mcp?: string; sandbox?: boolean } = {};
+  let endpoints: { mcp?: string; sandbox?: boolean; sandbox_token?: string; principals?: string[] } = {};
   for (let i = 0; i < 400 && endpoints.mcp === undefined; i++) {
     await new Promise((r) => setTimeout(r, 25));
     if (io.out().includes('\n')) endpoints = JSON.parse(io.out()) as { mcp?: string };
@@ -45,10 +45,11 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
 
   const call = (name: string, args: object, id = 1) =>
     JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-  const send = async (body: string, signing?: ReturnType<typeof key>) => {
+  const send = async (body: string, signing?: ReturnType<typeof key>, bearer?: string) => {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...(bearer === undefined ? {} : { authorization: `Bearer ${bearer}` }),
       ...(signing === undefined ? {} : signRequest({ method: 'POST', url: served.mcp, body }, signing)),
     };
     const response = await fetch(served.mcp, { method: 'POST', headers, body });
@@ -83,6 +84,25 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
   });
   it('001: refuses an unsigned create_media_buy with request_signature_required', async () => {
     assert.deepEqual(outcome(await send(buy())), refusedWith('request_signature_required'));
+  });
+  it('mints a bearer token: an unsigned create_media_buy with it is not refused for a missing signature', async () => {
+    // security.md, "Composition with fallback authenticators": a storyboard runner's unsigned calls
+    // carry the token; only a call with no credential at all meets required_for (vector 001).
+    const token = served.endpoints.sandbox_token ?? '';
+    assert.match(token, /^sandbox-[0-9a-f]{32}$/);
+    assert.deepEqual(served.endpoints.principals, ['sandbox-runner']);
+    const client = new AdcpClient({ url: served.mcp, protocol: 'mcp', auth: token, retry: false });
+    const result = await client.call('create_media_buy', mediaBuyRequest([packageRequest('display_news', 10)]));
+    await client.close();
+    assert.equal(result.status, 'submitted');
+    const wrong = await send(buy(), undefined, `sandbox-${'0'.repeat(32)}`);
+    assert.equal(wrong.status, 401);
+  });
+  it('009: refuses a request signed with the governance-signing key with request_signature_key_purpose_invalid', async () => {
+    assert.deepEqual(
+      outcome(await send(buy(), key('test-gov-2026'))),
+      refusedWith('request_signature_key_purpose_invalid'),
+    );
   });
   it('028: refuses an unsigned tasks/cancel with request_signature_required', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/cancel', params: { taskId: 't' } });
