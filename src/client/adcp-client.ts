@@ -210,6 +210,7 @@ export class AdcpClient {
       }
       const prepared = prepareArgs(tool, args, {
         idempotencyKey: options.idempotencyKey,
+        omitIdempotencyKey: options.omitIdempotencyKey,
         context: options.context,
         protocol: transport.protocol,
       });

@@ -121,6 +121,11 @@ export interface CallOptions {
   task?: { ttl?: number };
   /** Used as is; generated (UUID v4) for mutating tools when absent. */
   idempotencyKey?: string;
+  /**
+   * Send no `idempotency_key` at all, not even a generated one (a conformance probe of the
+   * missing-key path, storyboard `omit_idempotency_key`). A key in `args` is removed too.
+   */
+  omitIdempotencyKey?: boolean;
   /** Opaque object the agent echoes back (`result.context`). */
   context?: JsonObject;
   /** A2A conversation continuity; never sent on MCP. */

@@ -64,4 +64,14 @@ describe('prepareArgs', () => {
     prepareArgs('create_media_buy', args, { protocol: 'mcp', context: { a: 1 } });
     assert.deepEqual(args, { context_id: 'c' });
   });
+
+  it('sends no idempotency_key at all with omitIdempotencyKey (a missing-key probe)', () => {
+    const prepared = prepareArgs(
+      'create_media_buy',
+      { idempotency_key: 'k'.repeat(16) },
+      { protocol: 'mcp', omitIdempotencyKey: true },
+    );
+    assert.equal(prepared.idempotencyKey, undefined);
+    assert.equal('idempotency_key' in prepared.args, false);
+  });
 });

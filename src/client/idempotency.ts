@@ -20,7 +20,12 @@ export interface PreparedArgs {
 export function prepareArgs(
   tool: string,
   args: JsonObject,
-  options: { idempotencyKey?: string | undefined; context?: JsonObject | undefined; protocol: 'mcp' | 'a2a' },
+  options: {
+    idempotencyKey?: string | undefined;
+    omitIdempotencyKey?: boolean | undefined;
+    context?: JsonObject | undefined;
+    protocol: 'mcp' | 'a2a';
+  },
 ): PreparedArgs {
   const given = args['idempotency_key'];
   if (given !== undefined && (typeof given !== 'string' || given === '')) {
@@ -32,14 +37,22 @@ export function prepareArgs(
   if (options.protocol === 'mcp') delete out['context_id'];
   if (options.context !== undefined) out['context'] = options.context;
   let key: string | undefined;
+  if (options.omitIdempotencyKey === true) {
+    delete out['idempotency_key'];
+    return { args: withOperationId(out, options.protocol), idempotencyKey: undefined };
+  }
   if (options.idempotencyKey !== undefined) key = options.idempotencyKey;
   else if (typeof out['idempotency_key'] === 'string') key = out['idempotency_key'];
   else if (!isReadOnlyTool(tool)) key = randomUUID();
   if (key !== undefined) out['idempotency_key'] = key;
+  return { args: withOperationId(out, options.protocol), idempotencyKey: key };
+}
+
+function withOperationId(out: JsonObject, protocol: 'mcp' | 'a2a'): JsonObject {
   const push = out['push_notification_config'];
-  if (options.protocol === 'mcp' && isPlainObject(push) && push['operation_id'] === undefined) {
+  if (protocol === 'mcp' && isPlainObject(push) && push['operation_id'] === undefined) {
     // webhooks.md, "Operation IDs": buyers SHOULD supply one per task invocation (UUID recommended).
     out['push_notification_config'] = { ...push, operation_id: randomUUID() };
   }
-  return { args: out, idempotencyKey: key };
+  return out;
 }
