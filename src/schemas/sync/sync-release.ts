@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { parseBundleVersion } from '../release.js';
 import { schemaCacheDir } from '../schema-dirs.js';
 import { forgetReleaseLookups } from '../schema-bundle.js';
-import { DEFAULT_TAR_LIMITS, readTarGz, TarError, type TarLimits } from './read-tar.js';
+import { DEFAULT_TAR_LIMITS, readTarGz, TarError, type TarFile, type TarLimits } from './read-tar.js';
 
 /**
  * SHA-256 of the official release tarballs, pinned here from their published `.sha256` sidecars:
@@ -142,14 +142,23 @@ export function parseSha256Sidecar(text: string): string {
   return match[1]!.toLowerCase();
 }
 
+/** A release tarball read whole and checked (sidecar and pin), not yet written anywhere. */
+export interface VerifiedRelease {
+  version: string;
+  /** Every file of the archive (paths as in the tarball: `adcp-{version}/...`). */
+  entries: TarFile[];
+  sha256: string;
+  trust: 'checksum-pinned' | 'checksum-only';
+  source: string;
+}
+
 /**
- * Downloads (or reads) a release tarball and its `.sha256` sidecar, checks the digest against the
- * sidecar and, for a version pinned in PINNED_SHA256, the pin; reads the archive in memory with
- * the safe reader (no entry outside the target, no link, size and count caps); writes the
- * release's `schemas/` tree to a staging folder and renames it into `{cacheDir}/{version}/`.
- * Any failure throws SchemaSyncError and leaves the cache as it was.
+ * Fetches (or reads) the release tarball of `version` and checks it as `syncRelease` does: its
+ * SHA-256 must match the `.sha256` sidecar beside it and, for a pinned version, the pin. The
+ * schemas sync and the storyboard runner (which reads `compliance/`) share it. Throws
+ * SchemaSyncError.
  */
-export async function syncRelease(options: SyncOptions): Promise<SyncResult> {
+export async function readVerifiedRelease(options: Omit<SyncOptions, 'cacheDir'>): Promise<VerifiedRelease> {
   const { version } = options;
   if (typeof version !== 'string' || parseBundleVersion(version) === undefined) {
     throw new SchemaSyncError(
@@ -176,7 +185,7 @@ export async function syncRelease(options: SyncOptions): Promise<SyncResult> {
       `SHA-256 ${sha256} does not match the digest pinned for ${version} (${pin})`,
     );
   }
-  let entries;
+  let entries: TarFile[];
   try {
     entries = readTarGz(tarball, { ...DEFAULT_TAR_LIMITS, ...options.limits });
   } catch (error) {
@@ -185,6 +194,25 @@ export async function syncRelease(options: SyncOptions): Promise<SyncResult> {
     }
     throw error;
   }
+  return {
+    version,
+    entries,
+    sha256,
+    trust: PINNED_SHA256[version] === undefined ? 'checksum-only' : 'checksum-pinned',
+    source,
+  };
+}
+
+/**
+ * Downloads (or reads) a release tarball and its `.sha256` sidecar, checks the digest against the
+ * sidecar and, for a version pinned in PINNED_SHA256, the pin; reads the archive in memory with
+ * the safe reader (no entry outside the target, no link, size and count caps); writes the
+ * release's `schemas/` tree to a staging folder and renames it into `{cacheDir}/{version}/`.
+ * Any failure throws SchemaSyncError and leaves the cache as it was.
+ */
+export async function syncRelease(options: SyncOptions): Promise<SyncResult> {
+  const { version, entries, sha256, source } = await readVerifiedRelease(options);
+  const pin = PINNED_SHA256[version];
   const prefix = `adcp-${version}/schemas/`;
   const files = entries
     .filter((e) => e.path.startsWith(prefix))
