@@ -1,0 +1,193 @@
+// The storyboard runner's pure parts: field paths, placeholders, conditions and the authored checks.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveAll, resolvePath, pointerOf, deepSubset } from './paths.js';
+import { evaluateCondition, substitute, UnresolvedSubstitution, type SubstitutionScope } from './substitute.js';
+import { grade, type Observation } from './checks.js';
+
+const scope = (over: Partial<SubstitutionScope> = {}): SubstitutionScope => ({
+  context: {},
+  priorSteps: new Map(),
+  testKit: {},
+  generated: new Map(),
+  ...over,
+});
+
+const seen = (body: unknown, over: Partial<Observation> = {}): Observation => ({
+  tool: 't',
+  status: 'completed',
+  body,
+  request: {},
+  context: {},
+  flags: new Map(),
+  protocol: 'mcp',
+  agentUrl: 'http://127.0.0.1:1/mcp',
+  ...over,
+});
+
+describe('storyboard field paths', () => {
+  it('reads keys, indexes, wildcards and .length, with the RFC 6901 pointer', () => {
+    const body = {
+      products: [
+        { id: 'a', f: [{ id: 1 }, { id: 2 }] },
+        { id: 'b', f: [] },
+      ],
+    };
+    assert.deepEqual(resolvePath(body, 'products[1].id'), { value: 'b', pointer: '/products/1/id' });
+    assert.deepEqual(resolvePath(body, 'products.length'), { value: 2, pointer: '/products/length' });
+    assert.deepEqual(
+      resolveAll(body, 'products[*].f[*].id').map((f) => f.value),
+      [1, 2],
+    );
+    assert.equal(resolvePath(body, 'products[2].id'), undefined);
+    assert.equal(pointerOf('a.b~c/d[3]'), '/a/b~0c~1d/3');
+  });
+  it('matches objects and arrays as deep subsets', () => {
+    assert.ok(deepSubset({ a: 1 }, { a: 1, b: 2 }));
+    assert.ok(!deepSubset({ a: 1, c: 3 }, { a: 1, b: 2 }));
+    assert.ok(deepSubset([{ a: 1 }], [{ a: 2 }, { a: 1, z: 0 }]));
+  });
+});
+
+describe('storyboard placeholders', () => {
+  it('keeps the type of a whole-string token and interpolates inside strings', () => {
+    const out = substitute(
+      { n: '$context.count', s: 'id-$context.id', k: '$test_kit.auth.api_key', list: ['$context.id'] },
+      scope({ context: { count: 3, id: 'x' }, testKit: { auth: { api_key: 'demo-k' } } }),
+    );
+    assert.deepEqual(out, { n: 3, s: 'id-x', k: 'demo-k', list: ['x'] });
+  });
+  it('gives one UUID per $generate alias and per-step webhook URLs', () => {
+    const s = scope({ webhookUrl: (key) => `http://r/${key}` });
+    const out = substitute(
+      { a: '$generate:uuid_v4#one', b: '$generate:uuid_v4#one', u: '{{runner.webhook_url:step}}' },
+      s,
+    ) as Record<string, string>;
+    assert.equal(out['a'], out['b']);
+    assert.match(out['a'] ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(out['u'], 'http://r/step');
+  });
+  it('refuses to send an unresolved token', () => {
+    assert.throws(() => substitute({ a: '$context.missing' }, scope()), UnresolvedSubstitution);
+    assert.throws(() => substitute({ u: '{{runner.webhook_url:x}}' }, scope()), UnresolvedSubstitution);
+    assert.throws(() => substitute({ p: '{{prior_step.search.id}}' }, scope()), UnresolvedSubstitution);
+  });
+  it('evaluates skip_if and contributes_if', () => {
+    const roots = {
+      context: { supports_evaluator: true, a: 'x', b: 'x' },
+      test_kit: { auth: {} },
+      prior_step: { probe: { passed: true } },
+    };
+    assert.equal(evaluateCondition('!test_kit.auth.api_key', roots), true);
+    assert.equal(evaluateCondition('context.supports_evaluator != true || !context.build_capability_id', roots), true);
+    assert.equal(evaluateCondition("test_kit.commercial_relationship != 'passthrough_only'", roots), true);
+    assert.equal(evaluateCondition('!context.a || context.a == context.b', roots), true);
+    assert.equal(evaluateCondition('prior_step.probe.passed', roots), true);
+    assert.throws(() => evaluateCondition('process.env.X', roots));
+  });
+});
+
+describe('storyboard checks', () => {
+  it('explains a failed field_value with pointer, expected and actual', () => {
+    const out = grade(
+      { check: 'field_value', path: 'context.correlation_id', value: 'a', description: 'echo' },
+      seen({ context: { correlation_id: 'b' } }),
+    );
+    assert.equal(out.verdict, 'failed');
+    assert.equal(out.json_pointer, '/context/correlation_id');
+    assert.equal(out.expected, 'a');
+    assert.equal(out.actual, 'b');
+  });
+  it('grades field_present, field_absent, field_value_or_absent and field_contains', () => {
+    assert.equal(grade({ check: 'field_present', path: 'a' }, seen({ a: null })).verdict, 'failed');
+    assert.equal(grade({ check: 'field_absent', path: 'a' }, seen({ b: 1 })).verdict, 'passed');
+    assert.equal(grade({ check: 'field_value_or_absent', path: 'r', value: false }, seen({})).verdict, 'passed');
+    assert.equal(
+      grade({ check: 'field_value_or_absent', path: 'r', value: false }, seen({ r: true })).verdict,
+      'failed',
+    );
+    assert.equal(
+      grade({ check: 'field_contains', path: 'xs[*].k', value: 'b' }, seen({ xs: [{ k: 'a' }, { k: 'b' }] })).verdict,
+      'passed',
+    );
+    assert.equal(
+      grade({ check: 'field_contains', path: 'xs', value: { k: 'b' } }, seen({ xs: [{ k: 'b', z: 1 }] })).verdict,
+      'passed',
+    );
+  });
+  it('reads error codes wherever the transport put them; no value means any typed code', () => {
+    assert.equal(
+      grade({ check: 'error_code', value: 'NOT_FOUND' }, seen({}, { errorCode: 'NOT_FOUND' })).verdict,
+      'passed',
+    );
+    assert.equal(
+      grade({ check: 'error_code', allowed_values: ['A', 'B'] }, seen({}, { errorCode: 'C' })).verdict,
+      'failed',
+    );
+    assert.equal(grade({ check: 'error_code' }, seen({}, { errorCode: 'C' })).verdict, 'passed');
+    assert.equal(grade({ check: 'error_code' }, seen({})).verdict, 'failed');
+  });
+  it('grades HTTP checks on the observed status', () => {
+    assert.equal(
+      grade({ check: 'http_status_in', allowed_values: [401, 403] }, seen(undefined, { httpStatus: 401 })).verdict,
+      'passed',
+    );
+    assert.equal(
+      grade({ check: 'http_status_in', allowed_values: [401, 403] }, seen(undefined, { httpStatus: 200 })).verdict,
+      'failed',
+    );
+    const challenge = grade(
+      { check: 'on_401_require_header', value: 'www-authenticate' },
+      seen(undefined, { httpStatus: 401, httpHeaders: {} }),
+    );
+    assert.equal(challenge.verdict, 'failed');
+  });
+  it('compares with captured context, and passes when the capture was skipped', () => {
+    assert.equal(
+      grade(
+        { check: 'field_equals_context', path: 'id', context_key: 'id' },
+        seen({ id: 'x' }, { context: { id: 'x' } }),
+      ).verdict,
+      'passed',
+    );
+    const absent = grade({ check: 'field_equals_context', path: 'id', context_key: 'id' }, seen({ id: 'x' }));
+    assert.equal(absent.verdict, 'passed');
+    assert.match(absent.note ?? '', /context_key_absent/);
+    assert.equal(
+      grade({ check: 'field_less_than', path: 'n', context_key: 'm' }, seen({ n: 2 }, { context: { m: 3 } })).verdict,
+      'passed',
+    );
+  });
+  it('grades a check kind it does not know as not applicable, never failed', () => {
+    const out = grade({ check: 'upstream_traffic', description: 'x' }, seen({}));
+    assert.equal(out.verdict, 'not_applicable');
+    assert.match(out.note ?? '', /does not implement/);
+  });
+  it('resolves refs across steps', () => {
+    const out = grade(
+      {
+        check: 'refs_resolve',
+        source: { from: 'context', path: 'products[*].format_ids[*]' },
+        target: { from: 'current_step', path: 'formats[*].format_id' },
+        match_keys: ['agent_url', 'id'],
+      },
+      seen(
+        { formats: [{ format_id: { agent_url: 'https://a/', id: 'f1' } }] },
+        {
+          context: {
+            products: [
+              {
+                format_ids: [
+                  { agent_url: 'https://a', id: 'f1' },
+                  { agent_url: 'https://a', id: 'f2' },
+                ],
+              },
+            ],
+          },
+        },
+      ),
+    );
+    assert.equal(out.verdict, 'failed');
+    assert.deepEqual(out.actual, { missing: [{ agent_url: 'https://a', id: 'f2' }] });
+  });
+});
