@@ -114,7 +114,7 @@ export interface CallOptions {
    * in ms): the result carries its `transportTaskId`. On 2026-07-28 the server alone decides
    * (Tasks extension, SEP-2663) and the client declares task support on every request anyway, so
    * nothing more is sent and `ttl` is unused: `transportTaskId` is set only when the server made
-   * a task (docs/spec-notes.md, "MCP 2026-07-28"). Refused with a TypeError on A2A (every A2A call
+   * a task (docs/decisions/0062). Refused with a TypeError on A2A (every A2A call
    * is a task: use `returnImmediately`) and for a tool whose listing forbids tasks, and with a
    * RangeError for a `ttl` that is not a positive whole number, on both eras.
    */

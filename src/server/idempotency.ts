@@ -88,7 +88,7 @@ export function createIdempotencyLayer(options: IdempotencyLayerOptions): Idempo
   const limiter = createInsertRateLimiter(options.insertLimits);
 
   // An async answer whose task later failed with a transient error (the seller died or broke
-  // while working on it) is not the key's answer: the work never finished (docs/spec-notes.md).
+  // while working on it) is not the key's answer: the work never finished (docs/decisions/0043).
   const isTransientlyFailed = async (principal: string, response: unknown): Promise<boolean> => {
     if (!isJsonObject(response) || response.status !== 'submitted' || typeof response.task_id !== 'string') {
       return false;

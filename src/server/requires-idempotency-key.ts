@@ -7,7 +7,7 @@ import type { AdcpToolDefinition } from './types.js';
  * every state-mutating task): the tool's own `mutating`, else the schema manifest of a served
  * release, where the tool is `mutating` and its request schema requires the key (the manifest also
  * marks `si_terminate_session` and `comply_test_controller` mutating, whose schemas leave the key
- * out: the schema decides; docs/spec-notes.md). Without schemas on disk, the library's tool table.
+ * out: the schema decides; docs/decisions/0041). Without schemas on disk, the library's tool table.
  */
 export function requiresIdempotencyKey(tool: AdcpToolDefinition, releases: readonly string[]): boolean {
   if (tool.mutating !== undefined) return tool.mutating;
