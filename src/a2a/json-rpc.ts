@@ -1,7 +1,8 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { parseJsonStrict } from '../core/json.js';
+import { isPlainObject } from '../core/plain-object.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
-import { signatureRefusal } from '../core/signature-challenge.js';
+import { authRefusal } from '../core/signature-challenge.js';
 import { readCappedChunks, readCappedText } from './read-capped.js';
 import { describe, type WireContext } from './wire-context.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
@@ -38,6 +39,7 @@ export async function callJsonRpc(request: RpcRequest): Promise<RpcReply> {
   const id = nextId++;
   const ctx = contextOf(request);
   const response = await post(request, id, 'application/json');
+  if (!(response instanceof Response)) return response;
   const text = await readCappedText(response, request.maxBytes, ctx);
   return toReply(parseBody(text, ctx), id, ctx);
 }
@@ -50,6 +52,10 @@ export async function* streamJsonRpc(request: RpcRequest): AsyncGenerator<RpcRep
   const id = nextId++;
   const ctx = contextOf(request);
   const response = await post(request, id, 'text/event-stream');
+  if (!(response instanceof Response)) {
+    yield response;
+    return;
+  }
   const type = response.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('text/event-stream')) {
     const text = await readCappedText(response, request.maxBytes, ctx);
@@ -67,7 +73,12 @@ function contextOf(request: RpcRequest): WireContext {
   return ctx;
 }
 
-async function post(request: RpcRequest, id: number, accept: string): Promise<Response> {
+/**
+ * POSTs one request: the HTTP answer to read, or, for a refusing status (401, 429, 5xx...) whose
+ * body is a JSON-RPC error carrying an `adcp_error`, that error as the reply: the seller's answer
+ * (AUTH_MISSING, RATE_LIMITED...), read as MCP reads it (transport-errors.md, step 4).
+ */
+async function post(request: RpcRequest, id: number, accept: string): Promise<Response | RpcReply> {
   const ctx = contextOf(request);
   const body = JSON.stringify({ jsonrpc: '2.0', id, method: request.method, params: request.params });
   let response: Response;
@@ -83,8 +94,10 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
     throw fetchFailure(error, request.signal, ctx);
   }
   if (!response.ok) {
+    const answered = await adcpErrorReply(response, request.maxBytes, ctx);
+    if (answered !== undefined) return answered;
     await response.body?.cancel().catch(() => undefined);
-    const signature = signatureRefusal(response.status, response.headers.get('www-authenticate'));
+    const signature = authRefusal(response.status, response.headers.get('www-authenticate'));
     throw new AdcpWireError(
       'http_status',
       `A2A ${request.method} to ${describe(ctx)} answered HTTP ${response.status}${signature.note}`,
@@ -98,6 +111,29 @@ async function post(request: RpcRequest, id: number, accept: string): Promise<Re
     );
   }
   return response;
+}
+
+/** Most read of a refusing answer's body, looking for its `adcp_error`. */
+const MAX_REFUSAL_BYTES = 64 * 1024;
+
+/** The JSON-RPC error with an `adcp_error` a refusing answer carries, else `undefined` (body left unread or spent). */
+async function adcpErrorReply(response: Response, maxBytes: number, ctx: WireContext): Promise<RpcReply | undefined> {
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(response.headers.get('content-type') ?? '')) return undefined;
+  let reply: RpcReply;
+  try {
+    reply = toReply(parseBody(await readCappedText(response, Math.min(maxBytes, MAX_REFUSAL_BYTES), ctx), ctx), 0, ctx);
+  } catch {
+    return undefined;
+  }
+  if (reply.ok || !isPlainObject(reply.error.data) || !isPlainObject(reply.error.data['adcp_error'])) return undefined;
+  const adcpError = reply.error.data['adcp_error'];
+  const retryAfter = retryAfterOf(response).retryAfterSeconds;
+  if (retryAfter === undefined || adcpError['retry_after'] !== undefined) return reply;
+  // The HTTP Retry-After stands in for a missing retry_after, as on MCP.
+  return {
+    ok: false,
+    error: { ...reply.error, data: { ...reply.error.data, adcp_error: { ...adcpError, retry_after: retryAfter } } },
+  };
 }
 
 /** `Retry-After` of a refusal, when it has a readable one (its body is not read: the status decides). */

@@ -31,10 +31,15 @@ export function reportError(io: CliIo, command: string, error: unknown): number 
   }
   if (isAdcpWireError(error)) {
     const hint =
-      error.signatureError !== undefined ? signatureHint(error.signatureError) : (NEXT_STEP[error.code] ?? '');
+      error.signatureError !== undefined
+        ? signatureHint(error.signatureError)
+        : error.tokenError !== undefined
+          ? 'check the token: --auth TOKEN (or ADCP_AUTH_TOKEN).'
+          : (NEXT_STEP[error.code] ?? '');
     io.stderr.write(`adcp ${command}: ${printable(error.message)} [${error.code}]\n${hint ? `  ${hint}\n` : ''}`);
-    // The agent answered (no such task, refused): exit 1 as for any other refusal.
-    return error.code === 'not_found' || error.code === 'refused' ? EXIT.failed : EXIT.unreachable;
+    // The agent answered (no such task, refused, the token refused): exit 1 as for any other refusal.
+    const answered = error.code === 'not_found' || error.code === 'refused' || error.tokenError !== undefined;
+    return answered ? EXIT.failed : EXIT.unreachable;
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`adcp ${command}: ${printable(message)}\n`);

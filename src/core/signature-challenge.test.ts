@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { signatureChallengeError } from './signature-challenge.js';
+import { authRefusal, bearerChallengeError, signatureChallengeError } from './signature-challenge.js';
 
 describe('signatureChallengeError', () => {
   it('reads the code of the AdCP Signature challenge', () => {
@@ -36,5 +36,36 @@ describe('signatureChallengeError', () => {
     );
     assert.equal(signatureChallengeError(null), undefined);
     assert.equal(signatureChallengeError('Signature error="unterminated'), undefined);
+  });
+});
+
+describe('bearerChallengeError and authRefusal', () => {
+  const header =
+    'Bearer realm="http://127.0.0.1/a2a", error="invalid_token", error_description="The token is not valid"';
+
+  it("reads the Bearer challenge's error and its description", () => {
+    assert.deepEqual(bearerChallengeError(header), { error: 'invalid_token', description: 'The token is not valid' });
+    assert.deepEqual(bearerChallengeError('Bearer error=insufficient_scope'), { error: 'insufficient_scope' });
+    assert.equal(bearerChallengeError('Bearer realm="x"'), undefined);
+    assert.equal(bearerChallengeError('Signature error="invalid_token"'), undefined);
+    assert.equal(bearerChallengeError('Bearer error="Not A Code"'), undefined);
+  });
+
+  it('says the token was refused on a 401 or 403, and nothing on other statuses', () => {
+    assert.deepEqual(authRefusal(401, header), {
+      note: ' (the agent refused the token: invalid_token: The token is not valid)',
+      fields: { tokenError: 'invalid_token' },
+    });
+    assert.equal(authRefusal(403, 'Bearer error="insufficient_scope"').fields.tokenError, 'insufficient_scope');
+    assert.deepEqual(authRefusal(500, header), { note: '', fields: {} });
+    assert.equal(
+      authRefusal(401, 'Signature error="request_signature_required"').fields.signatureError,
+      'request_signature_required',
+    );
+  });
+
+  it('sanitises the seller-controlled description', () => {
+    const said = bearerChallengeError('Bearer error="invalid_token", error_description="bad\u001b[31m red"');
+    assert.ok(!(said?.description ?? '').includes('\u001b'));
   });
 });

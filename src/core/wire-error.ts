@@ -44,6 +44,11 @@ export interface WireErrorOptions {
    * (`request_signature_required`, `request_signature_key_unknown`, ...), when `code` is `http_status`.
    */
   signatureError?: string;
+  /**
+   * The RFC 6750 `error` of a 401's or 403's `WWW-Authenticate: Bearer error="..."` challenge
+   * (`invalid_token`, ...): the agent refused the bearer token. When `code` is `http_status`.
+   */
+  tokenError?: string;
 }
 
 export class AdcpWireError extends Error {
@@ -56,6 +61,7 @@ export class AdcpWireError extends Error {
   readonly url: string | undefined;
   readonly rule: A2AProfileErrorCode | undefined;
   readonly signatureError: string | undefined;
+  readonly tokenError: string | undefined;
 
   constructor(code: WireErrorCode, message: string, options: WireErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -67,6 +73,7 @@ export class AdcpWireError extends Error {
     this.url = options.url;
     this.rule = options.rule;
     this.signatureError = options.signatureError;
+    this.tokenError = options.tokenError;
   }
 }
 

@@ -1,4 +1,4 @@
-import { signatureRefusal } from '../core/signature-challenge.js';
+import { authRefusal } from '../core/signature-challenge.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -266,7 +266,7 @@ function isStatus(error: unknown, status: number): boolean {
 function toConnectError(error: unknown, url: string, refusal?: { status: number; challenge: string | null }): Error {
   if (error instanceof AdcpWireError) return error;
   if (error instanceof StreamableHTTPError && typeof error.code === 'number' && error.code > 0) {
-    const signature = signatureRefusal(error.code, refusal?.status === error.code ? refusal.challenge : undefined);
+    const signature = authRefusal(error.code, refusal?.status === error.code ? refusal.challenge : undefined);
     const hint = error.code === 404 ? ' (nothing serves MCP at this path)' : signature.note;
     return new AdcpWireError(
       'http_status',

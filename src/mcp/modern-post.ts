@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
-import { signatureRefusal } from '../core/signature-challenge.js';
+import { authRefusal } from '../core/signature-challenge.js';
 import { capBody } from '../transport/capped-body.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
@@ -79,8 +79,10 @@ export async function postModern(method: string, params: JsonObject, options: Mo
     throw new RpcErrorAnswer(rpc, method);
   if (!response.ok) {
     const retryAfter = retryAfterHeaderSeconds(response.headers.get('retry-after'));
-    const signature = signatureRefusal(status, response.headers.get('www-authenticate'));
-    throw new AdcpWireError('http_status', `${method} at ${url}: HTTP ${status}${signature.note}`, {
+    const signature = authRefusal(status, response.headers.get('www-authenticate'));
+    // A refused token is about the agent, not about the request that met it (server/discover, the era probe).
+    const where = signature.fields.tokenError === undefined ? `${method} at ${url}` : url;
+    throw new AdcpWireError('http_status', `${where}: HTTP ${status}${signature.note}`, {
       ...signature.fields,
       status,
       retryable: isRetryableStatus(status),

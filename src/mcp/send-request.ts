@@ -1,4 +1,4 @@
-import { signatureRefusal } from '../core/signature-challenge.js';
+import { authRefusal } from '../core/signature-challenge.js';
 import type { McpSessionClient } from './mcp-session-client.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -65,7 +65,7 @@ export function toRequestError(error: unknown, context: CallContext, options: Se
   }
   if (error instanceof McpError && status === undefined) return fromSdkError(error, what);
   if (typeof status === 'number' && status > 0) {
-    const signature = signatureRefusal(status, context.httpStatus === status ? context.challenge : undefined);
+    const signature = authRefusal(status, context.httpStatus === status ? context.challenge : undefined);
     return new AdcpWireError('http_status', `${what} at ${url}: HTTP ${status}${signature.note}`, {
       ...signature.fields,
       cause: error,

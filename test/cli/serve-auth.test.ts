@@ -52,11 +52,25 @@ describe('adcp serve --auth-token', () => {
       assert.notEqual(refused, 0);
       assert.match(refusedIo.out() + refusedIo.err(), /AUTH_MISSING/);
       const [wrong, wrongIo] = await call(mcp, 'list_creatives', ['--auth', `nope_${randomBytes(12).toString('hex')}`]);
-      assert.notEqual(wrong, 0);
-      assert.match(wrongIo.err(), /401/);
+      // The seller's WWW-Authenticate error, not an HTTP error of the internal server/discover probe.
+      assert.equal(wrong, 1, wrongIo.err());
+      assert.match(wrongIo.err(), /HTTP 401 \(the agent refused the token: invalid_token: The token is not valid\)/);
+      assert.match(wrongIo.err(), /check the token: --auth TOKEN/);
+      assert.doesNotMatch(wrongIo.err(), /server\/discover/);
       const [ok, okIo] = await call(mcp, 'list_creatives', ['--auth', ALICE]);
       assert.equal(ok, 0, okIo.err());
       assert.equal((JSON.parse(okIo.out()) as { status: string }).status, 'completed');
+      // A2A reads the seller's adcp_error from the 401 as MCP does: AUTH_MISSING, AUTH_INVALID, exit 1.
+      const a2a = seller.endpoints.a2a ?? '';
+      for (const [args, code] of [
+        [[], 'AUTH_MISSING'],
+        [['--auth', `nope_${randomBytes(12).toString('hex')}`], 'AUTH_INVALID'],
+      ] as const) {
+        const [exit, io] = await call(a2a, 'list_creatives', ['--protocol', 'a2a', ...args]);
+        assert.equal(exit, 1, io.err());
+        const doc = JSON.parse(io.out()) as { status: string; error: { code: string } };
+        assert.deepEqual([doc.status, doc.error.code], ['failed', code]);
+      }
       const [viaEnv] = await call(seller.endpoints.a2a ?? '', 'list_creatives', ['--protocol', 'a2a'], {
         ADCP_AUTH_TOKEN: BOB,
       });
