@@ -1,4 +1,4 @@
-import { parseCommand } from './args.js';
+import { parseCommand, printable } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, readConnection } from './connection-flags.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { openDiscovery, type OpenDiscovery } from './open-discovery.js';
@@ -19,9 +19,12 @@ ${CONNECTION_HELP}
   -h, --help               show this help
 
 Exit codes:
-  0  the agent answered
+  0  the agent answered: its capabilities, or its tool list when it has no
+     get_adcp_capabilities
+  1  the agent refused get_adcp_capabilities (a missing or refused token...)
   2  usage error
-  3  could not reach or read the agent
+  3  could not reach or read the agent: nothing answered, or only cards did (a
+     wrong path, every request refused)
 
 Example:
   adcp discover http://127.0.0.1:3000/mcp
@@ -40,7 +43,12 @@ export async function runDiscover(argv: string[], io: CliIo, open: OpenDiscovery
     const view = await open(connection);
     if (parsed.values.json === true) io.stdout.write(`${safeJson(view, 2)}\n`);
     else io.stdout.write(renderDiscovery(view, createStyle(wantsColor(io))));
-    return EXIT.ok;
+    if (view.unusable === undefined) return EXIT.ok;
+    // Cards alone are not the agent answering at this URL (a wrong path, every request refused).
+    io.stderr.write(
+      `adcp discover: nothing usable answered at ${printable(view.url)}: ${printable(view.unusable.reason)}\n`,
+    );
+    return view.unusable.refused ? EXIT.failed : EXIT.unreachable;
   } catch (error) {
     return reportError(io, 'discover', error);
   }

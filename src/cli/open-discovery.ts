@@ -66,6 +66,11 @@ export function toDiscoveryView(url: string, found: DiscoverResult): DiscoveryVi
   else if (found.mcpProblem !== undefined) view.mcpProblem = found.mcpProblem;
   if (found.toolsProblem !== undefined && view.tools.length === 0)
     view.tools.push({ name: '(tools unavailable)', description: found.toolsProblem });
+  // Usable: the capabilities, or a tool list from an agent that did not refuse them (one without the tool).
+  if (caps !== undefined && (caps.status === 'failed' || caps.status === 'rejected'))
+    view.unusable = { refused: true, reason: view.capabilitiesProblem ?? caps.status };
+  else if (view.capabilities === undefined && found.tools === undefined)
+    view.unusable = { refused: false, reason: found.toolsProblem ?? view.capabilitiesProblem ?? 'no answer' };
   return view;
 }
 

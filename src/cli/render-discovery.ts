@@ -23,6 +23,11 @@ export interface DiscoveryView {
    * `theirs` is the agent's `adcp.supported_versions` (`3.x` for a major-only agent).
    */
   adcp?: { release?: string; ours: string[]; theirs: string[] };
+  /**
+   * Set when nothing usable answered at the URL: `refused` when get_adcp_capabilities answered
+   * failed or rejected (the agent said no: a token...), else neither it nor the tool list answered.
+   */
+  unusable?: { refused: boolean; reason: string };
 }
 
 /** The MCP section: era and revision, versions, server, capabilities, extensions. */

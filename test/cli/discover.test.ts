@@ -4,6 +4,7 @@ import { main } from '../../src/cli/main.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { recordingIo } from './fake-io.js';
 import { DEAD_URL, fastSeller } from './seller.js';
+import { startReferenceSeller } from '../../src/seller/index.js';
 
 describe('adcp discover against the reference seller', () => {
   let seller: ListeningAdcpServer;
@@ -96,6 +97,39 @@ describe('adcp discover against the reference seller', () => {
     const a2a = recordingIo();
     assert.equal(await main(['discover', jwksUrl, '--protocol', 'a2a'], a2a), 3);
     assert.match(a2a.err(), /a JWK Set \(public keys\), not an agent card/);
+  });
+
+  it('exits 3 when only cards answered (a wrong path), still printing the report and one JSON document', async () => {
+    const io = recordingIo();
+    assert.equal(await main(['discover', `${seller.url}/nope`], io), 3);
+    assert.match(io.out(), /MCP server card/);
+    assert.match(io.err(), /^adcp discover: nothing usable answered at .*\/nope: .*HTTP 404/m);
+    const json = recordingIo();
+    assert.equal(await main(['discover', `${seller.url}/nope`, '--json'], json), 3);
+    const view = JSON.parse(json.out()) as { unusable?: { refused: boolean } };
+    assert.equal(view.unusable?.refused, false);
+  });
+
+  it('exits 3 when every request got 401 (MCP), 1 when the agent refused get_adcp_capabilities (A2A)', async () => {
+    const token = `alice_${'0'.repeat(16)}`;
+    const guarded = await startReferenceSeller({
+      port: 0,
+      host: '127.0.0.1',
+      auth: { tokens: new Map([[token, 'alice']]) },
+    });
+    try {
+      const wrong = ['--auth', `wrong_${'1'.repeat(16)}`];
+      const mcp = recordingIo();
+      assert.equal(await main(['discover', guarded.mcpUrl, ...wrong], mcp), 3);
+      assert.match(mcp.err(), /nothing usable answered .*the agent refused the token: invalid_token/);
+      const a2a = recordingIo();
+      assert.equal(await main(['discover', guarded.a2aUrl, '--protocol', 'a2a', ...wrong], a2a), 1);
+      assert.match(a2a.err(), /get_adcp_capabilities answered failed \(AUTH_INVALID\)/);
+      const right = recordingIo();
+      assert.equal(await main(['discover', guarded.mcpUrl, '--auth', token], right), 0, right.err());
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('exits 3 when nothing listens at the URL', async () => {
