@@ -111,3 +111,18 @@ function inPrefix(groups: number[], base: number[], bits: number): boolean {
   }
   return true;
 }
+
+/**
+ * Whether `ip` (an IPv4 or IPv6 literal, brackets and a zone id allowed) is a loopback address:
+ * 127.0.0.0/8, `::1`, or the IPv4-mapped and NAT64 forms of 127.0.0.0/8.
+ */
+export function isLoopbackIp(ip: string): boolean {
+  const host = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (isV4(host)) return v4Value(host) >>> 24 === 127;
+  if (!/^[0-9a-f:.]+$/i.test(host)) return false;
+  const groups = v6Groups(host);
+  if (groups === undefined) return false;
+  const embedded = embeddedV4(groups);
+  if (embedded !== undefined) return embedded >>> 24 === 127;
+  return groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1;
+}

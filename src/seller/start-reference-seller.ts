@@ -46,7 +46,11 @@ export interface ReferenceSellerOptions {
   sendWebhook?: WebhookSend;
   /** RFC 9421 webhook signing key; default: a fresh Ed25519 key (its public JWK is on the result). */
   signingKey?: WebhookSigningKey;
-  /** Accept http:// and private webhook URLs. Default: true when listening on loopback (demos). */
+  /**
+   * Accept http:// and every webhook address, private and metadata ones included (tests only).
+   * Default false. Without it, a seller listening on loopback with no `publicUrl` accepts
+   * loopback receivers (local demos) and nothing else that the SSRF rules refuse.
+   */
   allowInsecureWebhookUrls?: boolean;
   /** Task store limits (TTL clamp, poll interval, per-owner creation rate limit). */
   taskPolicy?: Partial<TaskPolicy>;
@@ -247,7 +251,9 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       },
       webhooks: {
         ...(signingKey === undefined ? {} : { signingKey }),
-        allowInsecureUrls: options.allowInsecureWebhookUrls ?? isLoopbackAddress(host),
+        // Issue 36 item 6: loopback binding lifts the loopback rule only, and not behind a public URL.
+        allowInsecureUrls: options.allowInsecureWebhookUrls === true,
+        allowLoopbackUrls: options.publicUrl === undefined && isLoopbackAddress(host),
       },
       ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
       ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/types.js';
-import { checkWebhookDestination } from '../webhooks/check-destination.js';
-import { createWebhookEmitter } from '../webhooks/create-webhook-emitter.js';
+import { checkOutboundUrl } from '../core/outbound-url.js';
+import { createWebhookEmitter, webhookReach } from '../webhooks/create-webhook-emitter.js';
 import { validateWebhookSecret } from '../webhooks/hmac.js';
 import type { PushNotificationConfig, WebhookEmitterOptions } from '../webhooks/create-webhook-emitter.js';
 import { isJsonObject } from '../core/json-object.js';
@@ -10,7 +10,7 @@ import type { WebhookSend } from './types.js';
 /** How the server sends AdCP webhooks (the library's emitter unless `send` replaces it). */
 export interface ServerWebhookOptions extends Pick<
   WebhookEmitterOptions,
-  'signingKey' | 'allowInsecureUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch' | 'onActivity'
+  'signingKey' | 'allowInsecureUrls' | 'allowLoopbackUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch' | 'onActivity'
 > {
   /** Replaces the emitter (tests, queues); the registration is still checked. */
   send?: WebhookSend;
@@ -42,6 +42,7 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
   const emitterOptions = {
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
     ...(options.allowInsecureUrls === undefined ? {} : { allowInsecureUrls: options.allowInsecureUrls }),
+    ...(options.allowLoopbackUrls === undefined ? {} : { allowLoopbackUrls: options.allowLoopbackUrls }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
@@ -78,7 +79,7 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
       if (!isJsonObject(config) || typeof config.url !== 'string') {
         throw new AdcpToolError('INVALID_REQUEST', `${field} must be an object with a url.`, { field });
       }
-      const destination = checkWebhookDestination(config.url, { allowInsecure: options.allowInsecureUrls === true });
+      const destination = checkOutboundUrl(config.url, { reach: webhookReach(options) });
       if (!destination.ok) {
         throw new AdcpToolError('INVALID_REQUEST', `${field}.url refused: ${destination.reason}.`, {
           field: `${field}.url`,

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
-import { checkWebhookDestination } from './check-destination.js';
-import { createPinnedFetch, UnsafeDestinationError, type ResolveHost } from './pinned-fetch.js';
+import { checkOutboundUrl, type OutboundReach } from '../core/outbound-url.js';
+import { createPinnedFetch, UnsafeDestinationError, type ResolveHost } from '../transport/pinned-fetch.js';
 import { backoffDelay, classifyResponse, type DeliveryFailure } from './delivery-policy.js';
 import { signWebhookHmac, validateWebhookSecret } from './hmac.js';
 import { signWebhookRequest, type WebhookSigningKey } from './sign-webhook-request.js';
@@ -38,8 +38,14 @@ export interface WebhookEmitterOptions {
   maxDelayMs?: number;
   /** Longest `Retry-After` honoured (default 10 min); a longer one ends the delivery. */
   maxRetryAfterMs?: number;
-  /** Allow http:// and private addresses (tests, local demos only). */
+  /** Allow http:// and every address, private and metadata ones included (tests only). */
   allowInsecureUrls?: boolean;
+  /**
+   * Allow http(s) to loopback receivers (`localhost`, 127.0.0.0/8, `::1`) besides public https
+   * ones (a seller on loopback, local tests and demos); private, link-local and metadata
+   * addresses stay refused.
+   */
+  allowLoopbackUrls?: boolean;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -89,10 +95,11 @@ export interface WebhookEmitter {
 /** Creates the seller-side webhook emitter (webhooks.md; security.md "Webhook callbacks"). */
 export function createWebhookEmitter(options: WebhookEmitterOptions = {}): WebhookEmitter {
   checkActivityListener('createWebhookEmitter', options.onActivity);
+  const reach = webhookReach(options);
   const doFetch = tracedFetch(
     options.fetch ??
       createPinnedFetch({
-        allowSpecialUse: options.allowInsecureUrls === true,
+        reach,
         ...(options.resolveHost === undefined ? {} : { resolve: options.resolveHost }),
       }),
   );
@@ -150,7 +157,7 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
     sendOptions: { signal?: AbortSignal },
   ): Promise<DeliveryOutcome> {
     const idempotencyKey = String(envelope['idempotency_key']);
-    const destination = checkWebhookDestination(config.url, { allowInsecure: options.allowInsecureUrls === true });
+    const destination = checkOutboundUrl(config.url, { reach });
     if (!destination.ok)
       return { ok: false, idempotencyKey, attempts: 0, reason: 'unsafe_url', error: destination.reason };
     if (config.authentication?.credentials !== undefined) {
@@ -239,6 +246,14 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
       return deliver(config, buildWebhookEnvelope({ ...event, operationId }), sendOptions);
     },
   };
+}
+
+/** What the emitter's options let a buyer's webhook URL reach (`checkOutboundUrl`). */
+export function webhookReach(
+  options: Pick<WebhookEmitterOptions, 'allowInsecureUrls' | 'allowLoopbackUrls'>,
+): OutboundReach {
+  if (options.allowInsecureUrls === true) return 'any';
+  return options.allowLoopbackUrls === true ? 'loopback' : 'public';
 }
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {

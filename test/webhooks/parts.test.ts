@@ -7,7 +7,7 @@ import { canonicalJson, payloadFingerprint } from '../../src/webhooks/canonical-
 import { MemoryReplayStore } from '../../src/signing/replay-store.js';
 import { RevocationList } from '../../src/signing/revocation.js';
 import { remoteJwks } from '../../src/signing/remote-jwks.js';
-import { checkWebhookDestination } from '../../src/webhooks/check-destination.js';
+import { checkOutboundUrl } from '../../src/core/outbound-url.js';
 import { decodeBase64Strict, decodeBase64UrlStrict } from '../../src/signing/base64.js';
 
 describe('parseDictionary', () => {
@@ -152,9 +152,9 @@ describe('remoteJwks', () => {
   });
 });
 
-describe('checkWebhookDestination', () => {
+describe('checkOutboundUrl', () => {
   it('accepts a public https URL', () => {
-    assert.equal(checkWebhookDestination('https://buyer.example/hook?x=1').ok, true);
+    assert.equal(checkOutboundUrl('https://buyer.example/hook?x=1').ok, true);
   });
   it('refuses http, userinfo, loopback, link-local, private and mapped addresses', () => {
     for (const url of [
@@ -172,10 +172,26 @@ describe('checkWebhookDestination', () => {
       'https://0.0.0.0/',
       'not a url',
     ]) {
-      assert.equal(checkWebhookDestination(url).ok, false, url);
+      assert.equal(checkOutboundUrl(url).ok, false, url);
     }
   });
   it('allows http and loopback only when explicitly asked', () => {
-    assert.equal(checkWebhookDestination('http://127.0.0.1:8080/hook', { allowInsecure: true }).ok, true);
+    assert.equal(checkOutboundUrl('http://127.0.0.1:8080/hook', { reach: 'any' }).ok, true);
+  });
+  it("with reach 'loopback', allows loopback receivers and nothing else that 'public' refuses", () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:9/x', 'http://[::1]:9/', 'https://127.0.0.2/'])
+      assert.equal(checkOutboundUrl(url, { reach: 'loopback' }).ok, true, url);
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'https://169.254.169.254/',
+      'https://10.0.0.1/',
+      'http://[fd00::1]/',
+      'https://[fd00::1]/',
+      'http://buyer.example/',
+      'https://u:p@127.0.0.1/',
+      'ftp://127.0.0.1/',
+    ])
+      assert.equal(checkOutboundUrl(url, { reach: 'loopback' }).ok, false, url);
+    assert.equal(checkOutboundUrl('https://buyer.example/hook', { reach: 'loopback' }).ok, true);
   });
 });

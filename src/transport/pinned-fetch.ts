@@ -2,7 +2,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isSpecialUseAddress } from '../core/special-use-address.js';
+import { Readable } from 'node:stream';
+import type { OutboundReach } from '../core/outbound-url.js';
+import { isLoopbackIp, isSpecialUseAddress } from '../core/special-use-address.js';
 
 /** Resolves a host name to its addresses (the system resolver by default; tests inject one). */
 export type ResolveHost = (hostname: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
@@ -14,29 +16,36 @@ export class UnsafeDestinationError extends Error {
 
 export interface PinnedFetchOptions {
   resolve?: ResolveHost;
-  /** Accept special-use answers (loopback tests and local demos only). */
-  allowSpecialUse?: boolean;
+  /**
+   * Which answers are accepted (`checkOutboundUrl`'s reach): `public` (default) refuses every
+   * special-use answer, `loopback` accepts loopback answers too (local tests and demos), `any`
+   * accepts all (tests only).
+   */
+  reach?: OutboundReach;
 }
 
 const systemResolve: ResolveHost = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
- * A `fetch` for the webhook emitter that resolves the destination's host name once per
- * connection, refuses it when any answer is a special-use address (loopback, private, metadata,
- * NAT64 or mapped forms of those...), and connects to the very address it checked: the socket's
- * `lookup` is the check, so a name that re-resolves elsewhere between check and connect (DNS
- * rebinding) never reaches an internal address. TLS still verifies the certificate for the
- * name. Redirects are not followed; the body is not read (the emitter needs only the status and
- * headers).
+ * A `fetch` for URLs a counterparty chose (webhook deliveries, brand.json, `jwks_uri`) that
+ * resolves the destination's host name once per connection, refuses it when any answer is a
+ * special-use address (loopback, private, metadata, NAT64 or mapped forms of those...), and
+ * connects to the very address it checked: the socket's `lookup` is the check, so a name that
+ * re-resolves elsewhere between check and connect (DNS rebinding) never reaches an internal
+ * address. TLS still verifies the certificate for the name. Redirects are not followed; the
+ * caller caps the body it reads (and cancels what it does not).
  */
 export function createPinnedFetch(options: PinnedFetchOptions = {}): typeof fetch {
   const resolve = options.resolve ?? systemResolve;
+  const reach = options.reach ?? 'public';
+  const refuses = (address: string): boolean =>
+    reach !== 'any' && isSpecialUseAddress(address) && !(reach === 'loopback' && isLoopbackIp(address));
   const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
     resolve(hostname).then(
       (answers) => {
-        const refused = answers.find((a) => isSpecialUseAddress(a.address));
+        const refused = answers.find((a) => refuses(a.address));
         if (answers.length === 0) return callback(notFound(hostname), '', 0);
-        if (refused !== undefined && options.allowSpecialUse !== true) {
+        if (refused !== undefined) {
           const error = new UnsafeDestinationError(`${hostname} resolves to ${refused.address}, a special-use address`);
           return callback(error, '', 0);
         }
@@ -59,14 +68,29 @@ export function createPinnedFetch(options: PinnedFetchOptions = {}): typeof fetc
       });
       request.on('error', reject);
       request.on('response', (response: IncomingMessage) => {
-        response.resume(); // drained, never kept
-        resolvePromise(new Response(null, { status: response.statusCode ?? 502, headers: toHeaders(response) }));
+        const status = response.statusCode ?? 502;
+        const headers = toHeaders(response);
+        if (status < 200 || status > 599) {
+          response.destroy();
+          reject(new Error(`HTTP status ${status} out of range`));
+          return;
+        }
+        if (NULL_BODY_STATUSES.has(status) || (init.method ?? 'GET') === 'HEAD') {
+          response.resume();
+          resolvePromise(new Response(null, { status, headers }));
+          return;
+        }
+        const body = Readable.toWeb(response) as ReadableStream<Uint8Array>;
+        resolvePromise(new Response(body, { status, headers }));
       });
       request.end(typeof init.body === 'string' ? init.body : undefined);
     });
   };
   return pinnedFetch;
 }
+
+/** Statuses a `Response` may not carry a body with. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 function plainHeaders(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const out: Record<string, string> = {};

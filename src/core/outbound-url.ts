@@ -1,0 +1,48 @@
+import { isLoopbackIp, isSpecialUseAddress } from './special-use-address.js';
+
+/**
+ * What a URL a counterparty chose may reach (security.md, "Webhook URL validation (SSRF)"):
+ * - `public` (the default): https only, never `localhost`, no special-use address;
+ * - `loopback`: as `public`, but http(s) to `localhost` and loopback addresses too (a seller on
+ *   loopback, in local tests and demos); private, link-local and metadata addresses stay refused;
+ * - `any`: http(s) anywhere (tests only).
+ */
+export type OutboundReach = 'public' | 'loopback' | 'any';
+
+/**
+ * The one first check of a URL the seller or buyer is told to fetch or post to (a buyer's
+ * webhook URL, a brand.json, a `jwks_uri`), before any connection: no userinfo; then as `reach`
+ * says. IPv6 forms that embed IPv4 are judged by their IPv4 address. A host name passes here:
+ * the caller resolves it at connect time and refuses special-use answers
+ * (`createPinnedFetch`, src/transport/pinned-fetch.ts), connecting to the address it checked.
+ */
+export function checkOutboundUrl(
+  url: string,
+  options: { reach?: OutboundReach } = {},
+): { ok: true; url: URL } | { ok: false; reason: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: 'invalid URL' };
+  }
+  if (parsed.username !== '' || parsed.password !== '') return { ok: false, reason: 'userinfo in URL' };
+  const reach = options.reach ?? 'public';
+  const web = parsed.protocol === 'https:' || parsed.protocol === 'http:';
+  if (reach === 'any') return web ? { ok: true, url: parsed } : { ok: false, reason: 'not http(s)' };
+  const host = parsed.hostname.replace(/\.+$/, '');
+  const literal = isIpLiteral(parsed.hostname);
+  const loopbackHost = host === 'localhost' || host.endsWith('.localhost') || (literal && isLoopbackIp(host));
+  if (reach === 'loopback' && loopbackHost)
+    return web ? { ok: true, url: parsed } : { ok: false, reason: 'not http(s)' };
+  if (parsed.protocol !== 'https:') return { ok: false, reason: 'not https' };
+  if (loopbackHost) return { ok: false, reason: 'loopback host' };
+  if (literal && isSpecialUseAddress(parsed.hostname)) return { ok: false, reason: 'special-use address' };
+  if (host === '') return { ok: false, reason: 'no host' };
+  return { ok: true, url: parsed };
+}
+
+/** The URL parser has already turned every IPv4 spelling into dotted decimal and put IPv6 in brackets. */
+function isIpLiteral(hostname: string): boolean {
+  return hostname.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
+}
