@@ -1,8 +1,8 @@
-import { isIP } from 'node:net';
 import { isJsonObject } from '../core/json-object.js';
 import { parseJsonStrict } from '../core/json.js';
-import { isSpecialUseAddress } from '../core/special-use-address.js';
+import { checkOutboundUrl } from '../core/outbound-url.js';
 import { readCappedBody } from '../transport/capped-body.js';
+import { createPinnedFetch, type ResolveHost } from '../transport/pinned-fetch.js';
 import type { Jwk, JwksSource } from './jwks.js';
 import { registrableDomain } from './registrable-domain.js';
 import { remoteJwks } from './remote-jwks.js';
@@ -45,8 +45,15 @@ export interface BrandJsonKeysOptions {
    * `brandJsonUrl`; also read for `identity.key_origins` when given.
    */
   capabilities?: (agentUrl: string) => Promise<unknown>;
-  /** The fetch for brand.json and the JWKS (tests, an SSRF-pinning fetch). Default: global fetch. */
+  /**
+   * The fetch for brand.json and the JWKS (tests, an egress proxy); it does its own resolving.
+   * Default: the SSRF-pinning fetch of webhook delivery (`createPinnedFetch`): host names are
+   * resolved per connection, special-use answers refused, the checked address used. Every URL
+   * of the chain passes `checkOutboundUrl` first either way (https, no special-use IP literal).
+   */
   fetch?: typeof fetch;
+  /** Resolver for the default fetch (tests; the system resolver otherwise). */
+  resolveHost?: ResolveHost;
   /** How long a resolved chain is kept (default 5 min; at most 30 min, the revocation polling ceiling). */
   cacheMs?: number;
   /** How long a failed resolution is kept before it is tried again (default 30 s; at most 60 s). */
@@ -113,7 +120,8 @@ export function brandJsonKeys(options: BrandJsonKeysOptions): JwksSource {
       throw new TypeError(`brandJsonKeys: agent ${agent.url} needs brandJsonUrl or the capabilities option`);
     }
   }
-  const doFetch = options.fetch ?? fetch;
+  const doFetch =
+    options.fetch ?? createPinnedFetch(options.resolveHost === undefined ? {} : { resolve: options.resolveHost });
   const now = options.now ?? Date.now;
   const cacheMs = Math.min(options.cacheMs ?? 300_000, 1_800_000);
   const negativeMs = Math.min(options.negativeCacheMs ?? 30_000, 60_000);
@@ -123,10 +131,8 @@ export function brandJsonKeys(options: BrandJsonKeysOptions): JwksSource {
   const inflight = new Map<string, Promise<Resolved>>();
 
   async function fetchBrandJson(url: URL): Promise<Record<string, unknown>> {
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) !== 0 && isSpecialUseAddress(literal)) {
-      fail('brand_json_unreachable', `brand.json ${url.href} is on a special-use address`);
-    }
+    const destination = checkOutboundUrl(url.href);
+    if (!destination.ok) fail('brand_json_unreachable', `brand.json ${url.href} refused: ${destination.reason}`);
     let response: Response;
     try {
       response = await doFetch(url, {
@@ -190,6 +196,11 @@ export function brandJsonKeys(options: BrandJsonKeysOptions): JwksSource {
     const declared = (matches[0] as Record<string, unknown>).jwks_uri;
     const jwksUrl = declared === undefined ? new URL('/.well-known/jwks.json', agentUrl.origin) : httpsUrl(declared);
     if (jwksUrl === undefined) return fail('brand_json_malformed', `the jwks_uri of ${agent.url} is not https`);
+    // The jwks_uri is the counterparty's to choose: the SSRF rules of every fetch apply (security.md,
+    // "SSRF protection"), before anything is sent.
+    const jwksDestination = checkOutboundUrl(jwksUrl.href);
+    if (!jwksDestination.ok)
+      return fail('brand_json_malformed', `the jwks_uri of ${agent.url} is refused: ${jwksDestination.reason}`);
     // 7. key_origins consistency for request signing.
     const origins = isJsonObject(identity.key_origins) ? identity.key_origins : undefined;
     const signingDeclared = declaresRequestSigning(capabilities);
