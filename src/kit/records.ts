@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/types.js';
-import { openSqliteDatabase, type SqliteStoreOptions } from '../store/sqlite-database.js';
+import { openSqliteDatabase } from '../store/sqlite-database.js';
+import type { SqliteStoreOptions } from '../store/sqlite-options.js';
 
 /** One stored entity of the kit: its body and a version that grows by one on each write. */
 export interface KitRecord {

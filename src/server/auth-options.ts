@@ -1,8 +1,30 @@
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { JsonObject } from '../core/types.js';
 
-export type { AuthInfo, OAuthTokenVerifier };
+/**
+ * A validated access token, as the MCP SDK's `AuthInfo` describes it (the same shape, declared
+ * here: the SDK's `server/auth/provider` declarations import `express`, whose types an app
+ * compiled with `skipLibCheck: false` would then need although it never uses Express).
+ */
+export interface AuthInfo {
+  /** The access token. */
+  token: string;
+  /** The client id the token was issued to. */
+  clientId: string;
+  /** The token's scopes. */
+  scopes: string[];
+  /** Expiry, in seconds since the epoch. */
+  expiresAt?: number;
+  /** The RFC 8707 resource the token is valid for. */
+  resource?: URL;
+  /** Anything else the verifier read from the token (`sub`, `aud`, ...). */
+  extra?: Record<string, unknown>;
+}
+
+/** Checks an access token (the MCP SDK's `OAuthTokenVerifier` shape: an SDK verifier fits). */
+export interface OAuthTokenVerifier {
+  /** Resolves with what the token says, or rejects for a token that is not valid. */
+  verifyAccessToken(token: string): Promise<AuthInfo>;
+}
 
 /**
  * `createAdcpServer({ auth })`: who may call the server, and as whom. Callers present a bearer

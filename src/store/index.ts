@@ -18,7 +18,7 @@ export { MemoryDedupStore } from './memory-dedup-store.js';
 export { MemoryOperationStore } from './memory-operation-store.js';
 export { SqliteDedupStore } from './sqlite-dedup-store.js';
 export { SqliteOperationStore } from './sqlite-operation-store.js';
-export type { SqliteDatabase, SqliteStoreOptions } from './sqlite-database.js';
+export type { SqliteDatabase, SqliteStoreOptions } from './sqlite-options.js';
 export { openStoresFromUrl, type OpenedStores, type OpenStoresOptions } from './pg-open-stores.js';
 export type {
   TaskStore,

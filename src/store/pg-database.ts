@@ -1,8 +1,22 @@
 import type pg from 'pg';
-import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import type { PoolClient } from 'pg';
 import { requirePeer } from './require-peer.js';
 import { describePgUrl, isRetryablePgError, toPgStoreError } from './pg-errors.js';
 import { migratePg } from './pg-migrations.js';
+
+// The public signatures below name their own row and result types, not pg's: an app that never
+// uses PostgreSQL must compile with `skipLibCheck: false` without `@types/pg` (issue 32 item 15).
+// pg's `QueryResult<R>` is one of these, so the driver's answers pass through unchanged.
+
+/** A row as the driver returns it: column name -> value (pg's `QueryResultRow`). */
+// oxlint-disable-next-line no-explicit-any -- the driver's own row type, so any row type fits
+export type PgRow = { [column: string]: any };
+
+/** What a statement answered, as far as the stores read it (pg's `QueryResult` fits). */
+export interface PgQueryResult<R extends PgRow = PgRow> {
+  rows: R[];
+  rowCount: number | null;
+}
 
 /** How a PostgreSQL store connects. Every figure is per process. */
 export interface PgConnectOptions {
@@ -30,7 +44,7 @@ export type PgStoreOptions = PgConnectOptions | { database: PgDatabase };
 
 /** The connection a `transaction` callback runs its statements on (named prepared statements, as `query`). */
 export interface PgTransactionClient {
-  query<R extends QueryResultRow = QueryResultRow>(sql: string, values?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends PgRow = PgRow>(sql: string, values?: unknown[]): Promise<PgQueryResult<R>>;
 }
 
 /** A numeric connect option, when given: a positive number (a whole one for a count), else a RangeError naming it. */
@@ -106,11 +120,7 @@ export class PgDatabase {
    * Runs one statement on any pooled connection, as a named prepared statement: each connection
    * parses and plans a given SQL text once, which halves the server's CPU per webhook.
    */
-  async query<R extends QueryResultRow = QueryResultRow>(
-    what: string,
-    sql: string,
-    values: unknown[] = [],
-  ): Promise<QueryResult<R>> {
+  async query<R extends PgRow = PgRow>(what: string, sql: string, values: unknown[] = []): Promise<PgQueryResult<R>> {
     await this.#ensureReady();
     try {
       return await this.#pool.query<R>(this.#statement(sql, values));
@@ -131,8 +141,7 @@ export class PgDatabase {
     try {
       await client.query('BEGIN');
       const value = await fn({
-        query: <R extends QueryResultRow>(sql: string, values: unknown[] = []) =>
-          client.query<R>(this.#statement(sql, values)),
+        query: <R extends PgRow>(sql: string, values: unknown[] = []) => client.query<R>(this.#statement(sql, values)),
       });
       await client.query('COMMIT');
       return value;

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import { requirePeer } from './require-peer.js';
 
-export type SqliteDatabase = Database.Database;
+import type { SqliteStoreOptions } from './sqlite-options.js';
 
-/** Where a SQLite store keeps its rows: a file path, `:memory:`, or a connection to share. */
-export type SqliteStoreOptions = { path: string } | { database: SqliteDatabase };
+/** The driver's connection type, used inside the stores (the options name a structural one). */
+export type SqliteDatabase = Database.Database;
 
 /**
  * Opens (or adopts) a SQLite connection for the stores: WAL journal, a busy timeout so several
@@ -13,8 +13,9 @@ export type SqliteStoreOptions = { path: string } | { database: SqliteDatabase }
  */
 export function openSqliteDatabase(options: SqliteStoreOptions): { db: SqliteDatabase; owned: boolean } {
   if ('database' in options) {
-    ensureSchemaTable(options.database);
-    return { db: options.database, owned: false };
+    const db = options.database as SqliteDatabase;
+    ensureSchemaTable(db);
+    return { db, owned: false };
   }
   if (typeof options.path !== 'string' || options.path === '') {
     throw new TypeError("SQLite store: pass { path: 'file.db' | ':memory:' } or { database }");

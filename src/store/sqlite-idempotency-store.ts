@@ -7,7 +7,8 @@ import {
   type IdempotencyReclaimOptions,
   type IdempotencyStore,
 } from './idempotency-store.js';
-import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import type { SqliteStoreOptions } from './sqlite-options.js';
 
 const MIGRATIONS = [
   `CREATE TABLE seller_idempotency (

@@ -1,7 +1,8 @@
 import type { OperationFilter, OperationRecord, OperationStore, OperationUpdate } from './types.js';
 import { statusRank } from './types.js';
 import { FINAL_RANK } from './operation-rules.js';
-import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import type { SqliteStoreOptions } from './sqlite-options.js';
 import { writeBatcherFor, type SqliteWriteBatcher } from './sqlite-write-batcher.js';
 
 const MIGRATIONS = [

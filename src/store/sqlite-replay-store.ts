@@ -1,4 +1,5 @@
-import { migrateSqlite, openSqliteDatabase, type SqliteDatabase, type SqliteStoreOptions } from './sqlite-database.js';
+import { migrateSqlite, openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
+import type { SqliteStoreOptions } from './sqlite-options.js';
 import { writeBatcherFor, type SqliteWriteBatcher } from './sqlite-write-batcher.js';
 
 const MIGRATIONS = [

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './sqlite-database.js';
+import type { SqliteDatabase as SqliteConnection } from './sqlite-options.js';
 import type { ClaimedWebhook, OutboxRow, OutboxState, OwedWebhook, WebhookOutbox } from './webhook-outbox.js';
 
 export const OUTBOX_SCHEMA = `
@@ -36,9 +37,9 @@ export class SqliteWebhookOutbox implements WebhookOutbox {
   readonly #sql: ReturnType<typeof prepare>;
 
   /** `runner`: the task store handle's identity, which holds the leases of what it sends. */
-  constructor(db: SqliteDatabase, runner: string) {
+  constructor(db: SqliteConnection, runner: string) {
     this.#runner = runner;
-    this.#sql = prepare(db);
+    this.#sql = prepare(db as SqliteDatabase);
   }
 
   /** Writes `owed` (call inside the transaction that changes the task's status). */

@@ -146,6 +146,61 @@ describe('the built package', { timeout: 900_000 }, () => {
     }
   });
 
+  it('compiles with skipLibCheck off in an app without the optional drivers or their types', () => {
+    // Issue 32 item 15: an app that never uses SQLite, PostgreSQL or Express must not need
+    // better-sqlite3, pg, express or their @types to type-check against the declarations. The app
+    // gets the package and every other installed package, but none of those (nor OpenTelemetry,
+    // an optional peer); symlinks are preserved so nothing resolves through the checkout's own
+    // node_modules. Every entry is imported, `adcp-wire/store/pg` included.
+    const lean = mkdtempSync(path.join(tmpdir(), 'adcp-lean-consumer-'));
+    try {
+      const modules = path.join(lean, 'node_modules');
+      const own = path.join(modules, pkg.name);
+      mkdirSync(own, { recursive: true });
+      symlinkSync(path.join(repoRoot, 'dist'), path.join(own, 'dist'), 'dir');
+      writeFileSync(path.join(own, 'package.json'), readFileSync(path.join(repoRoot, 'package.json')));
+      const denied = /^(express|pg|pg-.*|better-sqlite3|@opentelemetry\/.*|@types\/(?!node$).*)$/;
+      const installed = path.join(repoRoot, 'node_modules');
+      for (const name of readdirSync(installed)) {
+        if (name.startsWith('.') || name === pkg.name) continue;
+        const names = name.startsWith('@')
+          ? readdirSync(path.join(installed, name)).map((n) => `${name}/${n}`)
+          : [name];
+        for (const full of names.filter((n) => !denied.test(n))) {
+          mkdirSync(path.dirname(path.join(modules, full)), { recursive: true });
+          symlinkSync(path.join(installed, full), path.join(modules, full), 'dir');
+        }
+      }
+      const used = entries;
+      writeFileSync(path.join(lean, 'package.json'), '{"type":"module","private":true}');
+      writeFileSync(
+        path.join(lean, 'app.ts'),
+        `${used.map((e, i) => `import * as entry${i} from '${specifier(e)}';`).join('\n')}\nexport const all = [${used.map((_, i) => `entry${i}`).join(', ')}];\n`,
+      );
+      writeFileSync(
+        path.join(lean, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            noEmit: true,
+            skipLibCheck: false,
+            preserveSymlinks: true,
+            types: ['node'],
+          },
+          files: ['app.ts'],
+        }),
+      );
+      const tsc5 = path.join(repoRoot, 'node_modules', 'typescript5', 'bin', 'tsc');
+      const run = spawnSync(process.execPath, [tsc5, '-p', lean], { cwd: lean, encoding: 'utf8', timeout: 600_000 });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+    } finally {
+      rmSync(lean, { recursive: true, force: true });
+    }
+  });
+
   it('ships source maps that carry their sources', () => {
     assert.deepEqual(pkg.files.includes('src'), false, 'src/ is not shipped, so the maps must hold it');
     let maps = 0;
