@@ -7,6 +7,12 @@ import { pathToFileURL } from 'node:url';
 
 export const BASELINE = 'ab90194';
 export const MAX_SUBJECT = 72;
+/**
+ * Commits on main that landed with a longer subject before this check ran for everyone; history
+ * is never rewritten, so they are named here (full hashes) and skipped. Do not add to this list:
+ * a long subject is fixed with `git commit --amend` before landing.
+ */
+export const LANDED_BEFORE_THE_CHECK = new Set(['9ba3bb24d8a7e50e95ca80c940dba2fc2580d3ec']);
 
 function git(args) {
   return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -17,7 +23,7 @@ export function longSubjects(lines) {
   return lines
     .filter((line) => line !== '')
     .map((line) => ({ hash: line.slice(0, line.indexOf(' ')), subject: line.slice(line.indexOf(' ') + 1) }))
-    .filter(({ subject }) => [...subject].length > MAX_SUBJECT);
+    .filter(({ hash, subject }) => [...subject].length > MAX_SUBJECT && !LANDED_BEFORE_THE_CHECK.has(hash));
 }
 
 function main() {
@@ -45,11 +51,13 @@ function main() {
         `commits it holds (git fetch --unshallow for the full check)`,
     );
   }
-  const lines = git(['log', '--format=%h %s', range]).split('\n');
+  const lines = git(['log', '--format=%H %s', range]).split('\n');
   const long = longSubjects(lines);
   const count = lines.filter((l) => l !== '').length;
   for (const { hash, subject } of long) {
-    console.error(`${hash} subject has ${[...subject].length} characters (max ${MAX_SUBJECT}): ${subject}`);
+    console.error(
+      `${hash.slice(0, 12)} subject has ${[...subject].length} characters (max ${MAX_SUBJECT}): ${subject}`,
+    );
   }
   console.log(
     `check-commit-subjects: ${count} commit(s) in ${range}, ${long.length} with a subject over ${MAX_SUBJECT} characters`,
