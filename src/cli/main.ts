@@ -35,6 +35,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'make a request-signing key pair: signing generate --kid KID',
     load: async () => (await import('./signing.js')).signingCommand,
   },
+  storyboard: {
+    summary: 'grade an agent with the official compliance storyboards: storyboard list | show <id> | run <url>',
+    load: async () => (await import('./storyboard.js')).storyboardCommand,
+  },
   conformance: {
     summary: 'run the AdCP conformance vectors in a folder',
     load: async () => (await import('./conformance.js')).conformanceCommand,

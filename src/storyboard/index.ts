@@ -14,6 +14,7 @@ export {
 export { selectStoryboards, type Selected } from './select.js';
 export { runStoryboards, releaseOf, type RunStoryboardsOptions, type RunEvent } from './run.js';
 export { WebhookReceiver, type Delivery } from './webhook-receiver.js';
+export { renderSummary, renderJunit, renderHtml, progressLine, explainStep } from './report.js';
 export type {
   RunReport,
   StoryboardOutcome,

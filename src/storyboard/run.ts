@@ -5,6 +5,7 @@ import type { JsonObject } from '../core/types.js';
 import { isAdcpWireError } from '../core/wire-error.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { ValidationResult } from '../schemas/validation-result.js';
+import type { RequestSigningOptions } from '../signing/sign-request.js';
 import { grade, type Observation } from './checks.js';
 import type { ComplianceRelease, Storyboard } from './load.js';
 import { deepEqual, pointerOf, resolvePath } from './paths.js';
@@ -54,6 +55,10 @@ export interface RunStoryboardsOptions {
   schema?: (path: string, value: unknown) => ValidationResult;
   /** Told as the run goes (terminal progress). */
   onEvent?: (event: RunEvent) => void;
+  /** Sign every request (RFC 9421, AdCP request profile), as AdcpClient's `signing`. */
+  signing?: RequestSigningOptions;
+  /** Origins besides the agent's that `auth` and `headers` may go to (AdcpClient's `credentialOrigins`). */
+  credentialOrigins?: readonly string[];
   /** Injected fetch (tests, proxies). */
   fetch?: typeof fetch;
 }
@@ -104,6 +109,8 @@ export function releaseOf(version: string): string {
  */
 export async function runStoryboards(options: RunStoryboardsOptions): Promise<RunReport> {
   const started = Date.now();
+  // Named storyboards are checked before anything starts (ComplianceError for an unknown id).
+  if (options.ids !== undefined) selectStoryboards(options.compliance, undefined, { ids: options.ids });
   const adcpVersion = options.adcpVersion ?? releaseOf(options.compliance.version);
   const signals = [
     options.signal,
@@ -205,7 +212,7 @@ function finish(report: RunReport, started: number): RunReport {
     report.counts.storyboards[storyboard.verdict] += 1;
     for (const step of storyboard.steps) report.counts.steps[step.verdict] += 1;
   }
-  report.exit_code = report.counts.storyboards.failed > 0 || report.cut_short !== undefined ? 1 : 0;
+  report.exit_code = report.counts.storyboards.failed > 0 ? 1 : 0;
   return report;
 }
 
@@ -304,6 +311,8 @@ function clientFor(
         ? {}
         : { auth }),
     ...(options.mcpEra === undefined ? {} : { mcpEra: options.mcpEra }),
+    ...(options.signing === undefined ? {} : { signing: options.signing }),
+    ...(options.credentialOrigins === undefined ? {} : { credentialOrigins: options.credentialOrigins }),
     ...(options.a2aWire === undefined ? {} : { a2aWire: options.a2aWire }),
   });
   return { client, record };

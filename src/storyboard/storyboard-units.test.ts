@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { resolveAll, resolvePath, pointerOf, deepSubset } from './paths.js';
 import { evaluateCondition, substitute, UnresolvedSubstitution, type SubstitutionScope } from './substitute.js';
 import { grade, type Observation } from './checks.js';
+import { renderHtml, renderJunit, renderSummary } from './report.js';
+import type { RunReport } from './types.js';
 
 const scope = (over: Partial<SubstitutionScope> = {}): SubstitutionScope => ({
   context: {},
@@ -189,5 +191,72 @@ describe('storyboard checks', () => {
     );
     assert.equal(out.verdict, 'failed');
     assert.deepEqual(out.actual, { missing: [{ agent_url: 'https://a', id: 'f2' }] });
+  });
+});
+
+describe('storyboard reports', () => {
+  const hostile = '<script>alert(1)</script>\u001b[2J\u0000"&\u202e';
+  const report: RunReport = {
+    agent: 'http://127.0.0.1:1/mcp',
+    protocol: 'mcp',
+    release: '3.1.19',
+    adcp_version: '3.1',
+    compliance_source: '/x',
+    started_at: '2026-01-01T00:00:00.000Z',
+    duration_ms: 1000,
+    counts: {
+      storyboards: { passed: 0, failed: 1, not_applicable: 0, skipped: 0, harness_fault: 0 },
+      steps: { passed: 0, failed: 1, not_applicable: 0, skipped: 0, harness_fault: 0 },
+    },
+    notices: [],
+    exit_code: 1,
+    storyboards: [
+      {
+        id: 'sb',
+        title: hostile,
+        file: 'universal/sb.yaml',
+        kind: 'universal',
+        verdict: 'failed',
+        duration_ms: 5,
+        sessions: 1,
+        selected_because: 'universal',
+        steps: [
+          {
+            phase_id: 'p',
+            step_id: 's',
+            title: hostile,
+            task: 'get_products',
+            verdict: 'failed',
+            request: { tool: 'get_products', args: { brief: hostile } },
+            response: { status: 'completed', body: { name: hostile } },
+            validations: [
+              {
+                check: 'field_value',
+                description: 'd',
+                verdict: 'failed',
+                severity: 'required',
+                json_pointer: '/name',
+                expected: 'x',
+                actual: hostile,
+              },
+            ],
+            duration_ms: 1,
+            source: { storyboard: 'universal/sb.yaml', location: 'phases[0].steps[0]' },
+          },
+        ],
+      },
+    ],
+  };
+  it('escapes what the agent sent in HTML, XML and the terminal', () => {
+    const page = renderHtml(report);
+    assert.doesNotMatch(page, /<script>/);
+    assert.match(page, /&lt;script&gt;/);
+    const junit = renderJunit(report);
+    assert.ok(!junit.includes('<script>') && !junit.includes('\u0000') && !junit.includes('\u001b'));
+    assert.match(junit, /<failure message="field_value: expected/);
+    const text = renderSummary(report);
+    assert.ok(!text.includes('\u001b') && !text.includes('\u0000') && !text.includes('\u202e'));
+    assert.match(text, /expected "x"/);
+    assert.match(text, /verdict: the agent failed/);
   });
 });

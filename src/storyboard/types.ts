@@ -117,7 +117,10 @@ export interface RunReport {
   cut_short?: string;
   /** Notes on the run (fixtures not seeded, agent facts). */
   notices: string[];
-  /** 0 only when nothing the agent owns failed. */
+  /**
+   * 0 only when nothing the agent owns failed (no storyboard `failed`). A run cut short may still
+   * be 0: read `cut_short` (the CLI exits 4 then).
+   */
   exit_code: 0 | 1;
 }
 

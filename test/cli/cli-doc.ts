@@ -15,6 +15,7 @@ export const COMMANDS = [
   'demo',
   'schemas',
   'signing generate',
+  'storyboard',
   'conformance',
 ];
 

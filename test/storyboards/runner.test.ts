@@ -160,7 +160,7 @@ describe('runStoryboards against the reference seller', { concurrency: 1 }, () =
     }
   });
 
-  it('a run cut short by its budget says so and fails', async () => {
+  it('a run cut short by its budget says so', async () => {
     const report = await runStoryboards({
       agentUrl: seller.mcpUrl,
       protocol: 'mcp',
@@ -168,7 +168,6 @@ describe('runStoryboards against the reference seller', { concurrency: 1 }, () =
       budgetMs: 1500,
     });
     assert.match(report.cut_short ?? '', /budget of 2 s ran out|budget of 1 s ran out/);
-    assert.equal(report.exit_code, 1);
     assert.ok(
       report.storyboards.some(
         (s) => s.verdict === 'harness_fault' && /cut short/.test(`${s.detail ?? ''}${s.cut_short ?? ''}`),

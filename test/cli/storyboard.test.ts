@@ -1,0 +1,137 @@
+// test-timeout-ms: 600000
+// Issue 35: `adcp storyboard list|show|run` against `adcp serve --test-controller` (a child
+// process, as a seller runs it): the terminal summary, --json, JUnit XML and the self-contained
+// HTML report, and the exit codes. CI grades adcp serve with it on every run.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
+import type { RunReport } from '../../src/storyboard/index.js';
+
+const COMPLIANCE = fileURLToPath(new URL('../../../shared/compliance/3.1.19', import.meta.url));
+
+function io(cwd: string, env: Record<string, string> = {}): CliIo & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (c: string) => (out += c) },
+    stderr: { write: (c: string) => (err += c) },
+    env,
+    cwd,
+    signal: new AbortController().signal,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('adcp storyboard', { concurrency: 1 }, () => {
+  let serve: ServeProcess;
+  let dir: string;
+  before(async () => {
+    serve = await spawnServe(['--test-controller']);
+    dir = mkdtempSync(join(tmpdir(), 'adcp-storyboard-cli-'));
+  });
+  after(async () => {
+    await serve.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists and shows the storyboards of a compliance folder (ADCP_COMPLIANCE_DIR)', async () => {
+    const listed = io(dir, { ADCP_COMPLIANCE_DIR: COMPLIANCE });
+    assert.equal(await main(['storyboard', 'list'], listed), 0);
+    assert.match(listed.out(), /compliance 3\.1\.19/);
+    assert.match(listed.out(), /capability_discovery/);
+    assert.match(listed.out(), /media_buy_seller\/refine_products/);
+    const shown = io(dir);
+    assert.equal(await main(['storyboard', 'show', 'capability_discovery', '--compliance-dir', COMPLIANCE], shown), 0);
+    assert.match(shown.out(), /phase protocol_discovery/);
+    assert.match(shown.out(), /get_capabilities \(get_adcp_capabilities\): response_schema, field_present/);
+  });
+
+  it('runs a capability-driven grading of adcp serve and writes JSON, JUnit and HTML', async () => {
+    const cli = io(dir);
+    const code = await main(
+      [
+        'storyboard',
+        'run',
+        serve.mcp,
+        '--compliance-dir',
+        COMPLIANCE,
+        '--json',
+        '--junit',
+        'r.xml',
+        '--html',
+        'r.html',
+      ],
+      cli,
+    );
+    const report = JSON.parse(cli.out()) as RunReport;
+    // Exit 0 only when nothing the agent owns failed.
+    assert.equal(code, report.counts.storyboards.failed > 0 ? 1 : 0);
+    assert.match(cli.err(), /storyboards selected \(compliance 3\.1\.19\)/);
+    assert.match(cli.err(), /\] ok {3}capability_discovery/);
+    assert.ok(report.storyboards.length > 50);
+    for (const s of report.storyboards) {
+      // One connection per storyboard, plus one per distinct auth override its probes ask for.
+      const overrides = new Set(
+        s.steps.filter((step) => step.request?.auth !== undefined).map((step) => step.request?.auth),
+      );
+      assert.ok(s.sessions <= 1 + overrides.size, `${s.id}: ${s.sessions} connections`);
+    }
+    const junit = readFileSync(join(dir, 'r.xml'), 'utf8');
+    assert.match(junit, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
+    assert.match(junit, /<testsuite name="capability_discovery" tests="2" failures="0"/);
+    const html = readFileSync(join(dir, 'r.html'), 'utf8');
+    assert.match(html, /^<!doctype html>/);
+    assert.doesNotMatch(html, /<script|<link |src=/i, 'self-contained, no script');
+    assert.match(html, /capability_discovery/);
+  });
+
+  it('prints a terminal summary that explains each failure, and exits 1 when the agent failed', async () => {
+    const cli = io(dir);
+    // security_baseline: adcp serve without --auth takes unauthenticated calls, which the storyboard refuses.
+    const code = await main(
+      [
+        'storyboard',
+        'run',
+        serve.mcp,
+        '--compliance-dir',
+        COMPLIANCE,
+        '--id',
+        'security_baseline',
+        '--protocol',
+        'mcp',
+      ],
+      cli,
+    );
+    const out = cli.out();
+    assert.match(out, /FAIL security_baseline/);
+    assert.match(out, /http_status_in: /);
+    assert.match(out, /expected \[401,403\]/);
+    assert.match(out, /actual {3}200/);
+    assert.match(out, /source {3}universal\/security\.yaml phases\[\d+\]\.steps\[\d+\]/);
+    assert.equal(code, 1);
+  });
+
+  it('says what is wrong with the command line or the suite', async () => {
+    const bad = io(dir);
+    assert.equal(await main(['storyboard', 'run', 'not a url', '--compliance-dir', COMPLIANCE], bad), 2);
+    const missing = io(dir);
+    assert.equal(await main(['storyboard', 'list', '--compliance-dir', join(dir, 'nope')], missing), 3);
+    assert.match(missing.err(), /no index\.json|cannot read the compliance folder/);
+    const unknown = io(dir);
+    assert.equal(
+      await main(
+        ['storyboard', 'run', serve.mcp, '--compliance-dir', COMPLIANCE, '--id', 'no_such_storyboard'],
+        unknown,
+      ),
+      2,
+    );
+    assert.match(unknown.err(), /no storyboard no_such_storyboard/);
+  });
+});
