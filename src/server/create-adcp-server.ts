@@ -15,6 +15,7 @@ import { buildAgentCard, buildServerCard } from './cards.js';
 import { agentCardSecurity } from './card-security.js';
 import {
   checkHostAndOrigin,
+  isLoopbackHostAt,
   hasSeveralValues,
   hasSignature,
   isJsonContentType,
@@ -196,7 +197,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       : createRequestSigningVerifier(
           { ...(publicScheme === undefined ? {} : { publicScheme }), ...options.requestSigning },
           // A request alone verifies on the event loop; with others in flight, on the thread pool.
-          { busy: () => inFlight > 1 },
+          { busy: () => inFlight > 1, authority: (req) => signedAuthority(req) },
         );
   const statusTools = taskStatusTools(runner);
   const protocols = options.cardMeta?.protocols_supported;
@@ -241,6 +242,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   const version = options.version ?? ADCP_WIRE_PACKAGE.version;
   let allowedHosts: ReadonlySet<string> | undefined =
     options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  // Listening on loopback by default: loopback names must carry our port (another port is another server).
+  let loopbackPort: number | undefined;
 
   const servedOn = (protocol: 'mcp' | 'a2a') =>
     new Map([...tools].filter(([, tool]) => tool.protocols === undefined || tool.protocols.includes(protocol)));
@@ -315,6 +318,21 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   };
 
   const originOf = (req: IncomingMessage) => publicOrigin ?? listenOrigin ?? localOrigin(req);
+  /**
+   * The authority a signed request must name (`host[:port]`): `publicUrl`'s, else the listen
+   * address's with its port (any loopback name at that port on loopback), else the connection's
+   * local address. Never the `Host` a sender chose: a request signed for another seller fails.
+   */
+  const signedAuthority = (req: IncomingMessage): string => {
+    if (publicOrigin !== undefined) return new URL(publicOrigin).host;
+    const own = new URL(listenOrigin ?? localOrigin(req));
+    const host = req.headers.host;
+    const port = Number(own.port || '80');
+    if (typeof host === 'string' && isLoopbackAddress(own.hostname) && isLoopbackHostAt(host, port)) {
+      return host.trim().toLowerCase();
+    }
+    return own.host;
+  };
   const endpointPaths = [ADCP_SERVER_PATHS.mcp, ADCP_SERVER_PATHS.a2a, ADCP_SERVER_PATHS.a2aLegacy] as const;
 
   /**
@@ -361,7 +379,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     if (isHealthPath(path)) return serveHealth(req, res, path, readiness);
     // Draining: answer what still arrives on an open connection, then close that connection.
     if (readiness.phase === 'draining') res.setHeader('connection', 'close');
-    const refused = checkHostAndOrigin(req, allowedHosts);
+    const refused = checkHostAndOrigin(req, allowedHosts, loopbackPort);
     if (refused !== undefined) {
       refuseUnread(req, res, 403, { error: refused });
       return;
@@ -573,7 +591,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       // the first request; the rest as their leases lapse.
       await upkeep.ready;
       readiness.serving();
-      if (allowedHosts === undefined && isLoopbackAddress(host)) allowedHosts = new Set(LOOPBACK_HOSTS);
+      const guardLoopback = allowedHosts === undefined && isLoopbackAddress(host);
       const server = createServer((req, res) => {
         handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));
       });
@@ -586,6 +604,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         server.listen(listenOptions.port ?? 0, host, () => resolve());
       });
       const address = server.address() as AddressInfo;
+      if (guardLoopback) {
+        // A same-host proxy in front keeps the public Host (signers sign publicUrl): it passes too.
+        const names = publicOrigin === undefined ? [] : [new URL(publicOrigin).hostname.replace(/^\[|\]$/g, '')];
+        allowedHosts = new Set([...LOOPBACK_HOSTS, ...names]);
+        loopbackPort = address.port;
+      }
       const url = reachableUrl(address);
       if (address.address !== '0.0.0.0' && address.address !== '::') listenOrigin = url;
       return { url, mcpUrl: `${url}${ADCP_SERVER_PATHS.mcp}`, a2aUrl: `${url}${ADCP_SERVER_PATHS.a2a}`, close };

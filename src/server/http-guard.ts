@@ -18,15 +18,43 @@ function hostnameOf(value: string): string | undefined {
 }
 
 /**
- * Refuses a request whose `Host`, or `Origin` when present, names a host outside `allowed`
- * (a DNS-rebinding page reaches a loopback server with a foreign Host/Origin). Returns the reason,
- * or undefined when the request may pass. `allowed` undefined lets every host through.
+ * Whether a `Host` value names this loopback listener: a loopback name (`LOOPBACK_HOSTS`) with the
+ * listener's port (80 when the value has none). Another port on loopback is another server.
  */
-export function checkHostAndOrigin(req: IncomingMessage, allowed: ReadonlySet<string> | undefined): string | undefined {
+export function isLoopbackHostAt(host: string, port: number): boolean {
+  let url: URL;
+  try {
+    url = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  const name = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (LOOPBACK_HOSTS as readonly string[]).includes(name) && Number(url.port || '80') === port;
+}
+
+/**
+ * Refuses a request whose `Host`, or `Origin` when present, names a host outside `allowed`
+ * (a DNS-rebinding page reaches a loopback server with a foreign Host/Origin); with `loopbackPort`,
+ * a loopback name in `Host` must also carry that port (another port is another server on this
+ * machine). Returns the reason, or undefined when the request may pass. `allowed` undefined lets
+ * every host through.
+ */
+export function checkHostAndOrigin(
+  req: IncomingMessage,
+  allowed: ReadonlySet<string> | undefined,
+  loopbackPort?: number,
+): string | undefined {
   if (allowed === undefined) return undefined;
   const host = req.headers.host;
   const hostname = typeof host === 'string' ? hostnameOf(host) : undefined;
   if (hostname === undefined || !allowed.has(hostname)) return 'Host not allowed';
+  if (
+    loopbackPort !== undefined &&
+    (LOOPBACK_HOSTS as readonly string[]).includes(hostname) &&
+    !isLoopbackHostAt(host as string, loopbackPort)
+  ) {
+    return 'Host not allowed';
+  }
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let originHost: string | undefined;

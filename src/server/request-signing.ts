@@ -96,6 +96,12 @@ export interface RequestSigningRuntime {
    * pool (or runs there at step 10); otherwise it runs at step 10 on the event loop.
    */
   busy?: () => boolean;
+  /**
+   * The authority (`host[:port]`) a request must have been signed for: the server's public URL or
+   * listen address (create-adcp-server.ts). The verified URL is built from it, never from `Host`,
+   * and a `Host` naming anything else fails step 10 (cross-seller replay). Default: the `Host` header.
+   */
+  authority?: (req: IncomingMessage) => string;
 }
 
 /** Builds the server's verifier once, refusing a bad configuration with a TypeError. */
@@ -165,7 +171,7 @@ export function createRequestSigningVerifier(
   const urlOf = (req: IncomingMessage): string => {
     const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
     const scheme = options.publicScheme ?? (encrypted ? 'https' : 'http');
-    return `${scheme}://${req.headers.host ?? ''}${req.url ?? '/'}`;
+    return `${scheme}://${runtime.authority?.(req) ?? req.headers.host ?? ''}${req.url ?? '/'}`;
   };
 
   return {

@@ -3,6 +3,7 @@ import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { parseDictionary, type BareItem, type InnerList } from './structured-fields.js';
 import { decodeBase64Strict, decodeBase64UrlStrict, isBase64UrlStrict } from './base64.js';
 import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
+import { canonicalizeAuthority, canonicalizeTargetUri } from './canonicalize-target-uri.js';
 import { contentDigestDictionaryMatches } from './content-digest.js';
 import { importPublicJwk, isStaticJwks, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
 import { remoteJwks } from './remote-jwks.js';
@@ -86,6 +87,15 @@ export interface VerifySignedMessageOptions {
    */
   offThread?: () => boolean;
   /**
+   * The authority (`host[:port]`, or several) this verifier is: the origin signers must have signed
+   * for, such as a seller's public URL. A request whose `@target-uri` names another authority is
+   * refused at step 10 (`target_uri_malformed`), and the `Host` header must match the URL as
+   * always, so a request signed for another seller that shares the keys cannot be replayed here
+   * with a forged `Host`. Compared canonicalized (lowercase, default port dropped). Unset: the
+   * URL is trusted as given (build it from your configuration, not from `Host`).
+   */
+  authority?: string | readonly string[];
+  /**
    * A check started before the body was read (`startSignatureCheck`). Step 10 awaits its verdict
    * instead of verifying again only when its algorithm, base, key and signature are exactly the
    * ones this run arrives at; the checklist still runs in full, in order.
@@ -163,7 +173,11 @@ export async function verifySignedMessage(
   if (isPromiseLike(atCapacity)) atCapacity = await atCapacity;
   if (atCapacity) return fail('rate_abuse');
 
-  // 10. Signature base over canonical @target-uri / @authority, then the signature.
+  // 10. Signature base over canonical @target-uri / @authority, then the signature; the URL must
+  // name this verifier's own authority when it has one (cross-seller replay).
+  if (options.authority !== undefined && !namesAuthority(request.url, options.authority)) {
+    return fail('target_uri_malformed', "the request was signed for another authority than this verifier's");
+  }
   const base = buildSignatureBase(request, input);
   if (!base.ok) {
     if (base.reason === 'target_uri_malformed') return fail('target_uri_malformed');
@@ -198,6 +212,17 @@ export async function verifySignedMessage(
   if (recorded === 'rate_abuse') return fail('rate_abuse');
   options.admission?.observe(keyid, nowSeconds);
   return { ok: true, keyid, jwk, created, expires, nonce };
+}
+
+/** Whether `url`'s canonical authority is `authority` (or one of them), canonicalized for its scheme. */
+function namesAuthority(url: string, authority: string | readonly string[]): boolean {
+  const target = canonicalizeTargetUri(url);
+  if (!target.ok) return false;
+  const own = typeof authority === 'string' ? [authority] : authority;
+  return own.some((a) => {
+    const canonical = canonicalizeAuthority(a, target.scheme);
+    return canonical.ok && canonical.authority === target.authority;
+  });
 }
 
 type SignatureAlgorithm = (typeof SIGNATURE_ALGORITHMS)[keyof typeof SIGNATURE_ALGORITHMS];
