@@ -13,7 +13,8 @@ Runs every AdCP conformance vector file found under DIR (recursively, *.json). E
 recognised by its format, not its name: the A2A profile extension v3 (card, invocation and
 response vectors, an invalid one must fail with its expected_error), transport-error mapping, MCP and A2A response
 extraction, webhook payload extraction, webhook receiver envelopes, RFC 9421 request signatures
-(a request-signing/ folder: positive, negative, profile-3.2, with keys.json beside them) and,
+(a request-signing/ folder: positive, negative, profile-3.2, with keys.json beside them), the A2A
+operation-resolution vectors of the AdCP 3.2.3 erratum (request-signing/a2a/) and,
 when the webhooks module is present, RFC 9421 webhook signatures, legacy HMAC-SHA256 webhooks
 and @target-uri canonicalization. Prints one line per file with its passed/failed counts, the id and reason of
 each failure, and the files it did not recognise.

@@ -16,6 +16,8 @@ import { activationRefusal, profileRpcError, readInvocation, requestActivatesPro
 import type { ProfileMode } from './a2a-profile-gate.js';
 import type { AdcpToolDefinition } from './types.js';
 import type { CancelWatch } from './cancel-watch.js';
+import { resolveParsedOperation, type OperationResolution } from '../core/resolve-operation.js';
+import { principalOwner } from './adcp-tasks.js';
 
 export interface A2AEndpointOptions {
   tools: Map<string, AdcpToolDefinition>;
@@ -33,8 +35,18 @@ export interface A2AEndpointOptions {
 }
 
 export interface A2AEndpoint {
-  /** Serves one JSON-RPC request (body already read and parsed). */
-  handle(req: IncomingMessage, res: ServerResponse, body: unknown, principal: string): Promise<void>;
+  /**
+   * Serves one JSON-RPC request (body already read and strictly parsed). `resolution` is the
+   * operation the server's gate resolved from that body (`resolveParsedOperation`); without it the
+   * endpoint resolves the body itself with the same function.
+   */
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    principal: string,
+    resolution?: OperationResolution,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +100,11 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
     id,
     error: { code, message, ...(data === undefined ? {} : { data }) },
   });
+  /** A task-level refusal before handler entry (the gate passed; this is not a transport error). */
+  const invalidRequest = (id: RpcId, message: string) =>
+    rpcError(id, -32602, 'Invalid request', {
+      adcp_error: { code: 'INVALID_REQUEST', message, recovery: 'correctable', field: 'message' },
+    });
   const rateLimited = (id: RpcId, retryAfterMs: number) =>
     rpcError(id, -32029, 'Rate limit exceeded', {
       adcp_error: {
@@ -99,7 +116,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
     });
 
   return {
-    async handle(req, res, body, principal) {
+    async handle(req, res, body, principal, gateResolution) {
       if (!isJsonObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') {
         writeJson(res, rpcError(null, -32600, 'Invalid JSON-RPC request'));
         return;
@@ -127,13 +144,43 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
       ]);
       if (op === 'send' || op === 'stream') {
         const params = isJsonObject(body.params) ? body.params : {};
+        // One source (security.md, "Operation resolution over A2A", rule 3): the operation is the
+        // one the signature gate resolved from these bytes, never re-derived from the Message.
+        const resolution = gateResolution ?? resolveParsedOperation(body);
         const parsed = readInvocation(req, wire, mode, params.message, options.legacyUrl?.(req));
         if (!parsed.ok) {
           writeJson(res, { jsonrpc: '2.0', id, error: profileRpcError(parsed.code, parsed.message) });
           return;
         }
+        if (!resolution.ok) {
+          writeJson(res, { jsonrpc: '2.0', id, error: profileRpcError('invalid_a2a_message', resolution.reason) });
+          return;
+        }
+        if (resolution.kind !== 'operation' || resolution.operation !== parsed.skill) {
+          // The profile reader and the resolver disagree: refuse before any handler (rule 3).
+          writeJson(res, invalidRequest(id, 'The Message does not resolve to the operation the gate resolved.'));
+          return;
+        }
+        const operation = resolution.operation;
         state.set(A2A_STATE.input, parsed.input);
-        if (!options.tools.has(parsed.skill)) {
+        state.set(A2A_STATE.operation, operation);
+        if (resolution.taskId !== undefined) {
+          // Task continuation binding: only the principal's own task of this same operation.
+          const owner = principalOwner(principal);
+          let createdFor = executor.operationOf(owner, resolution.taskId);
+          if (createdFor === undefined) {
+            const stored = await options.store.get(owner, resolution.taskId);
+            if (stored?.kind === 'a2a') createdFor = stored.taskType;
+          }
+          if (createdFor !== operation) {
+            writeJson(
+              res,
+              invalidRequest(id, 'message.taskId names no task of this operation created by this caller.'),
+            );
+            return;
+          }
+        }
+        if (!options.tools.has(operation)) {
           const adcpError = {
             code: 'INVALID_REQUEST',
             message: 'Unknown skill.',

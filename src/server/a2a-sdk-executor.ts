@@ -38,7 +38,15 @@ export interface AdcpExecutor extends AgentExecutor {
    * final state to our store directly (the SDK's event processing may outlive the store).
    */
   abortAll(): Promise<void>;
+  /**
+   * The operation a task this instance started was created for, when `owner` created it (the
+   * last 1,000 tasks; durable tasks are in the store with their `taskType` as well).
+   */
+  operationOf(owner: string, taskId: string): string | undefined;
 }
+
+/** How many started tasks the executor remembers the operation of (blocking tasks live only here). */
+const STARTED_LIMIT = 1000;
 
 /**
  * The SDK AgentExecutor that runs one AdCP tool per message. The endpoint has already checked
@@ -55,6 +63,7 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
     { controller: AbortController; contextId: string; canceled: boolean; done: Promise<void> }
   >();
   let closing = false;
+  const startedTasks = new Map<string, { owner: string; operation: string }>();
   const cancel = (taskId: string, bus: ExecutionEventBus) => {
     const entry = running.get(taskId);
     if (entry === undefined || entry.canceled) return;
@@ -66,12 +75,39 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
   return {
     async execute(request, bus) {
       const { taskId, contextId, context } = request;
-      const part = request.userMessage.parts.find((p) => p.content?.$case === 'data');
+      // The resolved operation, handed over by the endpoint (rule 3 of the erratum): the SDK's own
+      // decoding of the Message must name the same skill, or nothing runs.
+      const operation = context.state.get(A2A_STATE.operation);
+      const dataParts = request.userMessage.parts.filter((p) => p.content?.$case === 'data');
+      const part = dataParts.length === 1 ? dataParts[0] : undefined;
       const data = part?.content?.$case === 'data' && isJsonObject(part.content.value) ? part.content.value : {};
-      const tool = options.tools.get(String(data.skill));
+      const tool = typeof operation === 'string' && data.skill === operation ? options.tools.get(operation) : undefined;
       const principal = principalOf(context);
-      if (tool === undefined) return; // unreachable: the endpoint refuses unknown skills first
+      if (tool === undefined) {
+        // Unreachable (the endpoint refuses unknown and unresolved skills first): refuse, run nothing.
+        const name = typeof operation === 'string' ? operation : 'unknown';
+        const refused = errorAnswer(
+          {
+            code: 'INVALID_REQUEST',
+            message: 'The Message does not resolve to the dispatched operation.',
+            recovery: 'correctable',
+          },
+          {},
+          options.adcpVersion,
+        );
+        const final = finalUpdate(taskId, contextId, name, refused);
+        bus.publish(
+          AgentEvent.task({
+            ...workingTask(taskId, contextId, name),
+            status: final.status,
+            artifacts: [resultArtifact(name, refused)],
+          }),
+        );
+        return;
+      }
       const owner = principalOwner(principal);
+      startedTasks.set(taskId, { owner, operation: tool.name });
+      if (startedTasks.size > STARTED_LIMIT) startedTasks.delete(startedTasks.keys().next().value as string);
       const durable = context.state.get(A2A_STATE.durable) === true;
       let settle = () => {};
       const entry = {
@@ -162,6 +198,10 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
     },
     async cancelTask(taskId, bus) {
       cancel(taskId, bus);
+    },
+    operationOf(owner, taskId) {
+      const entry = startedTasks.get(taskId);
+      return entry !== undefined && entry.owner === owner ? entry.operation : undefined;
     },
     async abortAll() {
       closing = true;

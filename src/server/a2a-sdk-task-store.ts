@@ -11,6 +11,8 @@ export const A2A_STATE = {
   rateLimitedMs: 'adcp.rateLimitedMs',
   /** The invocation's input as the profile gate read it (the handler gets exactly this). */
   input: 'adcp.input',
+  /** The operation the server resolved (`resolveParsedOperation`): the only one the executor runs. */
+  operation: 'adcp.operation',
   /** Fires when the client of a streaming call has gone away (a resubscribe's follower stops on it). */
   clientGone: 'adcp.clientGone',
 } as const;

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJsonStrict } from '../core/json.js';
+import { resolveParsedOperation, type OperationResolution } from '../core/resolve-operation.js';
 import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { MemoryTaskStore } from '../store/memory-task-store.js';
@@ -33,7 +34,6 @@ import { startCancelWatch } from './cancel-watch.js';
 import { createAdcpServing } from './adcp-serving.js';
 import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
 import { createRequestAuth } from './request-auth.js';
-import type { EndpointKind } from './anonymous-call.js';
 import { PROTECTED_RESOURCE_PREFIX } from './protected-resource.js';
 import { createServerWebhooks } from './server-webhooks.js';
 import { taskStatusTools } from './task-status-tools.js';
@@ -48,6 +48,9 @@ import { checkActivityListener } from '../telemetry/activity.js';
 import { traceHttpServer, withActivity } from '../telemetry/server-tracing.js';
 import { traceStore } from '../telemetry/traced-store.js';
 import { MAX_TIMER_MS, nonNegativeMs, positiveInteger, positiveMs } from './numeric-options.js';
+
+/** The resolution of a request with no body to resolve. */
+const NOTHING_TO_RESOLVE: OperationResolution = { ok: true, kind: 'none' };
 
 /** Paths served under the server's root. */
 export const ADCP_SERVER_PATHS = {
@@ -421,7 +424,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       // A covered Content-Type with several values is a malformed signature (verifier checklist
       // step 1, vector 022), which the signature answers before the media type does.
       if (signing !== undefined && hasSeveralValues(req, 'content-type') && hasSignature(req)) {
-        const admitted = await signing.admit(req, Buffer.alloc(0), undefined, false);
+        const admitted = await signing.admit(req, Buffer.alloc(0), NOTHING_TO_RESOLVE, false);
         if (!admitted.ok && admitted.code === 'request_signature_header_malformed') {
           res.setHeader('www-authenticate', `Signature error="${admitted.code}"`);
           refuseUnread(req, res, 401, { error: admitted.code });
@@ -461,9 +464,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         return;
       }
       const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes, maxDepth: maxJsonDepth });
-      if (!parsed.ok && parsed.reason === 'duplicate_key' && signing !== undefined && signatureSent) {
-        // Step 14 comes after the nonce is burned (step 13): verify first, then refuse the body.
-        const admitted = await signing.admit(req, read.bytes, undefined, false, early);
+      if (!parsed.ok && parsed.reason === 'duplicate_key' && signing !== undefined) {
+        // A signed body: step 14 comes after the nonce is burned (step 13), so verify first, then
+        // refuse the body. An unsigned one resolves to no operation: refused the same (erratum rule 1).
+        const admitted = signatureSent
+          ? await signing.admit(req, read.bytes, NOTHING_TO_RESOLVE, false, early)
+          : { ok: true as const };
         const code = admitted.ok ? 'request_body_malformed' : admitted.code;
         res.setHeader('www-authenticate', `Signature error="${code}"`);
         sendJson(res, 401, { error: code });
@@ -497,10 +503,28 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       rpcError(res, 405, -32600, 'A2A JSON-RPC takes POST');
       return;
     }
+    // The one operation resolution (security.md, "Operation resolution over A2A"): the signature
+    // gate, the anonymous-call rule, the dispatchers and request-schema selection all take this one.
+    const resolution: OperationResolution = req.method === 'POST' ? resolveParsedOperation(body) : NOTHING_TO_RESOLVE;
+    if (!resolution.ok && (signing !== undefined || Array.isArray(body) || isMcp)) {
+      if (signing !== undefined) {
+        // Fail closed before the signature headers are looked at, signed or not (erratum rules 1, 4).
+        res.setHeader('www-authenticate', `Signature error="${resolution.code}"`);
+        sendJson(res, 401, { error: resolution.code, message: resolution.reason });
+      } else {
+        // Batches are refused on every endpoint; an MCP request must resolve to run anything.
+        sendJson(res, 400, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: `Invalid Request: ${resolution.reason}` },
+        });
+      }
+      return;
+    }
     if (signing !== undefined) {
       // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
       const vouched = authenticated ? principal : null;
-      const admitted = await signing.admit(req, rawBody, body, vouched !== null, early);
+      const admitted = await signing.admit(req, rawBody, resolution, vouched !== null, early);
       if (!admitted.ok && admitted.unauthenticated === true) {
         // warn_for: a failed signature establishes no identity; with no other credential the caller is
         // unauthenticated, answered as the configured authentication answers a missing credential.
@@ -523,8 +547,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         authenticated = principal !== null;
       }
     }
-    const kind: EndpointKind = isMcp ? 'mcp' : isLegacy ? 'a2a-legacy' : 'a2a';
-    if (requestAuth !== undefined && !authenticated && !requestAuth.allowsAnonymous(kind, req, body)) {
+    if (requestAuth !== undefined && !authenticated && !requestAuth.allowsAnonymous(resolution)) {
       const refusal = requestAuth.missing({ url: `${originOf(req)}${path}`, origin: originOf(req) }, body);
       res.setHeader('www-authenticate', refusal.challenge);
       sendJson(res, refusal.status, refusal.body);
@@ -537,7 +560,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     }
     try {
       if (isMcp) await ((await isLegacyMcpRequest(req, body)) ? mcp : mcpModern).handle(req, res, body, principal);
-      else await (isLegacy ? a2aLegacy : a2a).handle(req, res, body, principal);
+      else await (isLegacy ? a2aLegacy : a2a).handle(req, res, body, principal, resolution);
     } catch {
       rpcError(res, 500, -32603, 'Internal error');
     }

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import { DEFAULT_PUBLIC_TOOLS, type AdcpAuthOptions } from './auth-options.js';
-import { mayCallAnonymously, type EndpointKind } from './anonymous-call.js';
+import { mayCallAnonymously } from './anonymous-call.js';
+import type { OperationResolution } from '../core/resolve-operation.js';
 import { createBearerAuth, type EndpointResource } from './bearer-auth.js';
 import { protectedResourceMetadata, protectedResourcePath, resourcePathOf } from './protected-resource.js';
 import { bearerChallenge } from './www-authenticate.js';
@@ -21,7 +22,7 @@ export interface RequestAuth {
   /** The principal of the request's credentials (undefined without any), or the refusal of bad ones. */
   identify(req: IncomingMessage, resource: EndpointResource): Promise<Identity>;
   /** Whether a caller without credentials may make this call (see `mayCallAnonymously`). */
-  allowsAnonymous(kind: EndpointKind, req: IncomingMessage, body: unknown): boolean;
+  allowsAnonymous(resolution: OperationResolution): boolean;
   /** The 401 for a protected call made without credentials. */
   missing(resource: EndpointResource, body: unknown): AuthRefusal;
   /** The protected-resource metadata served at `path` (undefined: not ours, or OAuth is off). */
@@ -80,7 +81,7 @@ export function createRequestAuth(options: AdcpAuthOptions, release: string): Re
               ),
       };
     },
-    allowsAnonymous: (kind, req, body) => mayCallAnonymously(kind, req, body, publicTools),
+    allowsAnonymous: (resolution) => mayCallAnonymously(resolution, publicTools),
     missing(resource, body) {
       const message = 'Authentication required: send Authorization: Bearer <token>.';
       const id = isJsonObject(body) ? body.id : undefined;

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { createRequestSigningVerifier } from './request-signing.js';
 import { signRequest } from '../signing/sign-request.js';
 import type { Jwk } from '../signing/jwks.js';
+import { resolveParsedOperation, type OperationResolution } from '../core/resolve-operation.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const jwk: Jwk = {
@@ -17,9 +18,9 @@ const jwk: Jwk = {
 const url = 'http://127.0.0.1:4000/mcp';
 const body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_products","arguments":{}}}';
 
-function received(headers: Record<string, string>, sent = body): [IncomingMessage, Buffer, unknown] {
+function received(headers: Record<string, string>, sent = body): [IncomingMessage, Buffer, OperationResolution] {
   const req = { method: 'POST', url: '/mcp', headers: { host: '127.0.0.1:4000', ...headers }, socket: {} };
-  return [req as unknown as IncomingMessage, Buffer.from(sent), JSON.parse(sent)];
+  return [req as unknown as IncomingMessage, Buffer.from(sent), resolveParsedOperation(JSON.parse(sent))];
 }
 
 describe('createRequestSigningVerifier: where the signature check runs', () => {

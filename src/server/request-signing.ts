@@ -4,7 +4,9 @@ import { toJwksSource, type Jwk, type JwksInput, type JwksSource } from '../sign
 import { remoteJwks, type RemoteJwksOptions } from '../signing/remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from '../signing/replay-store.js';
 import type { RevocationSource } from '../signing/revocation.js';
-import { describeRequestCall } from '../signing/request-call.js';
+import { requestCallOf } from '../signing/request-call.js';
+import { a2aMethodRoute } from '../core/a2a-wire.js';
+import { OPERATION_SOURCES, type OperationResolution } from '../core/resolve-operation.js';
 import { startSignatureCheck, type EarlySignatureCheck } from '../signing/verify-signed-message.js';
 import type { RequestSignatureError } from '../signing/signature-codes.js';
 import {
@@ -76,11 +78,15 @@ export interface RequestSigningVerifier {
    * `undefined` when nothing starts (among others: `busy()` says the request is alone).
    */
   start(req: IncomingMessage): EarlySignatureCheck | undefined;
-  /** Runs the pre-check and the checklist over one received request with its raw body and parsed JSON. */
+  /**
+   * Runs the pre-check and the checklist over one received request with its raw body and the
+   * operation the server resolved from that body (`resolveParsedOperation`; the dispatcher gets the
+   * same resolution). An unresolvable request is `request_body_malformed` before anything else.
+   */
   admit(
     req: IncomingMessage,
     body: Buffer,
-    parsed: unknown,
+    resolution: OperationResolution,
     otherCredential: boolean,
     early?: EarlySignatureCheck,
   ): Promise<AdmitResult>;
@@ -123,8 +129,14 @@ export function createRequestSigningVerifier(
       );
     }
   }
+  // A JSON-RPC method is `namespace/name` (`tasks/cancel`, `message/send`) or an A2A 1.0 method
+  // (`SendMessage`, `GetTask`): listing `SendMessage` asks a signature on every 1.0 message.
   for (const name of [...protocolMethods, ...protocolWarn, ...(options.protocolMethodsSupportedFor ?? [])]) {
-    if (typeof name !== 'string' || !name.includes('/')) {
+    if (
+      typeof name !== 'string' ||
+      name === 'tools/call' ||
+      !(name.includes('/') || a2aMethodRoute(name) !== undefined)
+    ) {
       throw new TypeError(
         `requestSigning: '${String(name)}' is not a JSON-RPC method name (operations go in requiredFor)`,
       );
@@ -144,6 +156,8 @@ export function createRequestSigningVerifier(
     covers_content_digest: policy === 'optional' ? 'either' : policy,
     required_for: [...requiredFor],
     supported_for: supportedFor,
+    // The lists match the operation resolved from MCP tools/call and the A2A invocation's skill.
+    operation_sources: [...OPERATION_SOURCES],
   };
   if (warnFor.length > 0) capability.warn_for = [...warnFor];
   const protocolSupported = [
@@ -195,13 +209,14 @@ export function createRequestSigningVerifier(
         return undefined; // only an optimisation: admit runs the whole checklist regardless
       }
     },
-    async admit(req, body, parsed, otherCredential, early) {
-      const call = describeRequestCall(parsed);
+    async admit(req, body, resolution, otherCredential, early) {
+      const call = requestCallOf(resolution);
+      const resolveOperation = () => resolution;
       const result = await verifyRequestSignature(
         { method: req.method ?? 'GET', url: urlOf(req), headers: req.headers, body },
         early === undefined
-          ? { ...verifyOptions, call, otherCredential }
-          : { ...verifyOptions, call, otherCredential, early },
+          ? { ...verifyOptions, resolveOperation, otherCredential }
+          : { ...verifyOptions, resolveOperation, otherCredential, early },
       );
       if (!result.ok) {
         return result.unauthenticated === true

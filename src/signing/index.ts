@@ -14,7 +14,15 @@ export {
   type RequestSigningProfileVersion,
   type VerifyRequestSignatureOptions,
 } from './verify-request-signature.js';
-export { describeRequestCall, type RequestCall } from './request-call.js';
+export { requestCallOf, type RequestCall } from './request-call.js';
+export {
+  resolveOperation,
+  resolveParsedOperation,
+  OPERATION_SOURCES,
+  type OperationResolution,
+  type OperationRequest,
+  type OperationSource,
+} from '../core/resolve-operation.js';
 export { generateRequestSigningKey, signingOptionsFromJwk, type PrivateSigningJwk } from './signing-key-file.js';
 export { REQUEST_SIGNATURE_ERRORS, REQUEST_SIGNING_TAG, type RequestSignatureError } from './signature-codes.js';
 export { runRequestSigningVector, type RequestSigningVector } from './run-request-signing-vector.js';

@@ -1,7 +1,8 @@
 import type { Jwk } from './jwks.js';
 import { MemoryReplayStore } from './replay-store.js';
 import { RevocationList } from './revocation.js';
-import { describeRequestCall, type RequestCall } from './request-call.js';
+import { isJsonObject } from '../core/json-object.js';
+import { resolveOperation, type OperationResolution } from '../core/resolve-operation.js';
 import {
   verifyRequestSignature,
   type ContentDigestPolicy,
@@ -17,11 +18,15 @@ export interface RequestSigningVector {
   verifier_capability?: {
     covers_content_digest?: string;
     required_for?: string[];
+    warn_for?: string[];
     protocol_methods_required_for?: string[];
+    protocol_methods_warn_for?: string[];
+    /** The A2A erratum vectors: where the verifier reads operations from (`mcp_tools_call`, `a2a_invocation_skill`). */
+    operation_sources?: string[];
   };
   jwks_ref?: string[];
   jwks_override?: { keys: Jwk[] };
-  expected_outcome: { success: boolean; error_code?: string };
+  expected_outcome: { success: boolean; error_code?: string; resolved_operation?: string };
   test_harness_state?: {
     replay_cache_entries?: Array<{ keyid: string; nonce: string; ttl_seconds?: number }>;
     replay_cache_per_keyid_cap_hit?: { keyid: string };
@@ -36,7 +41,9 @@ export const GRADING_PER_KEYID_CAP = 100;
  * Runs one request-signing vector white-box through `verifyRequestSignature`: its JWKS (`jwks_ref`
  * from `keys`, or `jwks_override`), the clock at `reference_now`, its `verifier_capability` as the
  * policy, and its `test_harness_state` installed in a real replay cache and revocation list. The
- * operation is read from a JSON-RPC body, else from the URL's last path segment (`/adcp/<op>`).
+ * operation is resolved from the body (`resolveOperation`, as the server does), except on the root
+ * vectors' `/adcp/<op>` URLs, whose operation is the path segment (README, "Running vectors").
+ * A vector's `resolved_operation`, when given, must be the one resolved.
  * `where.offThread` picks where the signature check runs (default: the thread pool).
  */
 export async function runRequestSigningVector(
@@ -60,6 +67,7 @@ export async function runRequestSigningVector(
   }
   const revocation = new RevocationList({ revoked_kids: state.revocation_list?.revoked_kids ?? [] });
   const capability = vector.verifier_capability ?? {};
+  const resolution = resolutionOf(vector.request);
   const profile: RequestSigningProfileVersion = vector.signing_profile_version === '3.2' ? '3.2' : '3.1';
   const result = await verifyRequestSignature(vector.request, {
     jwks,
@@ -69,12 +77,17 @@ export async function runRequestSigningVector(
     profile,
     coverContentDigest: digestPolicy(capability.covers_content_digest),
     requiredFor: capability.required_for ?? [],
+    warnFor: capability.warn_for ?? [],
     protocolMethodsRequiredFor: capability.protocol_methods_required_for ?? [],
-    call: callOf(vector.request),
+    protocolMethodsWarnFor: capability.protocol_methods_warn_for ?? [],
+    resolveOperation: () => resolution,
     ...(where.offThread === undefined ? {} : { offThread: where.offThread }),
   });
   const expected = vector.expected_outcome.success ? 'success' : (vector.expected_outcome.error_code ?? 'failure');
-  const actual = result.ok ? 'success' : result.code;
+  let actual: string = result.ok ? 'success' : result.code;
+  const wanted = vector.expected_outcome.resolved_operation;
+  const resolved = resolution.ok && resolution.kind === 'operation' ? resolution.operation : undefined;
+  if (wanted !== undefined && resolved !== wanted) actual += ` (resolved operation ${resolved ?? 'none'})`;
   return { pass: expected === actual, expected, actual, result };
 }
 
@@ -83,17 +96,18 @@ export function digestPolicy(wire: string | undefined): ContentDigestPolicy {
   return wire === 'required' ? 'required' : wire === 'forbidden' ? 'forbidden' : 'optional';
 }
 
-function callOf(request: RequestSigningVector['request']): RequestCall {
+/** The root vectors name the operation in the URL (`/adcp/<op>`); every other vector in its body. */
+function resolutionOf(request: RequestSigningVector['request']): OperationResolution {
+  const path = /^[a-z]+:\/\/[^/]*(\/[^?#]*)/i.exec(request.url)?.[1] ?? '';
+  if (!path.startsWith('/adcp/')) return resolveOperation({ path: request.url, body: request.body });
+  const segment = /\/adcp\/([a-z0-9_]+)\/?(?:[?#]|$)/.exec(request.url)?.[1];
+  if (segment === undefined) return { ok: true, kind: 'none' };
   let body: unknown;
   try {
     body = JSON.parse(request.body);
   } catch {
     body = undefined;
   }
-  const call = describeRequestCall(body);
-  if (call.method !== undefined) return call;
-  const segment = /\/adcp\/([a-z0-9_]+)\/?(?:[?#]|$)/.exec(request.url)?.[1];
-  const args =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  return segment === undefined ? {} : { method: 'tools/call', operation: segment, args };
+  const args = isJsonObject(body) ? body : {};
+  return { ok: true, kind: 'operation', method: 'tools/call', operation: segment, source: 'mcp_tools_call', args };
 }

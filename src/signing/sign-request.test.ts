@@ -61,7 +61,11 @@ describe('signRequest', () => {
 
   it('signs with ES256 so the verifier accepts it, and a changed body is refused', async () => {
     const now = 1_800_000_000;
-    const request = { method: 'POST', url: 'https://seller.example/mcp', body: '{"jsonrpc":"2.0"}' };
+    const request = {
+      method: 'POST',
+      url: 'https://seller.example/mcp',
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    };
     const options = { keyid: 'test-es256-2026', privateKey: privateOf('test-es256-2026'), alg: 'es256' as const };
     const headers = { 'content-type': 'application/json', ...signRequest({ ...request, now }, options) };
     const jwks = keys.filter((k) => k.kid === 'test-es256-2026');
@@ -70,7 +74,10 @@ describe('signRequest', () => {
       { jwks, now, coverContentDigest: 'required' },
     );
     assert.deepEqual(verified.ok && verified.signed && verified.keyid, 'test-es256-2026');
-    const tampered = await verifyRequestSignature({ ...request, body: '{"jsonrpc":"2.1"}', headers }, { jwks, now });
+    const tampered = await verifyRequestSignature(
+      { ...request, body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}', headers },
+      { jwks, now },
+    );
     assert.deepEqual(tampered, { ok: false, code: 'request_signature_digest_mismatch' });
   });
 

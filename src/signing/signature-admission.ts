@@ -22,21 +22,24 @@ export interface SigningLists {
   protocolMethodsWarnFor?: readonly string[];
 }
 
-/** The mode of one call; a call on no list is `supported_for` (a signature, when present, is verified). */
+/**
+ * The mode of one call; a call on no list is `supported_for` (a signature, when present, is
+ * verified). Both namespaces apply (security.md, "Operation resolution over A2A", rule 5): an A2A
+ * `SendMessage` carrying `create_media_buy` matches `required_for` through its operation and
+ * `protocol_methods_required_for` through its method, and either match requires the signature.
+ * `tools/call` itself is never a protocol method.
+ */
 export function signingModeOf(call: RequestCall, lists: SigningLists): SigningMode {
-  if (call.operation !== undefined) {
-    if (lists.requiredFor?.includes(call.operation) === true) return 'required_for';
-    if (lists.warnFor?.includes(call.operation) === true) return 'warn_for';
-    return 'supported_for';
-  }
+  const operation = call.operation;
   const method = call.method !== undefined && call.method !== 'tools/call' ? call.method : undefined;
-  if (method !== undefined && lists.protocolMethodsRequiredFor?.includes(method) === true) {
-    return 'protocol_methods_required_for';
-  }
-  if (method !== undefined && lists.protocolMethodsWarnFor?.includes(method) === true) {
-    return 'protocol_methods_warn_for';
-  }
-  return method === undefined ? 'supported_for' : 'protocol_methods_supported_for';
+  const inOperations = (list: readonly string[] | undefined) =>
+    operation !== undefined && list?.includes(operation) === true;
+  const inMethods = (list: readonly string[] | undefined) => method !== undefined && list?.includes(method) === true;
+  if (inOperations(lists.requiredFor)) return 'required_for';
+  if (inMethods(lists.protocolMethodsRequiredFor)) return 'protocol_methods_required_for';
+  if (inOperations(lists.warnFor)) return 'warn_for';
+  if (inMethods(lists.protocolMethodsWarnFor)) return 'protocol_methods_warn_for';
+  return operation !== undefined || method === undefined ? 'supported_for' : 'protocol_methods_supported_for';
 }
 
 /** What the checklist made of the request's signature headers. */

@@ -14,7 +14,7 @@ const jwk: Jwk = {
   adcp_use: 'request-signing',
 };
 const url = 'http://127.0.0.1:9/mcp';
-const body = '{"jsonrpc":"2.0","id":1,"method":"tools/call"}';
+const body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_products"}}';
 
 /** A signing fetch over a base that records what it was asked to send. */
 function recording(): { fetch: typeof fetch; sent: { headers: Headers; body: unknown; method?: string }[] } {

@@ -8,7 +8,8 @@ import {
   type SignedMessageParts,
   type VerifySignedMessageOptions,
 } from './verify-signed-message.js';
-import { requestsWebhookAuthentication, type RequestCall } from './request-call.js';
+import { requestCallOf, requestsWebhookAuthentication } from './request-call.js';
+import { resolveOperation, type OperationResolution } from '../core/resolve-operation.js';
 import { decideAdmission, signingModeOf, type SignatureOutcome } from './signature-admission.js';
 
 /** `covers_content_digest` as the library spells it (`optional` is the wire's `either`). */
@@ -32,8 +33,13 @@ export interface RequestSigningPolicy {
 }
 
 export interface VerifyRequestSignatureOptions extends VerifySignedMessageOptions, RequestSigningPolicy {
-  /** What the body asks for (see `describeRequestCall`); drives the "is a signature required" pre-check. */
-  call?: RequestCall;
+  /**
+   * Resolves the request's AdCP operation (security.md, "Operation resolution over A2A"). Default:
+   * `resolveOperation` over the very bytes verified (the body) and the URL's path, which reads MCP
+   * `tools/call`, A2A JSON-RPC (1.0 and 0.3) and A2A HTTP+JSON `message:send`/`message:stream`. Pass
+   * your own only for another binding, and give your dispatcher the same answer.
+   */
+  resolveOperation?: (request: SignedMessageParts) => OperationResolution;
   /** True when the caller presented another credential the server accepts (bearer, API key, mTLS). */
   otherCredential?: boolean;
 }
@@ -88,7 +94,8 @@ export function checkRequestComponents(
 
 /**
  * Verifies an AdCP RFC 9421 request signature (security.md, "Verifier checklist (requests)"):
- * the pre-check, then steps 1-13 in order, composed with the call's mode and other credential
+ * the pre-check (operation resolution first: an unresolvable body is `request_body_malformed`,
+ * signed or not), then steps 1-13 in order, composed with the call's mode and other credential
  * (`decideAdmission`). `{ ok: true, signed: false }` for an unsigned call that may pass; otherwise the verified keyid, or the exact taxonomy code to answer in
  * `WWW-Authenticate: Signature error="<code>"`. Never throws on hostile input.
  */
@@ -97,7 +104,19 @@ export async function verifyRequestSignature(
   options: VerifyRequestSignatureOptions,
 ): Promise<RequestSignatureResult> {
   const profile = requestSignatureProfile(options.coverContentDigest, options.profile);
-  const call = options.call ?? {};
+  // The pre-check starts with resolution (erratum rule 4): an unresolvable body is refused before
+  // the header pair is looked at, before any list is consulted, signed or not.
+  let resolution: OperationResolution;
+  try {
+    resolution =
+      options.resolveOperation === undefined
+        ? resolveOperation({ path: request.url, body: request.body })
+        : options.resolveOperation(request);
+  } catch {
+    resolution = { ok: false, code: 'request_body_malformed', reason: 'the operation resolver failed' };
+  }
+  if (!resolution.ok) return { ok: false, code: 'request_body_malformed', detail: resolution.reason };
+  const call = requestCallOf(resolution);
   const mode = signingModeOf(call, options);
   const fallback = options.otherCredential === true;
   const hasInput = readHeader(request.headers, 'signature-input') !== undefined;

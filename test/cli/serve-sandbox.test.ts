@@ -70,6 +70,7 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
       covers_content_digest: 'either',
       required_for: ['create_media_buy'],
       supported_for: ['create_media_buy'],
+      operation_sources: ['mcp_tools_call', 'a2a_invocation_skill'],
       protocol_methods_supported_for: ['tasks/cancel'],
       protocol_methods_required_for: ['tasks/cancel'],
     });

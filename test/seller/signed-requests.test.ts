@@ -138,6 +138,7 @@ describe('signed requests against the reference seller (requiredFor: create_medi
       covers_content_digest: 'required',
       required_for: ['create_media_buy'],
       supported_for: ['create_media_buy'],
+      operation_sources: ['mcp_tools_call', 'a2a_invocation_skill'],
     });
   });
 

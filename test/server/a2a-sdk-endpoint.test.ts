@@ -101,6 +101,19 @@ describe('the A2A endpoint on @a2a-js/sdk', () => {
     assert.equal(((second.result as Json).status as Json).state, 'completed');
   });
 
+  // issue 30 (erratum, task continuation binding): a message.taskId is refused before handler entry
+  // unless it names the caller's own task of the very operation the message resolves to.
+  it('refuses a taskId continuation into a task of another operation, or into no task, before any handler', async () => {
+    const first = await rpc('message/send', { message: message('get_products') });
+    const firstId = (first.result as Json).id as string;
+    for (const taskId of [firstId, 'no-such-task']) {
+      const refused = await rpc('message/send', { message: message('explode', { taskId }) });
+      assert.equal(refused.result, undefined);
+      const error = refused.error as Json;
+      assert.equal(((error.data as Json).adcp_error as Json).code, 'INVALID_REQUEST');
+    }
+  });
+
   it('blocks on a v0.3 send whose configuration omits blocking', async () => {
     const reply = await rpc('message/send', {
       message: message('get_products'),

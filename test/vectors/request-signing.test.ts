@@ -26,7 +26,14 @@ function vectorFiles(dir: string, prefix = ''): string[] {
 }
 
 interface Report {
-  files: { file: string; status: string; passed: number; failed: number; failures: { reason: string }[] }[];
+  files: {
+    file: string;
+    format?: string;
+    status: string;
+    passed: number;
+    failed: number;
+    failures: { reason: string }[];
+  }[];
 }
 
 describe('adcp conformance --vectors ../shared/request-signing-vectors', () => {
@@ -107,6 +114,48 @@ describe('every request-signing vector with the signature check on the event loo
         // A vector that reaches the Ed25519/ES256 check asks once; one refused earlier never asks.
         assert.ok(asked <= 1, 'asked where to check at most once');
         if (run.expected === 'success') assert.equal(asked, 1);
+      });
+    }
+  }
+});
+
+// The A2A operation-resolution vectors of the AdCP 3.2.3 security erratum
+// (../shared/request-signing-a2a-erratum, read in place), each a named test: through
+// `adcp conformance`, which runs them as their own format, and directly through the library.
+const erratumDir = path.resolve(repoRoot, '../shared/request-signing-a2a-erratum');
+
+describe('adcp conformance --vectors ../shared/request-signing-a2a-erratum', () => {
+  let report: Report;
+  let exitCode = -1;
+  before(async () => {
+    const io = recordingIo({ cwd: repoRoot });
+    exitCode = await conformanceCommand(['--vectors', erratumDir, '--json'], io);
+    report = JSON.parse(io.out()) as Report;
+  });
+
+  it('exits 0', () => assert.equal(exitCode, 0));
+
+  const keys = JSON.parse(readFileSync(path.join(erratumDir, 'keys.json'), 'utf8')) as { keys: Jwk[] };
+  for (const folder of ['a2a/positive', 'a2a/negative']) {
+    for (const name of readdirSync(path.join(erratumDir, folder))
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
+      const file = `${folder}/${name}`;
+      const vector = JSON.parse(readFileSync(path.join(erratumDir, file), 'utf8')) as RequestSigningVector & {
+        name: string;
+      };
+      const outcome = vector.expected_outcome;
+      const expected = outcome.success ? 'accepts' : `rejects with ${outcome.error_code}`;
+      const resolved = outcome.resolved_operation === undefined ? '' : ` as ${outcome.resolved_operation}`;
+      it(`${file}: ${expected}${resolved} (${vector.name})`, async () => {
+        const entry = report.files.find((f) => f.file === file);
+        assert.ok(entry !== undefined, `${file} was not run`);
+        assert.deepEqual(
+          { format: entry.format, status: entry.status, failures: entry.failures.map((f) => f.reason) },
+          { format: 'A2A operation resolution (request signing erratum)', status: 'passed', failures: [] },
+        );
+        const direct = await runRequestSigningVector(vector, keys);
+        assert.equal(direct.actual, direct.expected);
       });
     }
   }

@@ -2,7 +2,7 @@ import { a2aProfileHandler } from './a2a-profile.js';
 import { bodyIntegrityHandler } from './body-integrity.js';
 import { jwkSetHandler } from './jwk-set.js';
 import { receiverEnvelopesHandler } from './receiver-envelopes.js';
-import { requestSigningHandler } from './request-signing.js';
+import { a2aOperationResolutionHandler, requestSigningHandler } from './request-signing.js';
 import { responseExtractionHandler } from './response-extraction.js';
 import { transportErrorsHandler } from './transport-errors.js';
 import type { FormatHandler } from './types.js';
@@ -19,6 +19,7 @@ export const FORMAT_HANDLERS: readonly FormatHandler[] = [
   responseExtractionHandler,
   receiverEnvelopesHandler,
   webhookHmacHandler,
+  a2aOperationResolutionHandler,
   requestSigningHandler,
   bodyIntegrityHandler,
   webhookSigningHandler,
