@@ -1,4 +1,4 @@
-// Buy: one client per agent, over MCP or A2A. Run against `adcp serve` (or examples/sell.ts):
+// Buy: one client per agent, over MCP or A2A. Run against the reference seller (`adcp serve`):
 //   node --import tsx examples/buy.ts http://127.0.0.1:3000/mcp
 import { AdcpClient } from 'adcp-wire/client';
 

@@ -22,5 +22,5 @@ const server = createAdcpServer({
   idempotency: { store: new MemoryIdempotencyStore() }, // SqliteIdempotencyStore survives restarts
   capabilities: { account: { supported_billing: ['operator'] } }, // the rest is generated
 });
-const { mcpUrl, a2aUrl } = await server.listen({ port: 3000 });
+const { mcpUrl, a2aUrl } = await server.listen({ port: Number(process.env['PORT'] ?? 3000) });
 console.log(`MCP ${mcpUrl}, A2A ${a2aUrl}`);
