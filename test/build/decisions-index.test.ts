@@ -14,7 +14,7 @@ test('the decision index lists every record once, and only records that exist', 
   const linked = [...index.matchAll(/\]\((\d{4}-[a-z0-9-]+\.md)\)/g)].map((m) => m[1] ?? '');
   for (const file of linked) assert.ok(existsSync(join(dir, file)), `the index links ${file}, which does not exist`);
   const missing = records.filter((f) => !linked.includes(f));
-  assert.deepEqual(missing, [], 'records missing from docs/decisions/README.md: add a row for each');
+  assert.deepEqual(missing, [], 'records missing from docs/decisions/README.md: run node scripts/decisions-index.mjs');
   assert.equal(new Set(linked).size, linked.length, 'a record is listed twice');
   const numbers = records.map((f) => f.slice(0, 4));
   const twice = numbers.filter((n, i) => numbers.indexOf(n) !== i);
