@@ -57,6 +57,11 @@ Options:
   --signing-vectors DIR
                     the request-signing vectors folder holding keys.json (with --sandbox;
                     default ../shared/request-signing-vectors)
+  --signing-profile 3.1|3.2
+                    with --sandbox: the request-signing wire profile verified (default 3.1, the
+                    root vectors' Base64URL values, content-digest either; 3.2: RFC 8941
+                    sf-binary, content-digest required, as profile-3.2/ and the A2A erratum
+                    vectors are signed)
   --shutdown-timeout S
                     on SIGTERM or Ctrl-C, drain for up to S seconds (default 10 on SIGTERM, 2 on
                     Ctrl-C, so a terminal gets its prompt back at once): /readyz turns
@@ -94,6 +99,7 @@ const SPEC = {
     'test-controller': { type: 'boolean' },
     'live-principal': { type: 'string', multiple: true },
     'signing-vectors': { type: 'string' },
+    'signing-profile': { type: 'string' },
     'shutdown-timeout': { type: 'string' },
     json: { type: 'boolean' },
   },
@@ -115,6 +121,13 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     if (values['signing-vectors'] !== undefined && values.sandbox !== true) {
       return usageError(io, 'serve', new Error('--signing-vectors goes with --sandbox.'));
     }
+    const signingProfile = values['signing-profile'];
+    if (signingProfile !== undefined && values.sandbox !== true) {
+      return usageError(io, 'serve', new Error('--signing-profile goes with --sandbox.'));
+    }
+    if (signingProfile !== undefined && signingProfile !== '3.1' && signingProfile !== '3.2') {
+      return usageError(io, 'serve', new Error(`--signing-profile is 3.1 or 3.2, not ${printable(signingProfile)}.`));
+    }
     const tokens = readServeTokens(values['auth-token'] ?? [], io.env['ADCP_SERVE_TOKENS']);
     // A sandbox always has a credential a runner can present (docs/decisions/0201-sandbox-signing.md):
     // without one, its unsigned storyboard calls of create_media_buy would meet required_for.
@@ -122,7 +135,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     if (sandboxToken !== undefined) tokens.set(sandboxToken, SANDBOX_RUNNER_PRINCIPAL);
     const live = readLivePrincipals(values['live-principal'] ?? [], tokens, values['test-controller'] === true);
     const requestSigning =
-      values.sandbox === true ? await readSandboxSigning(io, values['signing-vectors']) : undefined;
+      values.sandbox === true
+        ? await readSandboxSigning(io, values['signing-vectors'], signingProfile === '3.2' ? '3.2' : '3.1')
+        : undefined;
     if (typeof requestSigning === 'number') return requestSigning;
     const { startReferenceSeller } = await import('../seller/index.js');
     const started = await startReferenceSeller({
@@ -272,7 +287,11 @@ function mintSandboxToken(): string {
 }
 
 /** The sandbox verifier from `DIR/keys.json` (read now, never copied), or a usage error. */
-async function readSandboxSigning(io: CliIo, dir: string | undefined): Promise<RequestSigningServerOptions | number> {
+async function readSandboxSigning(
+  io: CliIo,
+  dir: string | undefined,
+  profile: '3.1' | '3.2',
+): Promise<RequestSigningServerOptions | number> {
   const folder = path.resolve(io.cwd, dir ?? '../shared/request-signing-vectors');
   let text: string;
   try {
@@ -288,7 +307,7 @@ async function readSandboxSigning(io: CliIo, dir: string | undefined): Promise<R
   }
   const { sandboxRequestSigning } = await import('../seller/sandbox-request-signing.js');
   try {
-    return sandboxRequestSigning(JSON.parse(text));
+    return sandboxRequestSigning(JSON.parse(text), profile);
   } catch (error) {
     return usageError(io, 'serve', error instanceof Error ? error : new Error(String(error)));
   }

@@ -24,9 +24,10 @@ export const SIGNED_REQUESTS_RUNNER = {
  * from the official `keys.json` (read at run time, private halves dropped), `test-revoked-2026`
  * revoked, the grading cap of 100 entries per keyid (the replay TTL, expires + 60 s, is above the
  * contract's 10 s minimum), `create_media_buy` required (vector 001) and `tasks/cancel` among the
- * protocol methods (vector 028). Never use outside a sandbox: these keys are public.
+ * protocol methods (vector 028), on the 3.1 wire profile or (`profile` 3.2) the 3.2 one. Never use
+ * outside a sandbox: these keys are public.
  */
-export function sandboxRequestSigning(keysJson: unknown): RequestSigningServerOptions {
+export function sandboxRequestSigning(keysJson: unknown, profile: '3.1' | '3.2' = '3.1'): RequestSigningServerOptions {
   const all = (keysJson as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(all)) throw new TypeError('sandbox request signing: keys.json has no keys array');
   const wanted: readonly string[] = [
@@ -49,7 +50,8 @@ export function sandboxRequestSigning(keysJson: unknown): RequestSigningServerOp
     jwks: { keys },
     requiredFor: ['create_media_buy'],
     protocolMethodsRequiredFor: ['tasks/cancel'],
-    coverContentDigest: 'optional',
+    // 3.1: the root vectors (content-digest either, Base64URL); 3.2: sf-binary, digest required.
+    ...(profile === '3.2' ? { profile: '3.2', coverContentDigest: 'required' } : { coverContentDigest: 'optional' }),
     replay: new MemoryReplayStore({ perKeyidCap: SIGNED_REQUESTS_RUNNER.gradingPerKeyidCap }),
     revocation: new RevocationList({ revoked_kids: [SIGNED_REQUESTS_RUNNER.preRevokedKeyid] }),
   };
