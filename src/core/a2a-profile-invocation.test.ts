@@ -42,7 +42,7 @@ describe('invocationParams and parseProfileInvocation', () => {
       [{ messageId: 'm', parts: [{ text: 'buy' }] }, 'missing_invocation_data_part'],
       [
         { messageId: 'm', parts: [{ data: { skill: 'a', input: {} } }, { data: { skill: 'b', input: {} } }] },
-        'multiple_invocation_data_parts',
+        'multiple_invocation_dataparts',
       ],
       [{ messageId: 'm', parts: [{ url: 'https://example.com/f' }] }, 'unsupported_part_type'],
       [part({ skill: '', input: {} }), 'invalid_invocation_shape'],

@@ -64,7 +64,7 @@ function isId(value: unknown): value is string {
  * `skill` (non-empty string) and `input` (object). Refuses, with the rule's code: a missing
  * `messageId` or malformed Message (`invalid_a2a_message`), a FilePart or unknown Part
  * (`unsupported_part_type`), no DataPart (`missing_invocation_data_part`), a second DataPart
- * (`multiple_invocation_data_parts`, never picking one), and `parameters`, a missing `input` or any
+ * (`multiple_invocation_dataparts`, never picking one), and `parameters`, a missing `input` or any
  * other member (`invalid_invocation_shape`).
  */
 export function parseProfileInvocation(message: unknown, options: ParseInvocationOptions = {}): ProfileInvocationParse {
@@ -113,7 +113,7 @@ export function parseProfileInvocation(message: unknown, options: ParseInvocatio
   }
   if (dataParts.length > 1) {
     return profileViolation(
-      'multiple_invocation_data_parts',
+      'multiple_invocation_dataparts',
       'the Message must carry exactly one invocation DataPart; a second one is ambiguous and is not chosen between',
     );
   }

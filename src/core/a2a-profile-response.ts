@@ -34,7 +34,7 @@ export function checkProfileSendResponse(result: unknown): ProfileResponseCheck 
 /**
  * Checks one A2A Task of a profiled interface, however it arrived (the `task` of a `SendMessage`
  * answer, the task a stream built, a `GetTask` answer): an AdCP Submitted DataPart sits in a
- * `TASK_STATE_COMPLETED` Task (`submitted_not_in_completed_task`: native `submitted` is a transport
+ * `TASK_STATE_COMPLETED` Task (`submitted_handler_return_not_a2a_completed`: native `submitted` is a transport
  * state) with its `task_id` (`missing_adcp_task_id`), and that handle appears in no A2A metadata
  * member (`adcp_task_id_metadata_duplication`).
  */
@@ -52,7 +52,7 @@ export function checkProfileTask(task: JsonObject): ProfileResponseCheck | A2APr
   const status = isPlainObject(task['status']) ? task['status'] : {};
   if (normalizeTaskState(status['state']) !== 'completed') {
     return profileViolation(
-      'submitted_not_in_completed_task',
+      'submitted_handler_return_not_a2a_completed',
       'an AdCP Submitted answer is returned in a TASK_STATE_COMPLETED Task; a native A2A submitted state is not an AdCP Submitted result',
     );
   }

@@ -18,7 +18,7 @@ export const A2A_PROFILE_ERROR_CODES = [
   'invalid_a2a_message',
   'unsupported_part_type',
   'missing_invocation_data_part',
-  'multiple_invocation_data_parts',
+  'multiple_invocation_dataparts',
   'invalid_invocation_shape',
   // Advertisement (the agent card)
   'invalid_agent_card',
@@ -30,7 +30,7 @@ export const A2A_PROFILE_ERROR_CODES = [
   // Response (a non-streaming SendMessage answer)
   'invalid_send_message_response',
   'adcp_task_id_metadata_duplication',
-  'submitted_not_in_completed_task',
+  'submitted_handler_return_not_a2a_completed',
   'missing_adcp_task_id',
 ] as const;
 export type A2AProfileErrorCode = (typeof A2A_PROFILE_ERROR_CODES)[number];

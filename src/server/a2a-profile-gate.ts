@@ -22,7 +22,7 @@ const NATIVE_ERRORS: Record<A2AProfileErrorCode, readonly [number, string]> = {
   unsupported_part_type: [-32005, 'CONTENT_TYPE_NOT_SUPPORTED'],
   invalid_a2a_message: [-32602, 'INVALID_PARAMS'],
   missing_invocation_data_part: [-32602, 'INVALID_PARAMS'],
-  multiple_invocation_data_parts: [-32602, 'INVALID_PARAMS'],
+  multiple_invocation_dataparts: [-32602, 'INVALID_PARAMS'],
   invalid_invocation_shape: [-32602, 'INVALID_PARAMS'],
   invalid_agent_card: [-32603, 'INTERNAL_ERROR'],
   extension_not_advertised: [-32603, 'INTERNAL_ERROR'],
@@ -32,7 +32,7 @@ const NATIVE_ERRORS: Record<A2AProfileErrorCode, readonly [number, string]> = {
   missing_get_adcp_capabilities_skill_id: [-32603, 'INTERNAL_ERROR'],
   invalid_send_message_response: [-32603, 'INTERNAL_ERROR'],
   adcp_task_id_metadata_duplication: [-32603, 'INTERNAL_ERROR'],
-  submitted_not_in_completed_task: [-32603, 'INTERNAL_ERROR'],
+  submitted_handler_return_not_a2a_completed: [-32603, 'INTERNAL_ERROR'],
   missing_adcp_task_id: [-32603, 'INTERNAL_ERROR'],
 };
 

@@ -182,10 +182,10 @@ describe('AdcpClient and the AdCP A2A profile (raw 1.0 seller serving the vector
     }
   });
 
-  it('refuses AdCP Submitted work in a native A2A submitted Task (submitted_not_in_completed_task)', async () => {
+  it('refuses AdCP Submitted work in a native A2A submitted Task (submitted_handler_return_not_a2a_completed)', async () => {
     const c = client('native-submitted');
     try {
-      await rejectsWithRule(c.call('create_media_buy', {}), 'submitted_not_in_completed_task');
+      await rejectsWithRule(c.call('create_media_buy', {}), 'submitted_handler_return_not_a2a_completed');
     } finally {
       await c.close();
     }

@@ -105,7 +105,7 @@ describe('the AdCP A2A profile refusals on a running server (raw JSON-RPC)', () 
       dataPart({ skill: 'get_products', input: { brief: 'a' } }),
       dataPart({ skill: 'get_products', input: { brief: 'b' } }),
     ];
-    assert.equal(refusal((await send(message)).body).rule, 'multiple_invocation_data_parts');
+    assert.equal(refusal((await send(message)).body).rule, 'multiple_invocation_dataparts');
   });
 
   it('refuses a FilePart with the content-type error', async () => {
