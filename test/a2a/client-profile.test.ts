@@ -216,7 +216,13 @@ describe('AdcpClient and the AdCP A2A profile (raw 1.0 seller serving the vector
       assert.equal(pollMessages.length, 2);
       const expected = (vector('invocation_vectors', 'get-task-status-poll')['message'] as Json)['parts'] as Json[];
       for (const poll of pollMessages) {
-        assert.deepEqual(messageOf(poll)['parts'], expected);
+        // The vector's message, plus the release every call carries (issue 32 item 12).
+        const [part] = messageOf(poll)['parts'] as Json[];
+        const data = part!['data'] as Json;
+        const { adcp_version, adcp_major_version, ...input } = data['input'] as Json;
+        assert.equal(adcp_version, '3.1');
+        assert.equal(adcp_major_version, 3);
+        assert.deepEqual([{ data: { ...data, input } }], expected);
       }
       const ids = new Set(posts.map((p) => messageOf(p)['messageId']));
       assert.equal(ids.size, posts.length, 'a messageId was reused');
