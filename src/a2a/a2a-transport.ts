@@ -26,7 +26,7 @@ import {
 import { rpcErrorToResult } from './rpc-error.js';
 import { skillsOf } from './list-skills.js';
 import { linkSignal } from '../transport/link-signal.js';
-import { checkCredentialOrigin, credentialOriginsOf } from '../core/credential-origins.js';
+import { checkCredentialOrigin, checkTargetAddress, credentialOriginsOf } from '../core/credential-origins.js';
 import { assertProfileAnswer, assertProfileCard, isProfiled } from './profile-rules.js';
 import { checkProfileCard } from '../core/a2a-profile-card.js';
 
@@ -191,6 +191,10 @@ export class A2ATransport implements AdcpTransport {
     options: TransportCallOptions,
     tool: string | undefined,
   ): RpcRequest {
+    checkTargetAddress(endpoint.url, this.options.url, this.credentialOrigins, {
+      allowPrivate: this.options.allowPrivateCardTargets === true,
+      tool: tool ?? method,
+    });
     checkCredentialOrigin(endpoint.url, this.options.headers ?? {}, this.credentialOrigins, tool ?? method);
     return {
       url: endpoint.url,

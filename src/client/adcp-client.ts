@@ -150,6 +150,9 @@ export class AdcpClient {
       credentialOriginsOf(url, options.credentialOrigins); // TypeError now, not at the first call
       this.#transportOptions.credentialOrigins = options.credentialOrigins;
     }
+    if (options.allowPrivateCardTargets !== undefined) {
+      this.#transportOptions.allowPrivateCardTargets = options.allowPrivateCardTargets === true;
+    }
   }
 
   /**
@@ -622,9 +625,9 @@ function checkTransport(options: AdcpClientOptions): void {
   if (options.protocol !== undefined && options.protocol !== 'auto' && options.protocol !== transport.protocol) {
     throw new TypeError(`AdcpClient: protocol is '${options.protocol}' but the transport speaks ${transport.protocol}`);
   }
-  const shaping = (['headers', 'auth', 'fetch', 'signing', 'a2aWire', 'credentialOrigins'] as const).filter(
-    (name) => options[name] !== undefined,
-  );
+  const shaping = (
+    ['headers', 'auth', 'fetch', 'signing', 'a2aWire', 'credentialOrigins', 'allowPrivateCardTargets'] as const
+  ).filter((name) => options[name] !== undefined);
   if (shaping.length > 0) {
     throw new TypeError(
       `AdcpClient: ${shaping.join(', ')} shape the transport the client creates; with { transport }, give them to the transport`,

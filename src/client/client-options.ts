@@ -50,6 +50,13 @@ export interface AdcpClientOptions {
    * (`AdcpWireError('unsafe_url')`) while the client carries credentials.
    */
   credentialOrigins?: readonly string[];
+  /**
+   * Follow an A2A agent card to interfaces on private, loopback, link-local or metadata
+   * addresses on another origin (a local setup). Default false: such a card is refused
+   * (`AdcpWireError('unsafe_url')`) before anything is sent there, with or without credentials.
+   * An agent URL on loopback may always point at other loopback origins.
+   */
+  allowPrivateCardTargets?: boolean;
   /** Injected fetch (tests, proxies). */
   fetch?: typeof fetch;
   /**

@@ -30,16 +30,30 @@ export function checkOutboundUrl(
   const reach = options.reach ?? 'public';
   const web = parsed.protocol === 'https:' || parsed.protocol === 'http:';
   if (reach === 'any') return web ? { ok: true, url: parsed } : { ok: false, reason: 'not http(s)' };
-  const host = parsed.hostname.replace(/\.+$/, '');
-  const literal = isIpLiteral(parsed.hostname);
-  const loopbackHost = host === 'localhost' || host.endsWith('.localhost') || (literal && isLoopbackIp(host));
-  if (reach === 'loopback' && loopbackHost)
+  if (reach === 'loopback' && isLoopbackHost(parsed.hostname))
     return web ? { ok: true, url: parsed } : { ok: false, reason: 'not http(s)' };
   if (parsed.protocol !== 'https:') return { ok: false, reason: 'not https' };
-  if (loopbackHost) return { ok: false, reason: 'loopback host' };
-  if (literal && isSpecialUseAddress(parsed.hostname)) return { ok: false, reason: 'special-use address' };
-  if (host === '') return { ok: false, reason: 'no host' };
-  return { ok: true, url: parsed };
+  const refused = hostRefusal(parsed.hostname, 'public');
+  return refused === undefined ? { ok: true, url: parsed } : { ok: false, reason: refused };
+}
+
+/**
+ * The address half of `checkOutboundUrl`, for a URL's `hostname` (as the URL parser gives it):
+ * why `reach` refuses that host (`localhost`, a special-use IP literal, none), or undefined. A
+ * host name passes: it is judged when resolved.
+ */
+export function hostRefusal(hostname: string, reach: OutboundReach): string | undefined {
+  if (reach === 'any') return undefined;
+  if (hostname.replace(/\.+$/, '') === '') return 'no host';
+  if (isLoopbackHost(hostname)) return reach === 'loopback' ? undefined : 'loopback host';
+  if (isIpLiteral(hostname) && isSpecialUseAddress(hostname)) return 'special-use address';
+  return undefined;
+}
+
+/** `localhost`, a name under it, or a loopback IP literal (a URL's `hostname`). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/\.+$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || (isIpLiteral(hostname) && isLoopbackIp(hostname));
 }
 
 /** The URL parser has already turned every IPv4 spelling into dotted decimal and put IPv6 in brackets. */

@@ -143,4 +143,9 @@ export interface TransportOptions {
   mcpEra?: 'auto' | 'modern' | 'legacy';
   /** Origins besides `url`'s that `headers` may be sent to (an agent card may point elsewhere). */
   credentialOrigins?: readonly string[];
+  /**
+   * A2A only: follow an agent card to interfaces on private, loopback, link-local or metadata
+   * addresses on another origin (local use). Default: refused (`unsafe_url`), credentials or not.
+   */
+  allowPrivateCardTargets?: boolean;
 }
