@@ -6,7 +6,17 @@ import { canonicalJson } from '../webhooks/canonical-json.js';
 import type { KitKind, KitRecords } from './records.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
-const DELIVERY_METRICS = ['impressions', 'clicks', 'conversions'] as const;
+/** Counts simulate_delivery adds up (core/delivery-metrics.json); the objects below it replaces. */
+const DELIVERY_METRICS = [
+  'impressions',
+  'clicks',
+  'conversions',
+  'views',
+  'completed_views',
+  'leads',
+  'plays',
+] as const;
+const DELIVERY_OBJECTS = ['viewability', 'reach_window', 'quartile_data', 'dooh_metrics'] as const;
 
 interface ScenarioDeps {
   records: KitRecords;
@@ -185,9 +195,28 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
         }
         simulated.reported_spend = { amount: spend.amount, currency: text(spend.currency, 'USD', 3) };
       }
+      for (const name of DELIVERY_OBJECTS) {
+        if (params[name] === undefined) continue;
+        if (!isJsonObject(params[name]))
+          throw new ControllerError('INVALID_PARAMS', `params.${name} must be an object.`);
+        simulated[name] = params[name];
+      }
+      for (const name of ['reach', 'frequency'] as const) {
+        const value = params[name];
+        if (value === undefined) continue;
+        if (typeof value !== 'number' || !(value >= 0)) {
+          throw new ControllerError('INVALID_PARAMS', `params.${name} must be a non-negative number.`);
+        }
+        simulated[name] = value;
+      }
       const before = await records.get(ctx.principal, 'delivery', id);
       const cumulative: JsonObject = {};
+      for (const name of [...DELIVERY_OBJECTS, 'reach', 'frequency'] as const) {
+        const value = simulated[name] ?? before?.body[name];
+        if (value !== undefined) cumulative[name] = value;
+      }
       for (const metric of DELIVERY_METRICS) {
+        if (before?.body[metric] === undefined && simulated[metric] === undefined) continue;
         cumulative[metric] = Number(before?.body[metric] ?? 0) + Number(simulated[metric] ?? 0);
       }
       const spent = isJsonObject(before?.body.reported_spend) ? Number(before.body.reported_spend.amount) : 0;

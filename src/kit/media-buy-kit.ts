@@ -463,15 +463,15 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         const deliveries = await Promise.all(
           buys.map(async (b) => {
             const simulated = (await records.get(ctx.principal, 'delivery', b.id))?.body ?? {};
-            const impressions = Number(simulated.impressions ?? 0);
-            const clicks = Number(simulated.clicks ?? 0);
-            const spend = isJsonObject(simulated.reported_spend) ? Number(simulated.reported_spend.amount) : 0;
+            const totals = deliveryTotals(simulated);
+            const impressions = totals.impressions as number;
+            const spend = totals.spend as number;
             const packages = objects(b.body.packages);
             const share = packages.length === 0 ? 0 : 1 / packages.length;
             return {
               media_buy_id: b.id,
               status: String(b.body.status),
-              totals: { impressions, spend: money(spend), clicks },
+              totals,
               by_package: packages.map((p) => ({
                 package_id: String(p.package_id),
                 impressions: Math.floor(impressions * share),
@@ -656,6 +656,27 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       creative: { has_creative_library: true },
     },
   };
+}
+
+/**
+ * A buy's delivery totals from what the controller simulated (core/delivery-metrics.json): the
+ * counts and objects as given, and the rates they imply (CPM, CTR, cost per click and per
+ * completed view, completion rate) when their denominator is not zero.
+ */
+function deliveryTotals(simulated: JsonObject): JsonObject {
+  const { reported_spend: reported, kit_version: _v, kit_id: _id, ...metrics } = simulated;
+  const spend = money(isJsonObject(reported) ? Number(reported.amount) : 0);
+  const totals: JsonObject = { impressions: 0, clicks: 0, ...metrics, spend };
+  const count = (name: string) => (typeof totals[name] === 'number' ? totals[name] : 0);
+  const rate = (name: string, value: number, over: number) => {
+    if (over > 0) totals[name] = Math.round((value / over) * 10_000) / 10_000;
+  };
+  rate('cpm', spend * 1000, count('impressions'));
+  rate('ctr', count('clicks'), count('impressions'));
+  rate('cost_per_click', spend, count('clicks'));
+  rate('cost_per_completed_view', spend, count('completed_views'));
+  rate('completion_rate', count('completed_views'), count('views'));
+  return totals;
 }
 
 /** A status move a buyer asked for; one the lifecycle refuses is INVALID_STATE. */

@@ -14,7 +14,8 @@ export const TERMINAL_STATUSES: readonly string[] = ['completed', 'rejected', 'c
 
 /** `valid_actions` of a media buy in a status (enums: pause, resume, cancel, update_budget, ...). */
 export function validActions(status: string): string[] {
-  const editing = ['update_budget', 'update_dates', 'update_packages', 'update_creative_assignments', 'sync_creatives'];
+  // The 3.0 vocabulary (a subset of 3.1's): an answer must read under either release.
+  const editing = ['update_budget', 'update_dates', 'update_packages', 'sync_creatives'];
   switch (status) {
     case 'pending_creatives':
     case 'pending_start':

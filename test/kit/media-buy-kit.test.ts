@@ -235,7 +235,15 @@ for (const [label, open] of [
       });
       const delivery = await call('get_media_buy_delivery', { media_buy_ids: [id] });
       const totals = ((delivery.body.media_buy_deliveries as Json[])[0] as Json).totals as Json;
-      assert.deepEqual(totals, { impressions: 1000, spend: 12, clicks: 10 });
+      assert.deepEqual(totals, { impressions: 1000, spend: 12, clicks: 10, cpm: 12, ctr: 0.01, cost_per_click: 1.2 });
+      await control('simulate_delivery', {
+        media_buy_id: id,
+        impressions: 1000,
+        viewability: { measurable_impressions: 1800, viewable_impressions: 1500, viewable_rate: 0.83, standard: 'mrc' },
+      });
+      const again = await call('get_media_buy_delivery', { media_buy_ids: [id] });
+      const summed = ((again.body.media_buy_deliveries as Json[])[0] as Json).totals as Json;
+      assert.deepEqual([summed.impressions, (summed.viewability as Json).viewable_rate], [2000, 0.83]);
       assert.equal((await call('get_media_buy_delivery', { media_buy_ids: ['mb_nope'] })).code, 'MEDIA_BUY_NOT_FOUND');
       const formats = await call('list_creative_formats', { format_ids: [FORMAT] });
       assert.deepEqual(((formats.body.formats as Json[])[0] as Json).format_id, FORMAT);
