@@ -4,6 +4,7 @@ import { pageOf, readPageQuery } from '../server/paginate.js';
 import { AdcpToolError } from '../server/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { SellerToolDeps } from './seller-tools.js';
+import { validActions } from '../kit/media-buy-rules.js';
 
 const MAX_IDS = 100;
 
@@ -106,5 +107,7 @@ function mediaBuyToWire(id: string, body: JsonObject): JsonObject {
   wire.confirmed_at = typeof body.confirmed_at === 'string' ? body.confirmed_at : null;
   wire.revision = typeof body.revision === 'number' ? body.revision : 1;
   if (typeof body.rejection_reason === 'string') wire.rejection_reason = body.rejection_reason;
+  if (isJsonObject(body.cancellation)) wire.cancellation = body.cancellation;
+  wire.valid_actions = validActions(wire.status as string);
   return wire;
 }

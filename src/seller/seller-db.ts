@@ -2,7 +2,8 @@ import { openSqliteFile } from '../store/sqlite-database.js';
 import type { JsonObject } from '../core/types.js';
 
 /** What the sandbox controller keeps: seeded products, simulated delivery and spend per media buy. */
-export type FixtureKind = 'product' | 'delivery' | 'spend';
+/** `kit:<kind>`: the media-buy kit's entities kept here (seller-kit-records.ts). */
+export type FixtureKind = 'product' | 'delivery' | 'spend' | `kit:${string}`;
 
 /** The reference seller's own state (media buys, creatives), per principal. */
 export interface SellerDb {

@@ -6,6 +6,7 @@ import { AdcpToolError } from '../server/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import { findProduct, productToWire, searchCatalog, type CatalogProduct } from './catalog.js';
 import { listTools } from './list-tools.js';
+import { kitTools, sellerKit } from './seller-kit.js';
 import type { SellerDb } from './seller-db.js';
 
 export interface SellerTimings {
@@ -75,6 +76,17 @@ async function seededProducts(db: SellerDb, principal: string): Promise<CatalogP
   return (await db.listFixtures(principal, 'product'))
     .map((f) => f.product)
     .filter(isJsonObject) as unknown as CatalogProduct[];
+}
+
+const text = (value: unknown, fallback: string): string =>
+  typeof value === 'string' && value !== '' ? value : fallback;
+
+/** The pending `force_create_media_buy_arm` directive of a principal, marked consumed as it is read. */
+async function takeDirective(db: SellerDb, principal: string): Promise<JsonObject | undefined> {
+  const stored = await db.getFixture(principal, 'kit:directive', 'create_media_buy');
+  if (stored === undefined || stored.consumed === true) return undefined;
+  await db.putFixture(principal, 'kit:directive', 'create_media_buy', { ...stored, consumed: true });
+  return stored;
 }
 
 /** The reference seller's tools, built only on the public createAdcpServer tool contract. */
@@ -160,6 +172,15 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
         const poNumber = args.po_number === undefined ? undefined : shortString(args.po_number, 'po_number');
         const reject = typeof poNumber === 'string' && poNumber.includes('[reject]');
         const principal = ctx.principal;
+        // comply_test_controller's force_create_media_buy_arm (the kit keeps the directive): the
+        // next create of this principal answers that arm, once.
+        const directive = await takeDirective(db, principal);
+        if (directive?.arm === 'input-required') {
+          throw new AdcpToolError('INVALID_REQUEST', text(directive.message, 'The seller needs more input.'), {
+            recovery: 'correctable',
+          });
+        }
+        const forcedSubmit = directive?.arm === 'submitted';
         // The buyer's key, hashed, names the media buy (security.md, rule 10, "thread-buyer-key"):
         // if this work is run again for the same key (its first run died), it rewrites the same
         // media buy instead of creating a second one.
@@ -167,7 +188,7 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
           key === undefined
             ? `mb_${randomUUID().slice(0, 8)}`
             : `mb_${createHash('sha256').update(`${principal}\u0000${key}`).digest('hex').slice(0, 16)}`;
-        if (sandboxOnly && !reject && args.push_notification_config === undefined) {
+        if (sandboxOnly && !reject && !forcedSubmit && args.push_notification_config === undefined) {
           // Sandbox fixtures need no review: confirmed at once, awaiting creatives (deterministic tests);
           // a buyer that registered a webhook gets the review flow and its webhooks.
           const mediaBuyId = newMediaBuyId();
@@ -200,7 +221,11 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
             await db.saveMediaBuy(principal, mediaBuyId, body, now());
             return { message: `Media buy ${mediaBuyId} approved`, ...body };
           },
-          { message: 'Media buy submitted for approval' },
+          {
+            message: forcedSubmit
+              ? text(directive?.message, 'Media buy submitted for approval')
+              : 'Media buy submitted for approval',
+          },
         );
         await deps.afterEffect?.('create_media_buy', ctx.headers);
         return submitted;
@@ -293,5 +318,6 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
       },
     },
     ...listTools({ db, fault }),
+    ...kitTools(sellerKit(db, now), fault),
   ];
 }

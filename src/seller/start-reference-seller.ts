@@ -18,6 +18,7 @@ import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
 import { createFaultInjector } from './fault-injection.js';
 import { sandboxScenarios } from './sandbox-controller.js';
+import { kitScenarios, sellerKit } from './seller-kit.js';
 import { openSellerDb, type SellerDb } from './seller-db.js';
 import type { SellerTimings } from './seller-tools.js';
 import { sellerTools } from './seller-tools.js';
@@ -227,7 +228,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         ? {}
         : {
             testController: {
-              scenarios: sandboxScenarios(db, Date.now),
+              scenarios: { ...kitScenarios(sellerKit(db, Date.now)), ...sandboxScenarios(db, Date.now) },
               ...(controller.isLive === undefined
                 ? {}
                 : { isSandbox: (context: { principal: string }) => !controller.isLive!(context.principal) }),
@@ -247,7 +248,11 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         media_buy: {
           features: { async_media_buy: true, webhooks: true, creative_sync: true },
           channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
+          creative_approval_mode: 'auto_approve',
         },
+        creative: { has_creative_library: true },
+        // The media-buy specialisms whose storyboards the seller is walked against (issue 31).
+        specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
       },
       webhooks: {
         ...(signingKey === undefined ? {} : { signingKey }),
