@@ -1,4 +1,5 @@
 import { AdcpWireError } from '../core/wire-error.js';
+import { findInexactInteger } from '../core/json-number.js';
 import type { JsonObject } from '../core/types.js';
 import type { TaskResult } from '../core/task-result.js';
 import type {
@@ -97,6 +98,13 @@ export class A2ATransport implements AdcpTransport {
   private async invoke(tool: string, args: JsonObject, options: A2ACallOptions): Promise<TaskResult> {
     const target = await this.resolve(options);
     const streaming = options.onProgress !== undefined && options.returnImmediately !== true && canStream(target);
+    // a2a-profile-extension.md, "JSON number interoperability": never round an integer on the way out.
+    const inexact = findInexactInteger(args);
+    if (inexact !== undefined) {
+      throw new RangeError(
+        `callTool: ${tool} input ${inexact} is an integer outside ±(2^53−1), which A2A cannot carry exactly: send it as a string`,
+      );
+    }
     return this.withFallback(target, tool, (endpoint) => {
       assertProfileCard(target.lookup, target.profile, endpoint);
       const params = invocationParams(endpoint.wire, tool, args, {

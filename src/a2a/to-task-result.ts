@@ -7,6 +7,8 @@ import { taskResultFromA2A } from '../core/task-result-from-a2a.js';
 import { unwrapStreamEnvelope } from '../core/unwrap-stream-envelope.js';
 import { progressOf, cleanText } from '../core/result-fields.js';
 import { isPlainObject } from '../core/plain-object.js';
+import { findInexactInteger } from '../core/json-number.js';
+import { AdcpWireError } from '../core/wire-error.js';
 import type { A2AEvent, TaskSnapshot } from './task-snapshot.js';
 import { checkAuthChallenge, filePartsOf } from './check-files.js';
 
@@ -26,6 +28,15 @@ export type A2ATaskResult = TaskResult;
  */
 export function resultFromA2A(input: unknown, ctx: ResultContext): A2ATaskResult {
   const result = taskResultFromA2A(input);
+  // a2a-profile-extension.md, "JSON number interoperability": a decoded integer outside ±(2^53−1)
+  // may already have been rounded; refuse it rather than hand over a changed value.
+  const inexact = result.data === undefined ? undefined : findInexactInteger(result.data);
+  if (inexact !== undefined) {
+    throw new AdcpWireError(
+      'protocol',
+      `A2A answer data ${inexact} is an integer outside ±(2^53−1), which A2A cannot carry exactly (the agent must send it as a string)`,
+    );
+  }
   if (result.status === 'auth-required' && result.data !== undefined && result.data['challenge_url'] !== undefined) {
     result.data = {
       ...result.data,

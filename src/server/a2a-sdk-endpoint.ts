@@ -18,6 +18,7 @@ import type { AdcpToolDefinition } from './types.js';
 import type { CancelWatch } from './cancel-watch.js';
 import { resolveParsedOperation, type OperationResolution } from '../core/resolve-operation.js';
 import { principalOwner } from './adcp-tasks.js';
+import { findInexactInteger } from '../core/json-number.js';
 
 export interface A2AEndpointOptions {
   tools: Map<string, AdcpToolDefinition>;
@@ -101,9 +102,9 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
     error: { code, message, ...(data === undefined ? {} : { data }) },
   });
   /** A task-level refusal before handler entry (the gate passed; this is not a transport error). */
-  const invalidRequest = (id: RpcId, message: string) =>
+  const invalidRequest = (id: RpcId, message: string, field = 'message') =>
     rpcError(id, -32602, 'Invalid request', {
-      adcp_error: { code: 'INVALID_REQUEST', message, recovery: 'correctable', field: 'message' },
+      adcp_error: { code: 'INVALID_REQUEST', message, recovery: 'correctable', field },
     });
   const rateLimited = (id: RpcId, retryAfterMs: number) =>
     rpcError(id, -32029, 'Rate limit exceeded', {
@@ -162,6 +163,13 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
           return;
         }
         const operation = resolution.operation;
+        // a2a-profile-extension.md, "JSON number interoperability": refuse, never round.
+        const inexact = findInexactInteger(parsed.input);
+        if (inexact !== undefined) {
+          const message = `input ${inexact} is an integer outside ±(2^53−1), which A2A cannot carry exactly: send it as a string.`;
+          writeJson(res, invalidRequest(id, message, `input${inexact}`));
+          return;
+        }
         state.set(A2A_STATE.input, parsed.input);
         state.set(A2A_STATE.operation, operation);
         if (resolution.taskId !== undefined) {
