@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'receive and verify webhooks: webhooks listen --port N (--secret S | --jwks K)',
     load: async () => (await import('./webhooks.js')).webhooksCommand,
   },
+  inspect: {
+    summary: 'a local web page to explore, call and debug agents: inspect [url] [--port N]',
+    load: async () => (await import('./inspect.js')).inspectCommand,
+  },
   serve: {
     summary: 'run the reference seller (MCP and A2A) on loopback',
     load: async () => (await import('./serve.js')).serveCommand,

@@ -11,6 +11,7 @@ export const COMMANDS = [
   'discover',
   'tasks',
   'webhooks listen',
+  'inspect',
   'serve',
   'demo',
   'schemas',

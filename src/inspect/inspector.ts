@@ -1,0 +1,568 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AdcpClient } from '../client/adcp-client.js';
+import type { DiscoverResult } from '../client/discover.js';
+import { isFinalResult, type TaskResult } from '../core/task-result.js';
+import type { JsonObject } from '../core/types.js';
+import { isPlainObject } from '../core/plain-object.js';
+import { createNodeHttpFetch } from '../transport/node-http-fetch.js';
+import type { RequestSigningOptions } from '../signing/sign-request.js';
+import { History, type HistoryEntry } from './history.js';
+import { inScope, recordingFetch, SecretMask, type Exchange, type WireScope } from './wire-log.js';
+import { runChecks, type CheckResult } from './checks.js';
+import { describeDiscovery, type DiscoveryView } from './discovery-view.js';
+import { requestSchemaFor, validateRequest, type SchemaView, type ValidationView } from './schema-view.js';
+
+/** How to reach one agent; the credentials stay in this process. */
+export interface AgentConfig {
+  url: string;
+  protocol?: 'mcp' | 'a2a' | 'auto';
+  mcpEra?: 'auto' | 'modern' | 'legacy';
+  /** Bearer token. */
+  auth?: string;
+  headers?: Record<string, string>;
+  credentialOrigins?: string[];
+  signing?: RequestSigningOptions;
+}
+
+/** An agent as the page sees it: never its credentials, only whether it has some. */
+export interface AgentView {
+  id: string;
+  url: string;
+  protocol: 'mcp' | 'a2a' | 'auto';
+  auth: boolean;
+  headers: string[];
+  signing: boolean;
+}
+
+export interface WebhookDelivery {
+  at: number;
+  /** Verified and accepted, a duplicate, or refused (with why). */
+  outcome: 'accepted' | 'duplicate' | 'refused';
+  scheme?: string;
+  status?: string;
+  message?: string;
+  httpStatus?: number;
+  reason?: string;
+  detail?: string;
+  operationId?: string;
+  taskId?: string;
+  payload?: unknown;
+}
+
+export interface TaskEvent {
+  at: number;
+  kind: 'progress' | 'final' | 'cancel' | 'stopped' | 'error';
+  status?: string;
+  message?: string;
+  taskId?: string;
+}
+
+/** One call and all that followed it, as the page and the history show it (masked). */
+export interface CallView {
+  id: string;
+  at: number;
+  agentId: string;
+  agentUrl: string;
+  protocol: string;
+  tool: string;
+  args: JsonObject;
+  /** The call this one continues (an input-required answer). */
+  parent?: string;
+  release?: string;
+  result?: JsonObject;
+  /** The final result reached by following the task. */
+  final?: JsonObject;
+  /** The call could not be made or read (AdcpWireError and the like). */
+  failure?: { code: string; message: string };
+  /** Arguments refused by the request schema before anything was sent. */
+  invalid?: ValidationView;
+  following: boolean;
+  events: TaskEvent[];
+  webhookUrl?: string;
+  webhooks: WebhookDelivery[];
+  exchanges: Exchange[];
+}
+
+export interface CallRequest {
+  agentId: string;
+  tool: string;
+  args: JsonObject;
+  /** Ask the agent to push status changes to the inspector's receiver. */
+  webhook?: boolean;
+  /** MCP only: an MCP Task-augmented call. */
+  mcpTask?: boolean;
+  /** Send even when the arguments fail the request schema (to see what the agent says). */
+  force?: boolean;
+  /** Continue this call's input-required task (A2A), or call again in its place (MCP). */
+  continueOf?: string;
+}
+
+export type InspectorEvent = { type: 'call'; call: CallView } | { type: 'agent'; agent: AgentView };
+
+export interface InspectorOptions {
+  /** SQLite file for the kept calls, or `:memory:`. */
+  historyPath: string;
+  /** Deadline of one call, ms (default 60 000). */
+  timeoutMs?: number;
+  /** How long a submitted task is followed at most, ms (default 30 min). */
+  followMs?: number;
+  /** First and largest poll interval while following, ms (default 1000 and 5000). */
+  pollMs?: [number, number];
+}
+
+interface Agent {
+  view: AgentView;
+  config: AgentConfig;
+  client: AdcpClient;
+  mask: SecretMask;
+  recorder: { close(): void };
+}
+
+interface Call {
+  view: CallView;
+  agent: Agent;
+  result?: TaskResult;
+  stop?: AbortController;
+  scope: WireScope;
+}
+
+/**
+ * The inspector's state: the agents the user named (each with one AdcpClient whose every request
+ * is recorded), the calls made and the tasks they started (followed live), the webhook
+ * deliveries matched to them, and the history file. The HTTP layer (`server.ts`) is a thin map
+ * of routes onto these methods.
+ */
+export class Inspector {
+  readonly history: History;
+  readonly webhookSecret = randomBytes(32).toString('base64url');
+  /** Set by the server once it listens: `http://127.0.0.1:PORT/webhooks/`. */
+  webhookBase: string | undefined;
+  readonly #agents = new Map<string, Agent>();
+  readonly #calls = new Map<string, Call>();
+  readonly #listeners = new Set<(event: InspectorEvent) => void>();
+  readonly #timeoutMs: number;
+  readonly #followMs: number;
+  readonly #pollMs: [number, number];
+  readonly #pending = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(options: InspectorOptions) {
+    this.history = new History(options.historyPath);
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#followMs = options.followMs ?? 30 * 60_000;
+    this.#pollMs = options.pollMs ?? [1000, 5000];
+  }
+
+  /** Told of every change to an agent or a call (the page's live stream). */
+  subscribe(listener: (event: InspectorEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  agents(): AgentView[] {
+    return [...this.#agents.values()].map((a) => a.view);
+  }
+
+  /** Adds an agent (the same URL and wire twice is the same agent). Throws TypeError for a bad URL or option. */
+  async addAgent(config: AgentConfig): Promise<AgentView> {
+    const protocol = config.protocol ?? 'auto';
+    const url = new URL(config.url).href;
+    for (const agent of this.#agents.values()) {
+      if (agent.view.url === url && agent.view.protocol === protocol && config.auth === undefined) return agent.view;
+    }
+    const mask = new SecretMask();
+    mask.addSecret(config.auth);
+    mask.addSecret(this.webhookSecret);
+    for (const [name, value] of Object.entries(config.headers ?? {})) mask.addHeader(name, value);
+    const node = createNodeHttpFetch();
+    const recorder = recordingFetch(node.fetch, mask);
+    const { AdcpClient } = await import('../client/adcp-client.js');
+    const client = new AdcpClient({
+      url,
+      protocol,
+      fetch: recorder.fetch,
+      timeoutMs: this.#timeoutMs,
+      negotiate: true,
+      validate: 'response',
+      ...(config.mcpEra !== undefined ? { mcpEra: config.mcpEra } : {}),
+      ...(config.auth !== undefined ? { auth: config.auth } : {}),
+      ...(config.headers !== undefined ? { headers: config.headers } : {}),
+      ...(config.credentialOrigins !== undefined ? { credentialOrigins: config.credentialOrigins } : {}),
+      ...(config.signing !== undefined ? { signing: config.signing } : {}),
+    });
+    const view: AgentView = {
+      id: randomUUID().slice(0, 8),
+      url,
+      protocol,
+      auth: config.auth !== undefined,
+      headers: Object.keys(config.headers ?? {}),
+      signing: config.signing !== undefined,
+    };
+    this.#agents.set(view.id, {
+      view,
+      config: { ...config, url },
+      client,
+      mask,
+      recorder: { close: () => (recorder.close(), node.close()) },
+    });
+    this.#emit({ type: 'agent', agent: view });
+    return view;
+  }
+
+  #agent(id: string): Agent {
+    const agent = this.#agents.get(id);
+    if (agent === undefined) throw new RangeError(`no agent ${id}`);
+    return agent;
+  }
+
+  /** Cards, capabilities, negotiated release, MCP era, A2A profile check and tools; with the wire exchanges. */
+  async discover(agentId: string): Promise<DiscoveryView> {
+    const agent = this.#agent(agentId);
+    const scope: WireScope = { exchanges: [] };
+    return inScope(scope, async () => {
+      let found: DiscoverResult | undefined;
+      let problem: string | undefined;
+      try {
+        found = await agent.client.discover({ timeoutMs: this.#timeoutMs });
+      } catch (error) {
+        problem = error instanceof Error ? error.message : String(error);
+      }
+      const other = found === undefined ? undefined : await this.#otherCard(agent, found.protocol);
+      const release = found === undefined ? undefined : await agent.client.negotiatedRelease().catch(() => undefined);
+      return describeDiscovery({
+        agent: agent.view,
+        ...(found !== undefined ? { found } : {}),
+        ...(problem !== undefined ? { problem } : {}),
+        ...(other !== undefined ? { other } : {}),
+        ...(release !== undefined ? { release } : {}),
+        exchanges: agent.mask.json(scope.exchanges),
+      });
+    });
+  }
+
+  /** The card of the other wire at the same agent (an MCP seller may also speak A2A, and back). */
+  async #otherCard(
+    agent: Agent,
+    protocol: 'mcp' | 'a2a',
+  ): Promise<{ protocol: 'mcp' | 'a2a'; url?: string; card?: JsonObject; problem?: string }> {
+    const other = protocol === 'mcp' ? 'a2a' : 'mcp';
+    const headers: Record<string, string> = { ...agent.config.headers };
+    if (agent.config.auth !== undefined) headers['authorization'] = `Bearer ${agent.config.auth}`;
+    const { createTransport } = await import('../client/create-transport.js');
+    const node = createNodeHttpFetch();
+    try {
+      const transport = await createTransport(other, {
+        url: agent.view.url,
+        headers,
+        fetch: node.fetch,
+        maxBytes: 256 * 1024,
+        ...(agent.config.credentialOrigins !== undefined ? { credentialOrigins: agent.config.credentialOrigins } : {}),
+      });
+      try {
+        const card = await transport.readCard({ maxBytes: 256 * 1024, signal: AbortSignal.timeout(this.#timeoutMs) });
+        return {
+          protocol: other,
+          ...(card.url !== undefined ? { url: card.url } : {}),
+          ...(card.card !== undefined ? { card: card.card } : {}),
+          ...(card.problem !== undefined ? { problem: card.problem } : {}),
+        };
+      } finally {
+        await transport.close().catch(() => undefined);
+      }
+    } catch (error) {
+      return { protocol: other, problem: error instanceof Error ? error.message : 'none found' };
+    } finally {
+      node.close();
+    }
+  }
+
+  /** The request schema of `tool` in the release negotiated with the agent, for the page's form. */
+  async schema(agentId: string, tool: string): Promise<SchemaView> {
+    const agent = this.#agent(agentId);
+    const release = await agent.client.negotiatedRelease().catch(() => undefined);
+    return requestSchemaFor(tool, release);
+  }
+
+  /** The arguments against the request schema, with what the client adds (idempotency key, version) filled in. */
+  async validate(agentId: string, tool: string, args: JsonObject): Promise<ValidationView> {
+    const agent = this.#agent(agentId);
+    const release = await agent.client.negotiatedRelease().catch(() => undefined);
+    return validateRequest(tool, args, release);
+  }
+
+  /** Sends one call; a submitted or working answer is followed in the background. */
+  async call(request: CallRequest): Promise<CallView> {
+    const agent = this.#agent(request.agentId);
+    if (!isPlainObject(request.args)) throw new TypeError('args must be a JSON object');
+    if (typeof request.tool !== 'string' || !/^[a-z][a-z0-9_./-]{0,99}$/i.test(request.tool))
+      throw new TypeError('tool must be a tool name, like get_products');
+    const parent = request.continueOf === undefined ? undefined : this.#calls.get(request.continueOf);
+    if (request.continueOf !== undefined && parent === undefined) throw new RangeError(`no call ${request.continueOf}`);
+    const id = randomUUID();
+    const args: JsonObject = { ...request.args };
+    const view: CallView = {
+      id,
+      at: Date.now(),
+      agentId: agent.view.id,
+      agentUrl: agent.view.url,
+      protocol: agent.view.protocol,
+      tool: request.tool,
+      args: agent.mask.json(args),
+      following: false,
+      events: [],
+      webhooks: [],
+      exchanges: [],
+    };
+    if (parent !== undefined) view.parent = parent.view.id;
+    const call: Call = { view, agent, scope: { exchanges: view.exchanges, onChange: () => this.#changed(call) } };
+    this.#calls.set(id, call);
+    if (request.force !== true) {
+      const checked = await this.validate(agent.view.id, request.tool, args);
+      if (checked.release !== undefined) view.release = checked.release;
+      if (!checked.ok) {
+        view.invalid = checked;
+        this.#save(call);
+        return view;
+      }
+    }
+    if (request.webhook === true) {
+      if (this.webhookBase === undefined) throw new TypeError('the webhook receiver is not listening');
+      view.webhookUrl = `${this.webhookBase}${id}`;
+      args['push_notification_config'] = {
+        url: view.webhookUrl,
+        operation_id: id,
+        authentication: { schemes: ['HMAC-SHA256'], credentials: this.webhookSecret },
+      };
+      view.args = agent.mask.json(args);
+    }
+    const onProgress = (event: { status: string; taskId?: string; message?: string }) => {
+      view.events.push({
+        at: Date.now(),
+        kind: 'progress',
+        status: event.status,
+        ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
+        ...(event.message !== undefined ? { message: event.message } : {}),
+      });
+      this.#changed(call);
+    };
+    await inScope(call.scope, async () => {
+      try {
+        const continuing = parent?.result;
+        const result = await agent.client.call(request.tool, args, {
+          onProgress,
+          ...(request.mcpTask === true ? { task: {} } : {}),
+          ...(continuing?.protocol === 'a2a' && continuing.transportTaskId !== undefined
+            ? {
+                continueTask: continuing.transportTaskId,
+                ...(continuing.contextId !== undefined ? { contextId: continuing.contextId } : {}),
+              }
+            : {}),
+        });
+        call.result = result;
+        view.result = resultView(result, agent.mask);
+        view.protocol = result.protocol;
+        const release = view.release ?? (await agent.client.negotiatedRelease().catch(() => undefined));
+        if (release !== undefined) view.release = release;
+      } catch (error) {
+        view.failure = failureOf(error);
+      }
+    });
+    if (call.result !== undefined && (call.result.status === 'submitted' || call.result.status === 'working'))
+      this.#follow(call, call.result);
+    await settle();
+    this.#save(call);
+    return view;
+  }
+
+  /** Polls (AdCP tasks, MCP Tasks or A2A) until the task is final, cancelled here, or out of time. */
+  #follow(call: Call, result: TaskResult): void {
+    const stop = new AbortController();
+    call.stop = stop;
+    call.view.following = true;
+    void inScope(call.scope, async () => {
+      try {
+        const final = await call.agent.client.waitFor(result, {
+          signal: stop.signal,
+          timeoutMs: this.#followMs,
+          pollIntervalMs: this.#pollMs[0],
+          maxPollIntervalMs: this.#pollMs[1],
+          onProgress: (event) => {
+            const last = call.view.events.at(-1);
+            if (last?.status === event.status && last.message === event.message) return;
+            call.view.events.push({
+              at: Date.now(),
+              kind: 'progress',
+              status: event.status,
+              ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
+              ...(event.message !== undefined ? { message: event.message } : {}),
+            });
+            this.#changed(call);
+          },
+        });
+        call.result = final;
+        call.view.final = resultView(final, call.agent.mask);
+        call.view.events.push({ at: Date.now(), kind: 'final', status: final.status });
+      } catch (error) {
+        call.view.events.push({
+          at: Date.now(),
+          kind: stop.signal.aborted ? 'stopped' : 'error',
+          message: error instanceof Error ? error.message : String(error),
+        });
+      } finally {
+        call.view.following = false;
+        await settle();
+        this.#save(call);
+        this.#emit({ type: 'call', call: call.view });
+      }
+    });
+  }
+
+  /**
+   * Stops following and cancels the transport task (A2A `CancelTask`, MCP `tasks/cancel`); AdCP
+   * itself has no cancel task, so an AdCP task_id alone is only no longer followed.
+   */
+  async cancel(callId: string): Promise<CallView> {
+    const call = this.#calls.get(callId);
+    if (call === undefined) throw new RangeError(`no call ${callId}`);
+    call.stop?.abort();
+    const taskId = call.result?.transportTaskId;
+    await inScope(call.scope, async () => {
+      if (taskId === undefined) {
+        call.view.events.push({
+          at: Date.now(),
+          kind: 'cancel',
+          message: 'stopped following; the agent gave no transport task to cancel (AdCP has no cancel task)',
+        });
+        return;
+      }
+      try {
+        const canceled = await call.agent.client.cancelTransportTask(taskId, { timeoutMs: this.#timeoutMs });
+        call.view.final = resultView(canceled, call.agent.mask);
+        call.view.events.push({ at: Date.now(), kind: 'cancel', status: canceled.status, taskId });
+      } catch (error) {
+        call.view.events.push({ at: Date.now(), kind: 'error', message: failureOf(error).message, taskId });
+      }
+    });
+    await settle();
+    this.#save(call);
+    return call.view;
+  }
+
+  getCall(callId: string): CallView | undefined {
+    return this.#calls.get(callId)?.view ?? (this.history.get(callId)?.record as CallView | undefined);
+  }
+
+  /** Conformance checks that apply to a live agent, each with its verdict and why. */
+  async checks(agentId: string): Promise<CheckResult[]> {
+    const agent = this.#agent(agentId);
+    const discovery = await this.discover(agentId);
+    return runChecks(discovery, agent.client);
+  }
+
+  /** A delivery the receiver answered, matched to its call by the URL it was sent to. */
+  recordWebhook(callId: string | undefined, delivery: WebhookDelivery): void {
+    const call = callId === undefined ? undefined : this.#calls.get(callId);
+    const masked = call === undefined ? delivery : call.agent.mask.json(delivery);
+    if (call === undefined) return;
+    call.view.webhooks.push(masked);
+    this.#changed(call);
+    this.#save(call);
+  }
+
+  /** Knows the call, so the receiver can refuse deliveries for calls it never made. */
+  hasCall(callId: string): boolean {
+    return this.#calls.has(callId);
+  }
+
+  /** Coalesces bursts of changes (exchanges, progress) into one event per call every 50 ms. */
+  #changed(call: Call): void {
+    if (this.#pending.has(call.view.id)) return;
+    this.#pending.set(
+      call.view.id,
+      setTimeout(() => {
+        this.#pending.delete(call.view.id);
+        this.#emit({ type: 'call', call: call.view });
+      }, 50),
+    );
+  }
+
+  #emit(event: InspectorEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a listener that failed (a closed page) does not stop the others
+      }
+    }
+  }
+
+  #save(call: Call): void {
+    const entry: HistoryEntry = {
+      id: call.view.id,
+      at: call.view.at,
+      agentUrl: call.view.agentUrl,
+      protocol: call.view.protocol,
+      tool: call.view.tool,
+      status: statusOf(call.view),
+      record: call.view as unknown as Record<string, unknown>,
+    };
+    try {
+      this.history.save(entry);
+    } catch {
+      // the history is a convenience: a full disk does not fail the call
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.#pending.values()) clearTimeout(timer);
+    this.#pending.clear();
+    for (const call of this.#calls.values()) call.stop?.abort();
+    for (const agent of this.#agents.values()) {
+      agent.recorder.close();
+      await agent.client.close().catch(() => undefined);
+    }
+    this.#agents.clear();
+    this.history.close();
+  }
+}
+
+/** The latest AdCP status of a call, for the history list. */
+export function statusOf(call: CallView): string {
+  if (call.invalid !== undefined) return 'invalid';
+  if (call.failure !== undefined) return 'unreachable';
+  const final = call.final?.['status'];
+  if (typeof final === 'string') return final;
+  const last = [...call.events].reverse().find((e) => e.status !== undefined)?.status;
+  if (last !== undefined && call.following) return last;
+  const status = call.result?.['status'];
+  return typeof status === 'string' ? status : 'unknown';
+}
+
+/** A TaskResult as plain JSON for the page, masked: status, ids, message, data, error, validation, raw. */
+export function resultView(result: TaskResult, mask: SecretMask): JsonObject {
+  const out: JsonObject = { status: result.status, protocol: result.protocol, final: isFinalResult(result) };
+  if (result.taskId !== undefined) out['taskId'] = result.taskId;
+  if (result.transportTaskId !== undefined) out['transportTaskId'] = result.transportTaskId;
+  if (result.contextId !== undefined) out['contextId'] = result.contextId;
+  if (result.message !== undefined) out['message'] = result.message;
+  if (result.context !== undefined) out['context'] = result.context;
+  if ('data' in result && result.data !== undefined) out['data'] = result.data;
+  if ('error' in result && result.error !== undefined) out['error'] = result.error;
+  if (result.validation !== undefined) out['validation'] = result.validation;
+  if (result.files !== undefined) out['files'] = result.files;
+  if (result.operation !== undefined) out['operation'] = result.operation;
+  out['raw'] = result.raw ?? null;
+  return mask.json(JSON.parse(JSON.stringify(out)) as JsonObject);
+}
+
+function failureOf(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === 'string' ? code : error instanceof TypeError ? 'misuse' : 'error',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** Lets the recorder finish reading bodies that ended with the answer (a few ms). */
+function settle(): Promise<void> {
+  return new Promise((done) => setTimeout(done, 20));
+}
