@@ -1,0 +1,182 @@
+// test-timeout-ms: 600000
+/**
+ * `adcp inspect` in a real browser (headless Chromium), against the reference seller (`adcp
+ * serve`) and a seller built on the incumbent's framework (`@adcp/sdk`): discover, fill the form
+ * generated from the request schema, call, see a validation error at its field, buy media and
+ * follow the submitted create_media_buy to completion with its webhook beside it. Each step's
+ * screenshot is written to .tmp/inspect/.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/index.js';
+import { startInspector, type RunningInspector } from '../../src/inspect/index.js';
+import { startFrameworkSeller, type FrameworkSeller } from '../peers/adcp-sdk/seller.js';
+import { browserMissing, launchChromium, shot, type OpenBrowser } from './browser.js';
+
+const skip = browserMissing();
+const STEP_MS = 30_000;
+
+/** Picks a tool and waits for its form (built from the request schema of the negotiated release). */
+async function pickTool(page: Page, tool: string): Promise<void> {
+  await page.selectOption('#tool-select', tool);
+  await page.locator(`schema-form[data-tool="${tool}"]`).waitFor();
+}
+
+/** Fills create_media_buy through the generated form, field by field, as a person would. */
+async function fillMediaBuy(page: Page, productId: string): Promise<void> {
+  await pickTool(page, 'create_media_buy');
+  await page.locator('[data-pointer="/account"] > .control > select').selectOption({ label: 'brand + operator' });
+  await page.fill('[data-pointer="/account/brand/domain"] input', 'acmeoutdoor.example');
+  await page.fill('[data-pointer="/account/operator"] input', 'pinnacle-agency.example');
+  await page.fill('[data-pointer="/brand/domain"] input', 'acmeoutdoor.example');
+  await page.locator('[data-pointer="/start_time"] > .control > select').selectOption({ label: '"asap"' });
+  await page.fill('[data-pointer="/end_time"] input', '2099-12-31T23:59:59Z');
+  await page.locator('schema-form > .root > details.optional > summary').click();
+  await page.getByRole('button', { name: 'Add packages item' }).click();
+  await page.fill('[data-pointer="/packages/0/product_id"] input', productId);
+  await page.fill('[data-pointer="/packages/0/pricing_option_id"] input', `${productId}-cpm`);
+  await page.fill('[data-pointer="/packages/0/budget"] input', '25000');
+}
+
+function scenario(
+  name: string,
+  start: () => Promise<{ url: string; productId: string; close(): Promise<void> }>,
+  expectWebhook: boolean,
+) {
+  describe(`adcp inspect in Chromium against ${name}`, { skip, timeout: 240_000 }, () => {
+    let agent: { url: string; productId: string; close(): Promise<void> };
+    let inspector: RunningInspector;
+    let chromium: OpenBrowser;
+    let page: Page;
+    const tag = name.replace(/\W+/g, '-');
+
+    before(async () => {
+      agent = await start();
+      inspector = await startInspector({ port: 0, agents: [{ url: agent.url }], pollMs: [300, 600] });
+      chromium = await launchChromium();
+      page = await chromium.context.newPage();
+      page.setDefaultTimeout(STEP_MS);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      after(() => assert.deepEqual(errors, [], 'the page logged no errors'));
+    });
+    after(async () => {
+      await chromium?.close();
+      await inspector?.close();
+      await agent?.close();
+    });
+
+    it('discovers the agent', async () => {
+      await page.goto(inspector.url);
+      await page.waitForSelector('adcp-inspector[data-ready]');
+      const discovery = page.locator('#discovery .discovery');
+      await discovery.waitFor();
+      const text = await discovery.innerText();
+      assert.match(text, /MCP server card|A2A agent card/);
+      assert.match(text, /create_media_buy/);
+      assert.match(text, /AdCP release\s+3\.\d/);
+      await shot(page, `${tag}-1-discover`);
+    });
+
+    it('fills the get_products form and calls it', async () => {
+      await page.getByRole('tab', { name: 'Call' }).click();
+      await pickTool(page, 'get_products');
+      await page.locator('[data-pointer="/buying_mode"] select').selectOption({ label: 'brief' });
+      const brief = page.locator('[data-pointer="/brief"] input');
+      if (!(await brief.isVisible())) await page.locator('schema-form > .root > details.optional > summary').click();
+      await brief.fill('Pet owners on online video');
+      await page.getByText('✓ Valid against the AdCP').waitFor();
+      await page.getByRole('button', { name: 'Send' }).click();
+      const call = page.locator('#call-result article.call');
+      await call.and(page.locator('[data-status="completed"]')).waitFor();
+      assert.match(await call.innerText(), /products/);
+      await shot(page, `${tag}-2-get-products`);
+    });
+
+    it('shows a validation error at the field it names', async () => {
+      await pickTool(page, 'create_media_buy');
+      await page.fill('[data-pointer="/end_time"] input', 'next tuesday');
+      const issue = page.locator('[data-pointer="/end_time"] .field-issue');
+      await issue.waitFor();
+      assert.match(await issue.innerText(), /date-time/);
+      assert.equal(await page.locator('[data-pointer="/end_time"] input').getAttribute('aria-invalid'), 'true');
+      await shot(page, `${tag}-3-validation-error`);
+      // Sending anyway is refused before anything leaves: the call says so, with the pointer.
+      await page.getByRole('button', { name: 'Send' }).click();
+      const refused = page.locator('#call-result article.call[data-status="invalid"]');
+      await refused.waitFor();
+      assert.match(await refused.innerText(), /\/end_time/);
+    });
+
+    it('buys media and follows the submitted task to completion, with its webhook', async () => {
+      await page.reload();
+      await page.waitForSelector('adcp-inspector[data-ready]');
+      await page.getByRole('tab', { name: 'Call' }).click();
+      await fillMediaBuy(page, agent.productId);
+      await page.getByText('✓ Valid against the AdCP').waitFor();
+      if (expectWebhook) await page.getByLabel('Push status changes to the inspector’s webhook receiver').check();
+      await shot(page, `${tag}-4-media-buy-form`);
+      await page.getByRole('button', { name: 'Send' }).click();
+      const call = page.locator('#call-result article.call');
+      await call.waitFor();
+      const first = await call.getAttribute('data-status');
+      assert.ok(['submitted', 'working', 'completed'].includes(first ?? ''), `first answer ${first}`);
+      await shot(page, `${tag}-5-submitted`);
+      await page.locator('#call-result article.call[data-status="completed"]').waitFor({ timeout: 60_000 });
+      const done = page.locator('#call-result article.call');
+      assert.match(await done.innerText(), /media_buy_id/);
+      if (expectWebhook) {
+        await done.locator('.delivery.accepted').first().waitFor({ timeout: 30_000 });
+        assert.match(await done.locator('section.webhooks').innerText(), /verified \(hmac\)/);
+      }
+      await done.getByText(/Wire exchange/).click();
+      assert.match(await done.locator('details.wire').innerText(), /POST /);
+      await shot(page, `${tag}-6-completed`);
+      await page.getByRole('tab', { name: 'Tasks' }).click();
+      await page.locator('#task-list article.call').first().waitFor();
+      await shot(page, `${tag}-7-tasks`);
+    });
+
+    it('runs the live checks and keeps the calls in the history', async () => {
+      await page.getByRole('tab', { name: 'Check' }).click();
+      await page.getByRole('button', { name: 'Run the checks' }).click();
+      await page.locator('#checks table.checks').waitFor();
+      assert.match(await page.locator('[data-check="capabilities"]').innerText(), /pass/);
+      await shot(page, `${tag}-8-checks`);
+      await page.getByRole('tab', { name: 'History' }).click();
+      const rows = page.locator('#history-list li button');
+      await rows.first().waitFor();
+      assert.ok((await rows.count()) >= 3, 'three calls kept');
+      await rows.first().click();
+      await page.locator('#history-detail article.call').waitFor();
+      await shot(page, `${tag}-9-history`);
+    });
+  });
+}
+
+scenario(
+  'adcp serve (the reference seller)',
+  async () => {
+    const seller: ReferenceSeller = await startReferenceSeller({
+      port: 0,
+      timings: { workingAfterMs: 300, completeAfterMs: 1200 },
+    });
+    return { url: seller.mcpUrl, productId: 'ctv_premium_sports', close: () => seller.close().then(() => undefined) };
+  },
+  true,
+);
+
+// The framework refuses loopback http webhook URLs by default (and sends none without an emitter
+// configured): against it the task is followed by polling its tasks_get tool alone.
+scenario(
+  'the @adcp/sdk framework seller',
+  async () => {
+    const seller: FrameworkSeller = await startFrameworkSeller({ approvalMs: 500 });
+    return { url: seller.mcpUrl, productId: 'olv_pets', close: () => seller.close() };
+  },
+  false,
+);
