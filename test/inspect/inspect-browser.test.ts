@@ -98,7 +98,7 @@ function scenario(
     });
 
     it('shows a validation error at the field it names', async () => {
-      await pickTool(page, 'create_media_buy');
+      await fillMediaBuy(page, agent.productId);
       await page.fill('[data-pointer="/end_time"] input', 'next tuesday');
       const issue = page.locator('[data-pointer="/end_time"] .field-issue');
       await issue.waitFor();

@@ -127,16 +127,20 @@ describe('the inspector server', () => {
     assert.match(exported, /get_products/);
   });
 
-  it('refuses arguments that fail the request schema before sending, with pointers', async () => {
+  it('refuses arguments that fail the request schema before sending, with the pointer', async () => {
+    const { SAMPLE_ACCOUNT, SAMPLE_BRAND } = await import('../../src/seller/sample-requests.js');
     const call = await post(running.url, '/api/calls', {
       agentId,
       tool: 'create_media_buy',
-      args: { end_time: 'soon' },
+      args: { account: SAMPLE_ACCOUNT, brand: SAMPLE_BRAND, start_time: 'asap', end_time: 'soon' },
     });
     const view: CallView = call.json;
     assert.equal(view.invalid?.ok, false);
-    const pointers = (view.invalid?.issues ?? []).map((i) => i.pointer);
-    assert.ok(pointers.includes('/end_time') && pointers.includes('/account'), pointers.join(' '));
+    // Validation stops at the first problem (decision 0121): here the only one.
+    assert.deepEqual(
+      (view.invalid?.issues ?? []).map((i) => i.pointer),
+      ['/end_time'],
+    );
     assert.equal(view.exchanges.length, 0, 'nothing was sent');
   });
 
@@ -169,11 +173,19 @@ describe('the inspector server', () => {
     });
     assert.equal(forged.status, 401);
     let view = first;
-    for (let i = 0; i < 100 && (view.following || !view.webhooks.some((w) => w.status === 'completed')); i++) {
+    for (let i = 0; i < 300 && (view.following || !view.webhooks.some((w) => w.status === 'completed')); i++) {
       await new Promise((done) => setTimeout(done, 100));
       view = (await (await fetch(new URL(`/api/calls/${first.id}`, running.url))).json()) as CallView;
     }
-    assert.equal(view.final?.['status'], 'completed');
+    assert.equal(
+      view.final?.['status'],
+      'completed',
+      JSON.stringify({
+        events: view.events,
+        webhooks: view.webhooks.map((w) => [w.outcome, w.status, w.reason]),
+        final: view.final?.['message'],
+      }),
+    );
     const refused = view.webhooks.find((w) => w.outcome === 'refused');
     assert.ok(refused?.reason, 'the forged delivery is shown, refused, with its reason');
     assert.ok(view.webhooks.some((w) => w.outcome === 'accepted' && w.status === 'completed' && w.scheme === 'hmac'));
