@@ -408,8 +408,9 @@ export class Inspector {
           message: error instanceof Error ? error.message : String(error),
         });
       } finally {
-        call.view.following = false;
+        // Kept first, then shown as no longer followed: whoever sees it stopped finds it saved.
         await settle();
+        call.view.following = false;
         this.#save(call);
         this.#emit({ type: 'call', call: call.view });
       }
