@@ -4,6 +4,7 @@ import { EXIT, type CliIo, type Command } from './io.js';
 import { openTasks, type OpenTasks } from './open-tasks.js';
 import { renderResult, resultToJson } from './render-result.js';
 import { reportError } from './report-error.js';
+import { isAdcpWireError } from '../core/wire-error.js';
 import { safeJson } from './safe-json.js';
 import type { TaskResult } from '../core/task-result.js';
 import { createStyle, wantsColor } from './style.js';
@@ -60,12 +61,18 @@ export async function runTasks(argv: string[], io: CliIo, open: OpenTasks): Prom
     if (code !== EXIT.ok && action === 'get' && parsed.values['transport-task'] !== true && result.protocol === 'a2a') {
       // An A2A agent has two kinds of ids: say which one this command took, and how to ask for the other.
       io.stderr.write(
-        `  '${printable(taskId)}' was read as an AdCP task_id; if it is an A2A task id, add --transport-task.\n`,
+        `  '${printable(taskId)}' was read as an AdCP task_id; if it is a transport task id (A2A task, MCP Task), add --transport-task.\n`,
       );
     }
     return code;
   } catch (error) {
-    return reportError(io, 'tasks', error);
+    const code = reportError(io, 'tasks', error);
+    if (isAdcpWireError(error) && error.code === 'not_found' && parsed.values['transport-task'] !== true) {
+      io.stderr.write(
+        `  '${printable(taskId)}' was read as an AdCP task_id; if it is a transport task id (A2A task, MCP Task), add --transport-task.\n`,
+      );
+    }
+    return code;
   } finally {
     await tasks?.close().catch(() => undefined);
   }

@@ -28,7 +28,7 @@ import { DEFAULT_RELEASE } from '../schemas/supported-releases.js';
 import { AdcpVersionError, chooseRelease, releasesUpTo } from './negotiate-release.js';
 import { AdcpValidationError } from './validation-error.js';
 import { statusToolFor, waitForResult, type WaitContext } from './wait-for.js';
-import { unwrapPolledResult } from './unwrap-polled-result.js';
+import { throwIfUnknownTask, unwrapPolledResult } from './unwrap-polled-result.js';
 import { checkActivityListener } from '../telemetry/activity.js';
 import { traceAttempt, traceClientCall } from '../telemetry/client-tracing.js';
 import { propagatingFetch } from '../telemetry/traced-fetch.js';
@@ -324,11 +324,13 @@ export class AdcpClient {
         (tools) => new Set(tools.map((t) => t.name)),
         () => undefined,
       );
+      const tool = statusToolFor(names);
       const polled = await this.call(
-        statusToolFor(names),
+        tool,
         { task_id: taskId, include_result: true },
         { retry: false, signal: deadline.signal, timeoutMs },
       );
+      throwIfUnknownTask(polled, taskId, tool, this.url);
       return unwrapPolledResult(polled);
     } finally {
       deadline.dispose();

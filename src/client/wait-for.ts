@@ -4,7 +4,7 @@ import type { JsonObject } from '../core/types.js';
 import { AdcpWireError } from '../core/wire-error.js';
 import type { Clock, WaitOptions } from './client-options.js';
 import { deadlineSignal } from '../transport/deadline-signal.js';
-import { unwrapPolledResult } from './unwrap-polled-result.js';
+import { throwIfUnknownTask, unwrapPolledResult } from './unwrap-polled-result.js';
 import type { AdcpTransport, ProgressEvent } from '../transport/transport.js';
 import type { ActivityListener } from '../telemetry/activity.js';
 import { reportStatusChange, tracePoll } from '../telemetry/wait-tracing.js';
@@ -140,6 +140,7 @@ async function adcpPoller(
   return async (s) => {
     const polled = await context.callOnce(tool, { task_id: taskId, include_result: true }, s);
     checkCorrelation(polled, taskId, context.taskType);
+    throwIfUnknownTask(polled, taskId, tool);
     const result = unwrapPolledResult(polled);
     if (origin.transportTaskId === undefined) delete result.transportTaskId;
     else result.transportTaskId = origin.transportTaskId;

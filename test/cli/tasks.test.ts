@@ -59,10 +59,36 @@ describe('adcp tasks against the reference seller', () => {
     assert.equal((JSON.parse(io.out()) as { status: string }).status, 'completed');
   });
 
-  it('exits 1 for a task the agent does not know', async () => {
-    const io = recordingIo();
-    assert.equal(await main(['tasks', 'get', seller.mcpUrl, 'no-such-task'], io), 1);
-    assert.match(io.out(), /REFERENCE_NOT_FOUND/);
+  it('says "no such task" (not_found, exit 1) for a task the agent does not know, on both wires', async () => {
+    for (const [url, protocol] of [
+      [seller.mcpUrl, 'mcp'],
+      [seller.a2aUrl, 'a2a'],
+    ] as const) {
+      const io = recordingIo();
+      assert.equal(await main(['tasks', 'get', url, 'no-such-task', '--protocol', protocol], io), 1);
+      assert.match(
+        io.err(),
+        /^adcp tasks: no such task "no-such-task" at .* \(get_task_status answered REFERENCE_NOT_FOUND: The referenced task was not found\.\) \[not_found\]/,
+      );
+      assert.equal(io.out(), '', 'not a failed task');
+    }
+  });
+
+  it('throws not_found from getTaskStatus and waitFor for an unknown task id', async () => {
+    const client = new AdcpClient({ url: seller.mcpUrl, protocol: 'mcp' });
+    try {
+      await assert.rejects(client.getTaskStatus('no-such-task'), { name: 'AdcpWireError', code: 'not_found' });
+      const pending = {
+        status: 'submitted',
+        taskId: 'no-such-task',
+        protocol: 'mcp',
+        raw: null,
+        data: undefined,
+      } as const;
+      await assert.rejects(client.waitFor(pending, { timeoutMs: 10_000 }), { code: 'not_found' });
+    } finally {
+      await client.close();
+    }
   });
 
   it('exits 1 with the next step when cancelling an A2A task that does not exist', async () => {
@@ -78,7 +104,10 @@ describe('adcp tasks against the reference seller', () => {
     const io = recordingIo();
     const code = await main(['tasks', 'get', seller.a2aUrl, result.transportTaskId ?? '', '--protocol', 'a2a'], io);
     assert.equal(code, 1);
-    assert.match(io.err(), /was read as an AdCP task_id; if it is an A2A task id, add --transport-task/);
+    assert.match(
+      io.err(),
+      /was read as an AdCP task_id; if it is a transport task id \(A2A task, MCP Task\), add --transport-task/,
+    );
   });
 
   it('exits 2 for an unknown action', async () => {
