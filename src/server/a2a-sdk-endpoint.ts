@@ -1,4 +1,5 @@
 import { ADCP_PROFILE_URI } from '../core/a2a-wire.js';
+import { unknownToolData } from './tool-error.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AgentCard, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS, TaskState } from '@a2a-js/sdk';
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
@@ -189,13 +190,7 @@ export function createA2AEndpoint(options: A2AEndpointOptions): A2AEndpoint {
           }
         }
         if (!options.tools.has(operation)) {
-          const adcpError = {
-            code: 'INVALID_REQUEST',
-            message: 'Unknown skill.',
-            recovery: 'correctable',
-            field: 'skill',
-          };
-          writeJson(res, rpcError(id, -32602, 'Unknown skill', { adcp_error: adcpError }));
+          writeJson(res, rpcError(id, -32602, 'Unknown skill', unknownToolData('skill')));
           return;
         }
         // AdCP tools are single-turn: every message starts a new task. The SDK would continue a

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { unknownToolData } from './tool-error.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -108,7 +109,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = options.tools.get(request.params.name);
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      if (tool === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, unknownToolData('tool'));
       const support = taskSupportFor(tool.name, tool.taskSupport);
       const taskParams = request.params.task;
       if (taskParams !== undefined && support === 'forbidden') {

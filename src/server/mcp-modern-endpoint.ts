@@ -10,6 +10,7 @@ import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import * as z from 'zod';
 import { isJsonObject } from '../core/json-object.js';
+import { unknownToolData } from './tool-error.js';
 import type { JsonObject } from '../core/types.js';
 import { taskSupportFor } from '../core/tool-table.js';
 import type { TaskStore } from '../store/task-store.js';
@@ -158,7 +159,8 @@ export function createModernMcpEndpoint(options: ModernMcpEndpointOptions): Mode
   const callTool = async (params: { name: string; arguments?: unknown; _meta?: unknown }, ctx: ServerContext) => {
     const caller = callerOf(ctx);
     const tool = options.tools.get(params.name);
-    if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    if (tool === undefined)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`, unknownToolData('tool'));
     const args = params.arguments ?? {};
     const support = taskSupportFor(tool.name, tool.taskSupport);
     const tasksOk = declaresTasksExtension(ctx.mcpReq.envelope);

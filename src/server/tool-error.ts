@@ -51,3 +51,13 @@ export function adcpErrorFromThrown(error: unknown): AdcpError {
   if (error instanceof AdcpToolError) return error.toAdcpError();
   return { code: 'SERVICE_UNAVAILABLE', message: 'The agent failed to process the request.', recovery: 'transient' };
 }
+
+/**
+ * The `data` of the JSON-RPC error (-32602) answering a call to a tool the server does not serve,
+ * the same on MCP (both eras) and A2A: an `adcp_error` `INVALID_REQUEST` naming the field, so a
+ * buyer reads it as the agent's answer on either wire (docs/decisions/0162-unknown-tool.md).
+ */
+export function unknownToolData(field: 'tool' | 'skill'): { adcp_error: JsonObject } {
+  const message = field === 'tool' ? 'Unknown tool.' : 'Unknown skill.';
+  return { adcp_error: { code: 'INVALID_REQUEST', message, recovery: 'correctable', field } };
+}

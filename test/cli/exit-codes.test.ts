@@ -42,12 +42,14 @@ describe('adcp exit codes (README table)', () => {
     );
   });
 
-  it('1: an unknown MCP tool is the agent refusing, said once, with no --protocol hint', async () => {
-    const io = recordingIo();
-    assert.equal(await main(['call', seller.mcpUrl, 'no_such_tool'], io), 1);
-    assert.match(io.err(), /refused: Unknown tool: no_such_tool \(JSON-RPC error -32602\)/);
-    assert.equal(io.err().match(/-32602/g)?.length, 1, io.err());
-    assert.doesNotMatch(io.err(), /--protocol/);
+  it('1: an unknown tool is the agent refusing, the same answer over MCP and A2A, with no --protocol hint', async () => {
+    for (const url of [seller.mcpUrl, seller.a2aUrl]) {
+      const io = recordingIo();
+      assert.equal(await main(['call', url, 'no_such_tool'], io), 1);
+      assert.match(io.out(), /^failed {2}no_such_tool via (mcp|a2a)\n/);
+      assert.match(io.out(), /INVALID_REQUEST: Unknown (tool|skill)\./);
+      assert.doesNotMatch(io.err(), /--protocol/);
+    }
   });
 
   it('1: an unknown MCP Task id, on get and on cancel', async () => {
