@@ -13,7 +13,36 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: closedPipeSafe(process.stdout),
+    stderr: closedPipeSafe(process.stderr),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+const guarded = new WeakSet<NodeJS.WriteStream>();
+const closedPipes = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * The stream, made safe for a reader that goes away (`adcp call ... | head`): a write to a closed
+ * pipe fails with EPIPE, which Node reports as an 'error' event that would crash the process. The
+ * reader wanted no more: later writes are dropped and the command ends with its own exit code.
+ */
+function closedPipeSafe(stream: NodeJS.WriteStream): CliIo['stdout'] {
+  if (!guarded.has(stream)) {
+    guarded.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      closedPipes.add(stream);
+    });
+  }
+  return {
+    write: (chunk: string) => (closedPipes.has(stream) ? false : stream.write(chunk)),
+    get isTTY() {
+      return stream.isTTY;
+    },
+  };
 }
 
 /** A command: parses its own argv (after the command name) and returns the exit code. */
