@@ -8,8 +8,10 @@ import type { A2AWire } from '../core/a2a-wire.js';
 /**
  * Which profile rules an A2A interface enforces.
  * - `profile`: the card marks the profile `required`; every 1.0 request must activate it and every
- *   message is a strict `{ skill, input }` invocation. v0.3 requests (whose clients predate the
- *   1.0 header) need no activation but follow the same message rules.
+ *   1.0 message is a strict `{ skill, input }` invocation. v0.3 requests (whose clients predate the
+ *   1.0 header) need no activation; one that does not activate the profile may send the 3.0/3.1
+ *   `{ skill, parameters }` shape (the incumbent SDK's client), one that activates it is held to
+ *   the profile exactly.
  * - `legacy`: a separate interface whose card does not mark the profile required, for callers that
  *   send `{ skill, parameters }` without activating it (the incumbent SDK's client). An activated
  *   request there is held to the profile exactly.
@@ -82,7 +84,9 @@ export function readInvocation(
   const activated = requestActivatesProfile(req);
   const parsed = checkProfileRequest(req.headers, message, {
     required: mode === 'profile' && wire === '1.0',
-    legacyParameters: mode === 'legacy' && !activated,
+    // A v0.3 caller that does not activate the profile is the 3.0/3.1-era client (`{ skill,
+    // parameters }`): served on the printed URL too. 1.0 and activated requests stay exact.
+    legacyParameters: (mode === 'legacy' || wire === '0.3') && !activated,
   });
   if (!parsed.ok && parsed.code === 'invalid_invocation_shape' && legacyUrl !== undefined && mode === 'profile') {
     const hint = ` (callers of the legacy { skill, parameters } shape: ${legacyUrl}, whose card does not require the profile)`;

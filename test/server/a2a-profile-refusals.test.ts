@@ -141,7 +141,9 @@ describe('the AdCP A2A profile refusals on a running server (raw JSON-RPC)', () 
     assert.equal(response.headers.get('a2a-extensions'), PROFILE);
   });
 
-  it('still serves v0.3 clients without activation, and refuses parameters there too', async () => {
+  // issue 32 item 2: the 3.0/3.1-era client (v0.3, { skill, parameters }, no activation) is served on
+  // the printed URL; a v0.3 request that activates the profile, and every 1.0 one, stays exact.
+  it('still serves v0.3 clients without activation, { skill, parameters } included; activated, parameters are refused', async () => {
     const v03 = (data: Json) => ({
       kind: 'message',
       messageId: `m-${Math.random()}`,
@@ -151,10 +153,16 @@ describe('the AdCP A2A profile refusals on a running server (raw JSON-RPC)', () 
     const ok = await send(v03({ skill: 'get_products', input: { brief: 'CTV' } }), {}, 'message/send');
     const task = ok.body.result as Json;
     assert.equal((task.status as Json).state, 'completed');
-    const refused = await send(v03({ skill: 'get_products', parameters: { brief: 'CTV' } }), {}, 'message/send');
-    const got = refusal(refused.body);
-    assert.equal(got.rule, 'invalid_invocation_shape');
-    assert.match(got.message, /a2a\/legacy/);
+    const legacy = await send(v03({ skill: 'get_products', parameters: { brief: 'CTV' } }), {}, 'message/send');
+    assert.equal(((legacy.body.result as Json).status as Json).state, 'completed');
+    const legacyParts = (((legacy.body.result as Json).artifacts as Json[])[0] as Json).parts as Json[];
+    assert.deepEqual(((legacyParts.at(-1) as Json).data as Json).echo, { brief: 'CTV' });
+    const activated = await send(
+      v03({ skill: 'get_products', parameters: { brief: 'CTV' } }),
+      { 'A2A-Extensions': PROFILE },
+      'message/send',
+    );
+    assert.equal(refusal(activated.body).rule, 'invalid_invocation_shape');
   });
 });
 
