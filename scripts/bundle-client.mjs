@@ -48,6 +48,18 @@ async function reachedFromOthers() {
     outdir: staging,
     metafile: true,
     logLevel: 'error',
+    // An entry that uses the client imports its public entry, which becomes this bundle: what only
+    // the client entry reaches is not shared, and that entry loads the one bundled copy.
+    plugins: [
+      {
+        name: 'client-entry-external',
+        setup(b) {
+          b.onResolve({ filter: /^\.\.?\// }, (args) =>
+            path.resolve(args.resolveDir, args.path) === entry ? { path: args.path, external: true } : undefined,
+          );
+        },
+      },
+    ],
   });
   return new Set(Object.keys(result.metafile.inputs).map((f) => path.resolve(f)));
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AdcpClient } from '../client/adcp-client.js';
+import { AdcpClient } from '../client/index.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import { isAdcpWireError } from '../core/wire-error.js';
