@@ -62,9 +62,42 @@ function pricingOption(id: string, fixture: JsonObject): JsonObject {
   return option;
 }
 
+/** enums/channels.json (3.1). */
+const CHANNELS = new Set([
+  'display',
+  'olv',
+  'social',
+  'search',
+  'ctv',
+  'linear_tv',
+  'radio',
+  'streaming_audio',
+  'podcast',
+  'dooh',
+  'ooh',
+  'print',
+  'cinema',
+  'email',
+  'gaming',
+  'retail_media',
+  'influencer',
+  'affiliate',
+  'product_placement',
+  'sponsored_intelligence',
+]);
+
+/**
+ * A fixture's channels as 3.1 names them: the storyboards' fixtures say `video`, which is no 3.1
+ * channel; it is online video (`olv`). Other unknown names are dropped.
+ */
+function channelsOf(value: unknown): string[] {
+  const names = Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : [];
+  return [...new Set(names.map((c) => (c === 'video' ? 'olv' : c)).filter((c) => CHANNELS.has(c)))];
+}
+
 /** A seeded product in the 3.1 shape, defaults filled in (comply-test-controller.md, seed_product). */
 export function seededProduct(productId: string, fixture: JsonObject): JsonObject {
-  const channels = Array.isArray(fixture.channels) ? fixture.channels.filter((c) => typeof c === 'string') : [];
+  const channels = channelsOf(fixture.channels);
   const formats = Array.isArray(fixture.format_ids) ? fixture.format_ids.filter(isJsonObject) : [];
   const options = Array.isArray(fixture.pricing_options) ? fixture.pricing_options.filter(isJsonObject) : [];
   return {
@@ -298,6 +331,15 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
         status,
         created_date: at,
         updated_date: at,
+        fixture,
+      });
+    },
+    async seed_creative_format(params, ctx) {
+      const id = idParam(params, 'format_id');
+      const fixture = fixtureOf(params);
+      return await seed(ctx.principal, 'format', id, fixture, {
+        format_id: { agent_url: text(fixture.agent_url, FORMAT_AGENT), id },
+        name: text(fixture.name, id),
         fixture,
       });
     },

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import type { Product } from '../schemas/generated/adcp-3.1.js';
+import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
 import { adcpError } from '../server/adcp-error.js';
 import { assertTransition } from '../server/lifecycles.js';
 import { pageOf, readPageQuery } from '../server/paginate.js';
@@ -339,7 +339,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     if (args.canceled === true) {
       if (TERMINAL_STATUSES.includes(status)) throw notCancellable(status);
     } else if (TERMINAL_STATUSES.includes(status)) throw notUpdatable(status);
-    checkFlight(args.start_time ?? body.start_time, args.end_time ?? body.end_time, now());
+    // An end alone must still be ahead; a new start is checked as a create's is.
+    checkFlight(args.start_time ?? 'asap', args.end_time ?? body.end_time, now());
     const packages = objects(body.packages);
     const affected = new Map<string, JsonObject>();
     for (const [i, change] of objects(args.packages).entries()) {
@@ -421,7 +422,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         const products = (await allProducts(ctx.principal, brief, filters)).filter((p) => matches(p, filters));
         const query = readPageQuery(args);
         const page = pageOf(products, (p) => p.product_id, query);
-        return { products: page.items as unknown as JsonObject[], pagination: page.pagination };
+        // Seeded products are this caller's own: the answer is then an account overlay.
+        const seeded = (await records.list(ctx.principal, 'product', 1)).length > 0;
+        return {
+          products: page.items as unknown as JsonObject[],
+          pagination: page.pagination,
+          cache_scope: seeded ? 'account' : 'public',
+        };
       },
     },
     {
@@ -553,9 +560,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     {
       name: 'list_creative_formats',
       description: 'The creative formats this seller accepts (format_ids filter), paged by cursor.',
-      handler: async (args) => {
+      handler: async (args, ctx) => {
         const wanted = Array.isArray(args.format_ids) ? objects(args.format_ids).map((f) => String(f.id)) : undefined;
-        const formats = (seller.formats ?? []).filter((f) => wanted === undefined || wanted.includes(f.format_id.id));
+        const search = typeof args.name_search === 'string' ? args.name_search.toLowerCase() : undefined;
+        const seeded = (await records.list(ctx.principal, 'format')).map((r) => shown(r.body) as unknown as Format);
+        const formats = [...seeded, ...(seller.formats ?? [])]
+          .filter((f) => wanted === undefined || wanted.includes(f.format_id.id))
+          .filter((f) => search === undefined || f.name.toLowerCase().includes(search));
         const page = pageOf(formats, (f) => f.format_id.id, readPageQuery(args));
         return { formats: page.items as unknown as JsonObject[], pagination: page.pagination };
       },

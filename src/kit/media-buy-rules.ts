@@ -58,12 +58,20 @@ export function timeOf(value: unknown, now: number): number {
 }
 
 /**
- * The flight's business rule the schema cannot state (error-compliance storyboard, reversed dates):
- * `end_time` after `start_time`.
+ * The flight's business rules the schema cannot state: a start not in the past, and `end_time`
+ * after `start_time` (error-compliance storyboard, reversed dates).
  */
 export function checkFlight(start: unknown, end: unknown, now: number): void {
   const startMs = timeOf(start, now);
   const endMs = timeOf(end, now);
+  // A start already past (more than a day, for clock skew and time zones) cannot be booked
+  // (schema-validation storyboard, past_start_rejection: INVALID_REQUEST).
+  if (start !== 'asap' && Number.isFinite(startMs) && startMs < now - 86_400_000) {
+    throw adcpError('INVALID_REQUEST', {
+      message: 'start_time is in the past; use a future time or asap.',
+      field: 'start_time',
+    });
+  }
   if (Number.isFinite(startMs) && Number.isFinite(endMs) && endMs <= startMs) {
     throw adcpError('VALIDATION_ERROR', { message: 'end_time must be after start_time.', field: 'end_time' });
   }
