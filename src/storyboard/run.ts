@@ -136,6 +136,11 @@ export async function runStoryboards(options: RunStoryboardsOptions): Promise<Ru
     notices: [],
     exit_code: 0,
   };
+  if (schema === undefined) {
+    report.notices.push(
+      `no schemas of AdCP ${adcpVersion} at hand (ADCP_SCHEMAS_DIR, or adcp schemas sync --version ${options.compliance.version}): response_schema checks are not graded and requests are not checked before sending`,
+    );
+  }
   try {
     const probe = clientFor(options, adcpVersion, undefined);
     let capabilities: JsonObject | undefined;
@@ -644,6 +649,19 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
           });
           continue;
         }
+        // Within the phase, a stateful step that did not pass leaves the later ones without their state.
+        if (stateful && state.tripped !== undefined) {
+          record({
+            ...base,
+            verdict: 'skipped',
+            skip: {
+              reason: 'prerequisite_failed',
+              detail: `the stateful step ${state.tripped} of this phase did not pass`,
+            },
+            cause: state.tripped,
+          });
+          continue;
+        }
         const startedStep = Date.now();
         const result = await runStep(step, base, {
           run,
@@ -946,6 +964,18 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     ...(errorCode === undefined ? {} : { error_code: errorCode }),
   };
   env.scope.priorSteps.set(base.step_id, body);
+  // comply-test-controller.md, "Capability discovery": "the runner ... treats UNKNOWN_SCENARIO
+  // responses as coverage gaps (not failures)".
+  if (task === 'comply_test_controller' && errorCode === 'UNKNOWN_SCENARIO' && step['expect_error'] !== true) {
+    return {
+      ...base,
+      verdict: 'not_applicable',
+      skip: {
+        reason: 'not_applicable',
+        detail: `coverage gap: the agent's comply_test_controller does not implement ${text(args['scenario'], 'this scenario')} (UNKNOWN_SCENARIO; comply-test-controller.md: "treats UNKNOWN_SCENARIO responses as coverage gaps (not failures)")`,
+      },
+    };
+  }
   const graded = gradeLocal(step, base, env, {
     status: result.status,
     body,
@@ -1270,7 +1300,6 @@ async function seedFixtures(
   outcome: StoryboardOutcome,
 ): Promise<'seeded' | 'unsupported' | 'skipped'> {
   if (run.agent.tools !== undefined && !run.agent.tools.has('comply_test_controller')) return 'skipped';
-  let n = 0;
   for (const [key, scenario, ids] of FIXTURE_SEEDS) {
     const entries = Array.isArray(fixtures[key]) ? fixtures[key].filter(isJsonObject) : [];
     for (const entry of entries) {
@@ -1280,8 +1309,8 @@ async function seedFixtures(
       params['fixture'] = isJsonObject(entry['fixture']) ? entry['fixture'] : rest;
       const args = { scenario, params };
       const step: StepOutcome = {
-        phase_id: '(fixtures)',
-        step_id: `${scenario}#${n++}`,
+        phase_id: '__controller_seeding__',
+        step_id: `${scenario}.${ids.map((id) => text(entry[id], '?')).join('.')}`,
         title: `seed ${ids.map((id) => String(entry[id])).join('/')}`,
         task: 'comply_test_controller',
         verdict: 'passed',

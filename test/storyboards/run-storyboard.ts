@@ -10,12 +10,15 @@ export interface StoryboardOutcome {
   skipped: number;
   /** `phase/step: reason` of every failed step. */
   failures: string[];
+  /** Every step the runner reported: `phase/step` -> passed, failed or skipped (with its reason). */
+  steps: Map<string, { verdict: 'passed' | 'failed' | 'skipped'; reason: string }>;
 }
 
 interface RunnerStep {
   step_id: string;
   passed?: boolean;
   skipped?: boolean;
+  skip_reason?: string;
   error?: string;
   validations?: { passed?: boolean; check?: string; error?: string; description?: string }[];
 }
@@ -60,12 +63,17 @@ function readOutcome(out: string): StoryboardOutcome {
     phases?: { phase_id: string; steps?: RunnerStep[] }[];
   };
   const failures: string[] = [];
+  const steps: StoryboardOutcome['steps'] = new Map();
   for (const phase of report.phases ?? []) {
     for (const step of phase.steps ?? []) {
+      const key = `${phase.phase_id}/${step.step_id}`;
+      if (step.skipped === true) steps.set(key, { verdict: 'skipped', reason: step.skip_reason ?? '' });
+      if (step.passed === true && step.skipped !== true) steps.set(key, { verdict: 'passed', reason: '' });
       if (step.passed === true || step.skipped === true) continue;
       const failed = (step.validations ?? []).find((v) => v.passed === false);
       const reason = step.error ?? failed?.error ?? failed?.description ?? 'failed';
-      failures.push(`${phase.phase_id}/${step.step_id}: ${reason.slice(0, 200)}`);
+      failures.push(`${key}: ${reason.slice(0, 200)}`);
+      steps.set(key, { verdict: 'failed', reason: reason.slice(0, 300) });
     }
   }
   return {
@@ -73,5 +81,6 @@ function readOutcome(out: string): StoryboardOutcome {
     failed: report.failed_count,
     skipped: report.skipped_count,
     failures,
+    steps,
   };
 }

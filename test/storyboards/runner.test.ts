@@ -46,7 +46,7 @@ function explained(id: string, step: StepOutcome): void {
           `${where} ${v.check} has expected/actual/pointer`,
         );
       }
-      if (step.phase_id !== '(fixtures)' && !failed.some((v) => v.check === 'unresolved_substitution')) {
+      if (step.phase_id !== '__controller_seeding__' && !failed.some((v) => v.check === 'unresolved_substitution')) {
         assert.ok(step.request !== undefined, `${where} shows the request it sent`);
       }
       break;
