@@ -37,7 +37,7 @@ export interface AdcpAuthOptions {
   /**
    * Static credentials: token -> principal (`{ 'sk_live_...': 'acme' }`). Tokens are RFC 6750
    * b64token strings of at least 16 characters; they are compared by SHA-256 digest, never logged
-   * and never echoed. Principals must not start with `anonymous@`.
+   * and never echoed. Principals must not start with `anonymous@`, `signing-key:` or `oauth:`.
    */
   tokens?: Readonly<Record<string, string>> | ReadonlyMap<string, string>;
   /** OAuth 2.1 bearer tokens as the MCP authorization spec describes (RFC 9728 metadata, audience, expiry). */
@@ -60,7 +60,11 @@ export interface OAuthResourceOptions {
    * `extra.aud` (a string or array): a token without either is refused.
    */
   verifier: OAuthTokenVerifier;
-  /** The principal of a verified token. Default: `extra.sub` when a string, else `clientId`. */
+  /**
+   * The principal of a verified token. Default: `oauth:` and `extra.sub` when a string, else
+   * `oauth:` and `clientId`. Yours may map tokens to your accounts; it must not return
+   * `anonymous@...` or `signing-key:...`.
+   */
   principal?: (info: AuthInfo) => string;
   /** Scopes every call needs; a token without them is refused with 403 `insufficient_scope`. */
   requiredScopes?: string[];
@@ -79,6 +83,16 @@ export interface OAuthResourceOptions {
 
 /** The anonymous prefix every unauthenticated principal carries (see `anonymousPrincipal`). */
 export const ANONYMOUS_PREFIX = 'anonymous@';
+/** The prefix of a principal a request signature alone established: `signing-key:<keyid>`. */
+export const SIGNING_KEY_PREFIX = 'signing-key:';
+/** The prefix of an OAuth access token's default principal: `oauth:<sub>` (else `oauth:<clientId>`). */
+export const OAUTH_PREFIX = 'oauth:';
+/**
+ * A principal is typed by how it was authenticated: these prefixes belong to the kinds the library
+ * names itself, and a static token principal takes none of them, so a signing key `alice`, an
+ * OAuth subject `alice` and the token user `alice` are three principals (issue 36.3).
+ */
+export const PRINCIPAL_KIND_PREFIXES = [ANONYMOUS_PREFIX, SIGNING_KEY_PREFIX, OAUTH_PREFIX] as const;
 
 /** True for the principal of a caller without credentials. */
 export function isAnonymousPrincipal(principal: string): boolean {

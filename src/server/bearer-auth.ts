@@ -1,4 +1,4 @@
-import type { AdcpAuthOptions, AuthInfo, OAuthResourceOptions } from './auth-options.js';
+import { OAUTH_PREFIX, type AdcpAuthOptions, type AuthInfo, type OAuthResourceOptions } from './auth-options.js';
 import { createStaticTokens, principalProblem, type StaticTokens } from './static-tokens.js';
 
 /** The endpoint a request is for: its URL (the OAuth resource) and the server's origin. */
@@ -56,9 +56,10 @@ function audiencesOf(info: AuthInfo): string[] {
   return values.map(comparable).filter((v): v is string => v !== undefined);
 }
 
+/** `oauth:` and the token's subject (else its client): typed apart from token and key principals. */
 function defaultPrincipal(info: AuthInfo): string {
   const sub = info.extra?.['sub'];
-  return typeof sub === 'string' ? sub : info.clientId;
+  return `${OAUTH_PREFIX}${typeof sub === 'string' ? sub : info.clientId}`;
 }
 
 function isInsufficientScope(error: unknown): boolean {
@@ -108,7 +109,9 @@ export function createBearerAuth(options: AdcpAuthOptions): BearerAuth {
     } catch {
       principal = undefined;
     }
-    if (principalProblem(principal) !== undefined) return refuse('The access token names no usable principal');
+    if (principalProblem(principal, OAUTH_PREFIX) !== undefined) {
+      return refuse('The access token names no usable principal');
+    }
     return { ok: true, principal: principal as string, via: 'oauth' } as const;
   };
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { SIGNING_KEY_PREFIX } from './auth-options.js';
 import type { JsonObject } from '../core/types.js';
 import { toJwksSource, type Jwk, type JwksInput, type JwksSource } from '../signing/jwks.js';
 import { remoteJwks, type RemoteJwksOptions } from '../signing/remote-jwks.js';
@@ -57,8 +58,10 @@ export interface RequestSigningServerOptions {
   /** The scheme signers used, when a TLS terminator sits in front (default: the connection's own). */
   publicScheme?: 'https' | 'http';
   /**
-   * The call's principal from the verified keyid and the `authenticate` result (null when none).
-   * Default: the `authenticate` principal when there is one, else the keyid itself.
+   * The call's principal from the verified keyid and the other credential's principal (null when
+   * none): how a seller maps a signing key to its account (`({ keyid }) => accounts.get(keyid) ??
+   * null`; null refuses the call). Default: the other credential's principal when there is one,
+   * else `signing-key:<keyid>`, a principal of its own kind (never a token user's of that name).
    */
   principal?: (verified: { keyid: string }, authenticated: string | null) => string | null;
   /** Clock for the signature window (ms). Default `Date.now`. */
@@ -246,5 +249,5 @@ export function signedPrincipal(
   authenticated: string | null,
 ): string | null {
   if (options.principal !== undefined) return options.principal({ keyid }, authenticated);
-  return authenticated ?? keyid;
+  return authenticated ?? `${SIGNING_KEY_PREFIX}${keyid}`;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ANONYMOUS_PREFIX } from './auth-options.js';
+import { PRINCIPAL_KIND_PREFIXES } from './auth-options.js';
 
 /** RFC 6750 `b64token`: the characters a bearer token may carry. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
@@ -16,13 +16,18 @@ export interface StaticTokens {
 
 const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64');
 
-/** Why a principal name is refused (undefined when it is fine). */
-export function principalProblem(principal: unknown): string | undefined {
+/**
+ * Why a principal name is refused (undefined when it is fine): among others, one that takes the
+ * prefix of another kind of principal (`PRINCIPAL_KIND_PREFIXES`) than `ownPrefix`, its own.
+ */
+export function principalProblem(principal: unknown, ownPrefix?: string): string | undefined {
   if (typeof principal !== 'string' || principal === '') return 'a principal must be a non-empty string';
   if (principal.length > MAX_PRINCIPAL_LENGTH) return `a principal is at most ${MAX_PRINCIPAL_LENGTH} characters`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(principal)) return 'a principal must not contain control characters';
-  if (principal.startsWith(ANONYMOUS_PREFIX)) return `a principal must not start with '${ANONYMOUS_PREFIX}'`;
+  for (const prefix of PRINCIPAL_KIND_PREFIXES) {
+    if (prefix !== ownPrefix && principal.startsWith(prefix)) return `a principal must not start with '${prefix}'`;
+  }
   return undefined;
 }
 

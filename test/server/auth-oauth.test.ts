@@ -221,7 +221,7 @@ describe('auth.oauth scopes and verifier failures', () => {
     assert.doesNotMatch(text, /leaky/);
   });
 
-  it('takes the principal from clientId when the token names no sub', async () => {
+  it('takes the principal from clientId when the token names no sub (oauth:<clientId>)', async () => {
     const client = new Client({ name: 'oauth-scope', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
@@ -230,7 +230,7 @@ describe('auth.oauth scopes and verifier failures', () => {
     );
     try {
       const result = await client.callTool({ name: 'whoami', arguments: {} });
-      assert.equal((result.structuredContent as { principal?: string }).principal, 'client-1');
+      assert.equal((result.structuredContent as { principal?: string }).principal, 'oauth:client-1');
     } finally {
       await client.close();
     }
