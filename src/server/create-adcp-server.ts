@@ -615,10 +615,12 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       await upkeep.ready;
       readiness.serving();
       const guardLoopback = allowedHosts === undefined && isLoopbackAddress(host);
-      const server = createServer((req, res) => {
+      // The request deadline as documented: node checks requestTimeout/headersTimeout only every
+      // connectionsCheckingInterval (30 s by default), so a slow sender held a 30 s deadline 35-65 s.
+      const server = createServer({ connectionsCheckingInterval: deadlineCheckMs(requestTimeoutMs) }, (req, res) => {
         handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));
       });
-      server.requestTimeout = requestTimeoutMs + 5_000;
+      server.requestTimeout = requestTimeoutMs;
       server.headersTimeout = Math.min(requestTimeoutMs, 60_000);
       server.keepAliveTimeout = keepAliveTimeoutMs;
       listener = server;
@@ -639,6 +641,15 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     },
     close,
   };
+}
+
+/**
+ * How often node checks request deadlines: a tenth of the deadline, from 50 ms to 1 s, so a request
+ * still arriving ends within the deadline plus that (31 s for the default 30 s). Each check walks
+ * the open connections only.
+ */
+export function deadlineCheckMs(requestTimeoutMs: number): number {
+  return Math.min(1_000, Math.max(50, Math.floor(requestTimeoutMs / 10)));
 }
 
 /**
