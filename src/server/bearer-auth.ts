@@ -19,8 +19,11 @@ export type BearerOutcome =
     };
 
 export interface BearerAuth {
-  /** The caller's principal from `Authorization`, `principal: undefined` without one, or the refusal. */
-  check(authorization: string | undefined, resource: EndpointResource): Promise<BearerOutcome>;
+  /**
+   * The caller's principal from `Authorization` (every field line of it: several are refused, never
+   * the first taken), `principal: undefined` without one, or the refusal.
+   */
+  check(authorization: string | readonly string[] | undefined, resource: EndpointResource): Promise<BearerOutcome>;
   readonly oauth: OAuthResourceOptions | undefined;
 }
 
@@ -117,7 +120,12 @@ export function createBearerAuth(options: AdcpAuthOptions): BearerAuth {
 
   return {
     oauth,
-    async check(authorization, resource) {
+    async check(lines, resource) {
+      // Two credentials are no credential: refused, whichever of them is valid (docs/decisions/0126).
+      if (typeof lines !== 'string' && lines !== undefined && lines.length > 1) {
+        return refuse('The request carries more than one Authorization header');
+      }
+      const authorization = typeof lines === 'string' ? lines : lines?.[0];
       if (authorization === undefined) return { ok: true, principal: undefined };
       const token = BEARER.exec(authorization)?.[1];
       if (token === undefined) return refuse("Send credentials as 'Authorization: Bearer <token>'");

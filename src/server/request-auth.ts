@@ -58,7 +58,7 @@ export function createRequestAuth(options: AdcpAuthOptions, release: string): Re
 
   return {
     async identify(req, resource) {
-      const header = req.headers.authorization;
+      const header = req.headersDistinct['authorization'];
       const outcome = await bearer.check(header, resource);
       if (outcome.ok) return { ok: true, principal: outcome.principal };
       const message = `${outcome.description}.`;
