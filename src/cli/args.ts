@@ -50,8 +50,38 @@ export function parseCommand<O extends Options>(argv: string[], spec: CommandSpe
     }
     return { values: parsed.values, positionals: parsed.positionals };
   } catch (error) {
-    return usageError(io, spec.name, error);
+    return usageError(io, spec.name, withSuggestion(error, Object.keys(spec.options)));
   }
+}
+
+/** An unknown `--option` error, with the closest option the command has ("did you mean --json?"). */
+function withSuggestion(error: unknown, names: string[]): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const typed = error instanceof Error ? /^Unknown option '--([^'=]{1,60})'/.exec(error.message)?.[1] : undefined;
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || typed === undefined) return error;
+  const scored = names.map((name) => ({ name, distance: editDistance(typed.toLowerCase(), name) }));
+  const best = scored.sort((a, b) => a.distance - b.distance)[0];
+  // Close enough to be a slip: a third of the longer name, at least one edit.
+  if (best === undefined || best.distance > Math.max(1, Math.floor(Math.max(typed.length, best.name.length) / 3)))
+    return error;
+  return new UsageError(`unknown option '--${typed}'; did you mean --${best.name}?`);
+}
+
+/** Edit distance (insertions, deletions, substitutions, swapped neighbours), for option names only. */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      d[i]![j] = best;
+    }
+  }
+  return at(a.length, b.length);
 }
 
 /** Prints a usage error for `adcp <name>` and returns EXIT.usage. */

@@ -38,6 +38,21 @@ describe('parseCommand', () => {
     assert.match(io.err(), /--nope/);
   });
 
+  it('suggests the closest option for a mistyped one', () => {
+    for (const [typed, meant] of [
+      ['--jsn', 'json'],
+      ['--prot', 'port'],
+      ['--JSON', 'json'],
+    ] as const) {
+      const io = recordingIo();
+      assert.equal(parseCommand(['http://x', typed], SPEC, io), 2);
+      assert.match(io.err(), new RegExp(`unknown option '${typed}'; did you mean --${meant}\\?`));
+    }
+    const far = recordingIo();
+    assert.equal(parseCommand(['http://x', '--verbose'], SPEC, far), 2);
+    assert.doesNotMatch(far.err(), /did you mean/);
+  });
+
   it('refuses an extra positional', () => {
     const io = recordingIo();
     assert.equal(parseCommand(['a', 'b', 'c'], SPEC, io), 2);
