@@ -214,8 +214,10 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     }
     // The client refuses a misuse before sending (--task where tasks are not taken): a usage error.
     if (error instanceof TypeError || error instanceof RangeError)
-      return reportError(io, 'call', new UsageError(error.message.replace(/^[\w.]+\([^)]*\): /, '')));
-    return reportError(io, 'call', error);
+      return reportError(io, 'call', new UsageError(error.message.replace(/^[\w.]+\([^)]*\): /, '')), {
+        json: values.json === true,
+      });
+    return reportError(io, 'call', error, { json: values.json === true });
   } finally {
     interrupt?.release();
     await client?.close().catch(() => undefined);

@@ -50,6 +50,6 @@ export async function runDiscover(argv: string[], io: CliIo, open: OpenDiscovery
     );
     return view.unusable.refused ? EXIT.failed : EXIT.unreachable;
   } catch (error) {
-    return reportError(io, 'discover', error);
+    return reportError(io, 'discover', error, { json: parsed.values.json === true });
   }
 }

@@ -1,6 +1,7 @@
 import { UsageError, printable, usageError } from './args.js';
 import { EXIT, type CliIo } from './io.js';
 import { isAdcpWireError } from '../core/wire-error.js';
+import { safeJson } from './safe-json.js';
 
 const NEXT_STEP: Record<string, string> = {
   network: 'check the URL and that the agent is running.',
@@ -25,7 +26,9 @@ const NEXT_STEP: Record<string, string> = {
  * Turns anything a command threw into one message on stderr and an exit code: usage errors
  * exit 2, "could not reach or read the agent" exits 3 with the next step to try, anything else 1.
  */
-export function reportError(io: CliIo, command: string, error: unknown): number {
+export function reportError(io: CliIo, command: string, error: unknown, options: { json?: boolean } = {}): number {
+  // --json: stdout holds one JSON document in every case, an error too (stderr keeps the prose).
+  if (options.json === true) io.stdout.write(`${safeJson({ error: errorJson(error) }, 2)}\n`);
   if (error instanceof UsageError) {
     return usageError(io, command, error);
   }
@@ -50,4 +53,18 @@ export function reportError(io: CliIo, command: string, error: unknown): number 
 function signatureHint(code: string): string {
   if (code === 'request_signature_required') return 'the agent requires a signed request here: pass --sign-key FILE.';
   return `the agent refused the request signature (${code}); check --sign-key, that the agent trusts its public key, and the clock.`;
+}
+
+/** The `error` member of a `--json` document: a wire error's code and fields, `usage`, or `failed`. */
+function errorJson(error: unknown): Record<string, unknown> {
+  const message = printable(error instanceof Error ? error.message : String(error), 1000);
+  if (error instanceof UsageError) return { code: 'usage', message };
+  if (!isAdcpWireError(error)) return { code: 'failed', message };
+  const out: Record<string, unknown> = { code: error.code, message };
+  if (error.status !== undefined) out['status'] = error.status;
+  if (error.rule !== undefined) out['rule'] = error.rule;
+  if (error.signatureError !== undefined) out['signature_error'] = error.signatureError;
+  if (error.tokenError !== undefined) out['token_error'] = error.tokenError;
+  if (error.retryable) out['retryable'] = true;
+  return out;
 }

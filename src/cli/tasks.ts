@@ -66,7 +66,7 @@ export async function runTasks(argv: string[], io: CliIo, open: OpenTasks): Prom
     }
     return code;
   } catch (error) {
-    const code = reportError(io, 'tasks', error);
+    const code = reportError(io, 'tasks', error, { json: parsed.values.json === true });
     if (isAdcpWireError(error) && error.code === 'not_found' && parsed.values['transport-task'] !== true) {
       io.stderr.write(
         `  '${printable(taskId)}' was read as an AdCP task_id; if it is a transport task id (A2A task, MCP Task), add --transport-task.\n`,

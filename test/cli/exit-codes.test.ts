@@ -112,6 +112,20 @@ describe('adcp exit codes (README table)', () => {
     assert.equal(await main(['call', DEAD_URL, 'get_products', '--timeout', '5'], recordingIo()), 3);
   });
 
+  it('3 with --json: stdout still holds exactly one JSON document, the error', async () => {
+    for (const argv of [
+      ['call', DEAD_URL, 'get_products', '{}', '--json', '--timeout', '5'],
+      ['tasks', 'get', DEAD_URL, 'some-task', '--json', '--timeout', '5'],
+      ['discover', DEAD_URL, '--json', '--timeout', '5'],
+    ]) {
+      const io = recordingIo();
+      assert.equal(await main(argv, io), 3, argv.join(' '));
+      const doc = JSON.parse(io.out()) as { error: { code: string; message: string } };
+      assert.equal(doc.error.code, 'network', argv[0]);
+      assert.match(doc.error.message, /127\.0\.0\.1:9/);
+    }
+  });
+
   it('3: a path where nothing serves MCP reads as HTTP 404, not an SSE error', async () => {
     const io = recordingIo();
     const url = seller.mcpUrl.replace(/\/mcp$/, '/nope');
