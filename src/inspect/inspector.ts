@@ -8,9 +8,12 @@ import { createNodeHttpFetch } from '../transport/node-http-fetch.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
 import { History, type HistoryEntry } from './history.js';
 import { inScope, recordingFetch, SecretMask, type Exchange, type WireScope } from './wire-log.js';
-import { runChecks, type CheckResult } from './checks.js';
+import type { CheckResult } from './checks.js';
 import { describeDiscovery, type DiscoveryView } from './discovery-view.js';
-import { requestSchemaFor, validateRequest, type SchemaView, type ValidationView } from './schema-view.js';
+import type { SchemaView, ValidationView } from './schema-view.js';
+
+/** The schema modules (Ajv and the validators) load on first use, not when the page starts. */
+const schemaView = () => import('./schema-view.js');
 
 /** How to reach one agent; the credentials stay in this process. */
 export interface AgentConfig {
@@ -279,14 +282,14 @@ export class Inspector {
   async schema(agentId: string, tool: string): Promise<SchemaView> {
     const agent = this.#agent(agentId);
     const release = await agent.client.negotiatedRelease().catch(() => undefined);
-    return requestSchemaFor(tool, release);
+    return (await schemaView()).requestSchemaFor(tool, release);
   }
 
   /** The arguments against the request schema, with what the client adds (idempotency key, version) filled in. */
   async validate(agentId: string, tool: string, args: JsonObject): Promise<ValidationView> {
     const agent = this.#agent(agentId);
     const release = await agent.client.negotiatedRelease().catch(() => undefined);
-    return validateRequest(tool, args, release);
+    return (await schemaView()).validateRequest(tool, args, release);
   }
 
   /** Sends one call; a submitted or working answer is followed in the background. */
@@ -456,6 +459,7 @@ export class Inspector {
   async checks(agentId: string): Promise<CheckResult[]> {
     const agent = this.#agent(agentId);
     const discovery = await this.discover(agentId);
+    const { runChecks } = await import('./checks.js');
     return runChecks(discovery, agent.client);
   }
 

@@ -9,6 +9,7 @@ import type { JsonObject } from '../core/types.js';
 import { readNodeBody } from '../transport/read-node-body.js';
 import { MemoryDedupStore } from '../store/memory-dedup-store.js';
 import { Inspector, type AgentConfig, type InspectorOptions } from './inspector.js';
+import type { WebhookHandler } from '../webhooks/handler-types.js';
 
 /** The page's files: beside this module, in `src/inspect/page/` or `dist/inspect/page/`. */
 export const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
@@ -55,48 +56,56 @@ export async function startInspector(options: InspectServerOptions = {}): Promis
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
   });
   try {
-    const { createWebhookHandler } = await import('../webhooks/create-webhook-handler.js');
     const webhookCall = new AsyncLocalStorage<string>();
-    const receiver = createWebhookHandler({
-      signature: { scheme: 'hmac', secret: inspector.webhookSecret },
-      dedup: new MemoryDedupStore(),
-      sweepIntervalMs: 0,
-      onEvent: (event) => {
-        inspector.recordWebhook(webhookCall.getStore(), {
-          at: Date.now(),
-          outcome: 'accepted',
-          scheme: event.sender.scheme,
-          ...(event.status !== null ? { status: event.status } : {}),
-          ...(event.message !== undefined ? { message: event.message } : {}),
-          ...(event.operationId !== undefined ? { operationId: event.operationId } : {}),
-          ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
-          payload: event.payload,
-        });
-      },
-      onReject: (rejection) => {
-        inspector.recordWebhook(webhookCall.getStore(), {
-          at: Date.now(),
-          outcome: 'refused',
-          httpStatus: rejection.status,
-          reason: rejection.reason,
-          ...(rejection.detail !== undefined ? { detail: rejection.detail } : {}),
-        });
-      },
-      onActivity: (event) => {
-        if (event.type === 'webhook' && event.direction === 'received' && event.outcome === 'duplicate')
+    // The receiver (the webhooks library) loads with the first delivery, not with the page.
+    let receiver: Promise<WebhookHandler> | undefined;
+    const makeReceiver = async (): Promise<WebhookHandler> => {
+      const { createWebhookHandler } = await import('../webhooks/create-webhook-handler.js');
+      return createWebhookHandler({
+        signature: { scheme: 'hmac', secret: inspector.webhookSecret },
+        dedup: new MemoryDedupStore(),
+        sweepIntervalMs: 0,
+        onEvent: (event) => {
           inspector.recordWebhook(webhookCall.getStore(), {
             at: Date.now(),
-            outcome: 'duplicate',
-            httpStatus: event.httpStatus,
-            reason: event.reason,
+            outcome: 'accepted',
+            scheme: event.sender.scheme,
+            ...(event.status !== null ? { status: event.status } : {}),
+            ...(event.message !== undefined ? { message: event.message } : {}),
+            ...(event.operationId !== undefined ? { operationId: event.operationId } : {}),
+            ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
+            payload: event.payload,
           });
-      },
-    });
+        },
+        onReject: (rejection) => {
+          inspector.recordWebhook(webhookCall.getStore(), {
+            at: Date.now(),
+            outcome: 'refused',
+            httpStatus: rejection.status,
+            reason: rejection.reason,
+            ...(rejection.detail !== undefined ? { detail: rejection.detail } : {}),
+          });
+        },
+        onActivity: (event) => {
+          if (event.type === 'webhook' && event.direction === 'received' && event.outcome === 'duplicate')
+            inspector.recordWebhook(webhookCall.getStore(), {
+              at: Date.now(),
+              outcome: 'duplicate',
+              httpStatus: event.httpStatus,
+              reason: event.reason,
+            });
+        },
+      });
+    };
     const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const hook = /^\/webhooks\/([0-9a-f-]{36})$/.exec(path);
       if (hook !== null) {
-        webhookCall.run(hook[1]!, () => receiver.node(req, res));
+        const callId = hook[1]!;
+        (receiver ??= makeReceiver()).then(
+          (handler) => webhookCall.run(callId, () => handler.node(req, res)),
+          (error: unknown) => send(res, 500, { error: { code: 'internal', message: messageOf(error) } }),
+        );
         return;
       }
       void route(inspector, origin, req, res).catch((error: unknown) => {
@@ -124,7 +133,7 @@ export async function startInspector(options: InspectServerOptions = {}): Promis
       url: `${origin}/`,
       inspector,
       async close() {
-        receiver.close();
+        if (receiver !== undefined) (await receiver.catch(() => undefined))?.close();
         for (const res of streams) res.end();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));

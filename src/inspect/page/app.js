@@ -35,9 +35,10 @@ class AdcpInspector extends HTMLElement {
     this.#stream();
     const wanted = location.hash.slice(1);
     this.#selectTab(TABS.some(([id]) => id === wanted) ? wanted : 'discover', false);
+    // Interactive now; the first agent's discovery fills the Discover tab when it answers.
+    this.dataset.ready = 'true';
     if (this.agents.length > 0) await this.#selectAgent(this.agents[0].id);
     else this.querySelector('#agent-url').focus();
-    this.dataset.ready = 'true';
   }
 
   #layout() {
