@@ -35,6 +35,12 @@ export interface SellerToolDeps {
 }
 
 const MAX_ITEMS = 100;
+/**
+ * The largest package budget the reference seller takes: a trillion in the buy's currency, far past
+ * any real budget and exact to the cent as a double (1e14 cents < 2^53). `1e308` is finite, and
+ * would make totals and spend simulations overflow to Infinity (docs/decisions/0127).
+ */
+const MAX_BUDGET = 1e12;
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -149,8 +155,8 @@ export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
               field: `packages[${i}].product_id`,
             });
           const budget = pkg.budget;
-          if (budget !== undefined && (typeof budget !== 'number' || !Number.isFinite(budget) || budget < 0)) {
-            throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
+          if (budget !== undefined && (typeof budget !== 'number' || !(budget >= 0 && budget <= MAX_BUDGET))) {
+            throw invalid(`budget must be a number from 0 to ${MAX_BUDGET}.`, `packages[${i}].budget`);
           }
           const pricing =
             item.pricing_options.find((o) => o.pricing_option_id === pkg.pricing_option_id) ?? item.pricing_options[0];
