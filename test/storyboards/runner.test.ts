@@ -117,6 +117,19 @@ describe('runStoryboards against the reference seller', { concurrency: 1 }, () =
     });
   }
 
+  for (const mcpEra of ['legacy', 'modern'] as const) {
+    it(`speaks the ${mcpEra} MCP era when pinned`, async () => {
+      const report = await runStoryboards({
+        agentUrl: seller.mcpUrl,
+        protocol: 'mcp',
+        mcpEra,
+        compliance: loadComplianceDir(COMPLIANCE),
+        ids: ['capability_discovery', 'v3_envelope_integrity'],
+      });
+      for (const s of report.storyboards) assert.equal(s.verdict, 'passed', `${s.id} over the ${mcpEra} era`);
+    });
+  }
+
   it('sends what the storyboard says, substituted, and never a literal placeholder', async () => {
     const report = await runStoryboards({
       agentUrl: seller.mcpUrl,
