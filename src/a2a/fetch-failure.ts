@@ -1,5 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { describe, type WireContext } from './wire-context.js';
+import { tlsMismatchNote } from '../transport/tls-mismatch.js';
 
 /**
  * Maps a rejected fetch or body read to the error the caller sees: the signal's own reason when
@@ -22,7 +23,8 @@ export function fetchFailure(error: unknown, signal: AbortSignal | undefined, ct
       },
     );
   }
-  return new AdcpWireError('network', `A2A request to ${describe(ctx)} failed: could not connect or read`, {
+  const note = tlsMismatchNote(error, ctx.url);
+  return new AdcpWireError('network', `A2A request to ${describe(ctx)} failed: could not connect or read${note}`, {
     ...where,
     cause: error,
     retryable: true,

@@ -1,5 +1,6 @@
 import { AdcpWireError } from '../core/wire-error.js';
 import { abortReason } from '../transport/abort-reason.js';
+import { tlsMismatchNote } from '../transport/tls-mismatch.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
 import { capBody, type CapOptions } from '../transport/capped-body.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
@@ -356,7 +357,8 @@ export function toFetchError(error: unknown, signal: AbortSignal, url: string): 
   if (error instanceof AdcpWireError) return error;
   const code = socketCode(error);
   const retryable = code !== undefined && NOT_SENT_CODES.has(code);
-  return new AdcpWireError('network', `could not reach the MCP server at ${url}${code ? ` (${code})` : ''}`, {
+  const note = tlsMismatchNote(error, url);
+  return new AdcpWireError('network', `could not reach the MCP server at ${url}${code ? ` (${code})` : ''}${note}`, {
     cause: error,
     retryable,
     url,
