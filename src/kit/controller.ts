@@ -90,7 +90,7 @@ const CHANNELS = new Set([
  * A fixture's channels as 3.1 names them: the storyboards' fixtures say `video`, which is no 3.1
  * channel; it is online video (`olv`). Other unknown names are dropped.
  */
-function channelsOf(value: unknown): string[] {
+export function channelsOf(value: unknown): string[] {
   const names = Array.isArray(value) ? value.filter((c): c is string => typeof c === 'string') : [];
   return [...new Set(names.map((c) => (c === 'video' ? 'olv' : c)).filter((c) => CHANNELS.has(c)))];
 }

@@ -4,6 +4,7 @@ import { canonicalJson } from '../webhooks/canonical-json.js';
 import { assertTransition } from '../server/lifecycles.js';
 import { ControllerError, type TestControllerOptions } from '../server/test-controller.js';
 import type { CatalogProduct } from './catalog.js';
+import { channelsOf } from '../kit/controller.js';
 import type { SellerDb } from './seller-db.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
@@ -21,7 +22,7 @@ function fixtureOf(params: JsonObject): JsonObject {
 
 /** A seeded product in the catalog's shape, defaults filled in (comply-test-controller.md, seed_product). */
 export function seededProduct(productId: string, fixture: JsonObject): CatalogProduct {
-  const channels = Array.isArray(fixture.channels) ? fixture.channels.filter((c) => typeof c === 'string') : [];
+  const channels = channelsOf(fixture.channels);
   const formats = Array.isArray(fixture.format_ids) ? fixture.format_ids.filter(isJsonObject) : [];
   return {
     product_id: productId,

@@ -43,6 +43,18 @@ describe('reference seller on the media-buy kit', () => {
     });
   const update = (args: Json) => call('update_media_buy', { account, idempotency_key: key(), ...args });
 
+  it("reads the storyboards' fixture channel 'video' as olv (no 3.1 channel is named video)", async () => {
+    await control('seed_product', {
+      product_id: 'video-product',
+      fixture: {
+        channels: ['video'],
+        pricing_options: [{ pricing_option_id: 'v', pricing_model: 'cpm', currency: 'USD', floor_price: 2 }],
+      },
+    });
+    const products = (await call('get_products', { buying_mode: 'brief', brief: 'video' })).body.products as Json[];
+    assert.deepEqual(products.find((p) => p.product_id === 'video-product')?.channels, ['olv']);
+  });
+
   it('claims the two sales specialisms', async () => {
     const caps = (await call('get_adcp_capabilities', {})).body;
     assert.deepEqual(caps.specialisms, ['sales-guaranteed', 'sales-non-guaranteed']);
