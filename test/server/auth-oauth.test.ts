@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { jwtVerifier } from '../../src/server/jwt-verifier.js';
@@ -149,14 +149,10 @@ describe('createAdcpServer auth.oauth (reference seller, JWT access tokens)', ()
       assert.equal(result.status, 'completed', JSON.stringify(result));
     }
     const expired = await mint({ aud: seller.a2aUrl, exp: Math.floor(Date.now() / 1000) - 5 });
-    const error = await open(expired)
-      .call('list_creatives', {})
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    assert.ok(error instanceof AdcpWireError, String(error));
-    assert.equal(error.status, 401);
+    // The 401's JSON-RPC error carries the seller's adcp_error, read as its answer (as on MCP).
+    const refused = await open(expired).call('list_creatives', {});
+    assert.equal(refused.status, 'failed', JSON.stringify(refused));
+    assert.equal(refused.error?.code, 'AUTH_INVALID');
   });
 
   it('declares the oauth2 scheme on the agent card, pointing at the issuer metadata', async () => {

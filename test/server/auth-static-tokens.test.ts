@@ -237,19 +237,26 @@ describe('createAdcpServer auth.tokens (reference seller)', () => {
         (e: unknown) => e,
       );
     it(`AdcpClient over ${protocol}: no token and a wrong token are refused, the token lists creatives`, async () => {
-      const wrong = await refusal(open(WRONG).call('list_creatives', {}));
-      assert.ok(wrong instanceof AdcpWireError, String(wrong));
-      assert.equal(wrong.status, 401);
-      assert.ok(!wrong.message.includes(WRONG));
       if (protocol === 'mcp') {
+        // The wrong token meets the session's first request: the refused token is named, not echoed.
+        const wrong = await refusal(open(WRONG).call('list_creatives', {}));
+        assert.ok(wrong instanceof AdcpWireError, String(wrong));
+        assert.equal(wrong.status, 401);
+        assert.equal(wrong.tokenError, 'invalid_token');
+        assert.ok(!wrong.message.includes(WRONG));
         // The MCP session opens anonymously; the protected call's JSON-RPC error is read as AdCP's.
         const anonymous = await open().call('list_creatives', {});
         assert.equal(anonymous.status, 'failed');
         assert.equal(anonymous.error?.code, 'AUTH_MISSING');
       } else {
-        const anonymous = await refusal(open().call('list_creatives', {}));
-        assert.ok(anonymous instanceof AdcpWireError, String(anonymous));
-        assert.equal(anonymous.status, 401);
+        // A2A: the 401's JSON-RPC error carries the seller's adcp_error, read as its answer.
+        const wrong = await open(WRONG).call('list_creatives', {});
+        assert.equal(wrong.status, 'failed');
+        assert.equal(wrong.error?.code, 'AUTH_INVALID');
+        assert.ok(!JSON.stringify(wrong).includes(WRONG));
+        const anonymous = await open().call('list_creatives', {});
+        assert.equal(anonymous.status, 'failed');
+        assert.equal(anonymous.error?.code, 'AUTH_MISSING');
       }
       const result = await open(ALICE).call('list_creatives', {});
       assert.equal(result.status, 'completed', JSON.stringify(result));
