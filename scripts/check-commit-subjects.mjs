@@ -7,15 +7,6 @@ import { pathToFileURL } from 'node:url';
 
 export const BASELINE = 'ab90194';
 export const MAX_SUBJECT = 72;
-/**
- * Commits on main that landed with a longer subject before this check ran for everyone; history
- * is never rewritten, so they are named here (full hashes) and skipped. Do not add to this list:
- * a long subject is fixed with `git commit --amend` before landing.
- */
-export const LANDED_BEFORE_THE_CHECK = new Set([
-  '9ba3bb24d8a7e50e95ca80c940dba2fc2580d3ec',
-  'a0384bbc74b258b3eade053ce276e4ba1c43a1c1',
-]);
 
 function git(args) {
   return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -26,7 +17,7 @@ export function longSubjects(lines) {
   return lines
     .filter((line) => line !== '')
     .map((line) => ({ hash: line.slice(0, line.indexOf(' ')), subject: line.slice(line.indexOf(' ') + 1) }))
-    .filter(({ hash, subject }) => [...subject].length > MAX_SUBJECT && !LANDED_BEFORE_THE_CHECK.has(hash));
+    .filter(({ subject }) => [...subject].length > MAX_SUBJECT);
 }
 
 function main() {
