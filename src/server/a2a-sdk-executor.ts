@@ -17,6 +17,7 @@ import {
 import type { AdcpAnswer } from './invoke-tool.js';
 import { errorAnswer, invokeTool } from './invoke-tool.js';
 import { isJsonObject } from '../core/json-object.js';
+import { findInexactInteger } from '../core/json-number.js';
 import type { AdcpServing } from './adcp-serving.js';
 import type { AdcpToolDefinition, WorkingProgress } from './types.js';
 import type { CancelWatch } from './cancel-watch.js';
@@ -119,9 +120,10 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       let started = false;
       let finished = false;
       let untrack: (() => void) | undefined;
-      const finish = async (answer: AdcpAnswer) => {
+      const finish = async (handlerAnswer: AdcpAnswer) => {
         if (entry.canceled || finished) return;
         finished = true;
+        const answer = encodableOverA2a(tool.name, handlerAnswer, context.state.get(A2A_STATE.input), options);
         const artifact = resultArtifact(tool.name, answer);
         const final = finalUpdate(taskId, contextId, tool.name, answer);
         const task = { ...workingTask(taskId, contextId, tool.name), status: final.status, artifacts: [artifact] };
@@ -210,4 +212,29 @@ export function createAdcpExecutor(options: AdcpExecutorOptions): AdcpExecutor {
       await Promise.all(entries.map((entry) => entry.done));
     },
   };
+}
+
+/**
+ * The A2A profile's JSON number rule on the sending side (a2a-profile-extension.md, "JSON number
+ * interoperability"): an answer holding an integer outside ±(2^53−1) is never encoded, since a
+ * DataPart's numbers are binary64 and the buyer would read a rounded value; the buyer gets a
+ * terminal CONFIGURATION_ERROR naming the pointer instead (such a value travels as a string).
+ */
+function encodableOverA2a(
+  toolName: string,
+  answer: AdcpAnswer,
+  input: unknown,
+  options: { adcpVersion: string },
+): AdcpAnswer {
+  const pointer = findInexactInteger(answer.body);
+  if (pointer === undefined) return answer;
+  return errorAnswer(
+    {
+      code: 'CONFIGURATION_ERROR',
+      message: `The agent's answer to ${toolName} holds an integer outside ±(2^53−1) at ${pointer}, which A2A cannot carry exactly (send it as a string).`,
+      recovery: 'terminal',
+    },
+    input,
+    options.adcpVersion,
+  );
 }

@@ -14,7 +14,19 @@ const PROFILE = 'https://adcontextprotocol.org/extensions/adcp/v3';
 describe('A2A JSON numbers outside ±(2^53−1)', () => {
   let raw: RawServer;
   let ours: ListeningAdcpServer;
-  const server = createAdcpServer({ validateRequests: false, tools: testTools({}) });
+  const server = createAdcpServer({
+    validateRequests: false,
+    tools: [
+      ...testTools({}),
+      // A handler answering a count no binary64 holds exactly (2^60 + 1 is already 2^60 in JS:
+      // the check sees the integer-valued number above 2^53 − 1, whatever its spelling was).
+      {
+        name: 'list_creatives',
+        description: 'Answers a count outside the exact range.',
+        handler: () => ({ creatives: [], query_summary: { total_matching: 2 ** 60 } }),
+      },
+    ],
+  });
   before(async () => {
     ours = await server.listen();
     raw = await startRawServer((req, res, base) => {
@@ -84,6 +96,18 @@ describe('A2A JSON numbers outside ±(2^53−1)', () => {
       assert.equal(answer.error?.data?.adcp_error?.field, 'input/n');
     });
   }
+
+  it('our server never encodes one in an answer: the buyer gets CONFIGURATION_ERROR at its pointer', async () => {
+    const client = new AdcpClient({ url: ours.url, protocol: 'a2a', retry: false });
+    try {
+      const result = await client.call('list_creatives', {});
+      assert.equal(result.status, 'failed', JSON.stringify(result));
+      assert.equal(result.error?.code, 'CONFIGURATION_ERROR');
+      assert.match(String(result.error?.adcpError.message), /\/query_summary\/total_matching/);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('our server takes an integer at the edge of the range, and the spelling 3.0', async () => {
     const message = {
