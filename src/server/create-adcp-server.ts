@@ -247,6 +247,8 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((h) => h.toLowerCase()));
   // Listening on loopback by default: loopback names must carry our port (another port is another server).
   let loopbackPort: number | undefined;
+  /** The public URL's authority (`host[:port]`), which a same-host proxy in front passes as `Host`. */
+  let publicHost: string | undefined;
 
   const servedOn = (protocol: 'mcp' | 'a2a') =>
     new Map([...tools].filter(([, tool]) => tool.protocols === undefined || tool.protocols.includes(protocol)));
@@ -382,7 +384,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     if (isHealthPath(path)) return serveHealth(req, res, path, readiness);
     // Draining: answer what still arrives on an open connection, then close that connection.
     if (readiness.phase === 'draining') res.setHeader('connection', 'close');
-    const refused = checkHostAndOrigin(req, allowedHosts, loopbackPort);
+    const refused = checkHostAndOrigin(req, allowedHosts, loopbackPort, publicHost);
     if (refused !== undefined) {
       refuseUnread(req, res, 403, { error: refused });
       return;
@@ -634,6 +636,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         const names = publicOrigin === undefined ? [] : [new URL(publicOrigin).hostname.replace(/^\[|\]$/g, '')];
         allowedHosts = new Set([...LOOPBACK_HOSTS, ...names]);
         loopbackPort = address.port;
+        publicHost = publicOrigin === undefined ? undefined : new URL(publicOrigin).host.toLowerCase();
       }
       const url = reachableUrl(address);
       if (address.address !== '0.0.0.0' && address.address !== '::') listenOrigin = url;

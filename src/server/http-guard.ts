@@ -36,13 +36,15 @@ export function isLoopbackHostAt(host: string, port: number): boolean {
  * Refuses a request whose `Host`, or `Origin` when present, names a host outside `allowed`
  * (a DNS-rebinding page reaches a loopback server with a foreign Host/Origin); with `loopbackPort`,
  * a loopback name in `Host` must also carry that port (another port is another server on this
- * machine). Returns the reason, or undefined when the request may pass. `allowed` undefined lets
- * every host through.
+ * machine), unless the `Host` is exactly `publicHost`, the authority of the seller's public URL
+ * (a same-host proxy in front passes it through). Returns the reason, or undefined when the
+ * request may pass. `allowed` undefined lets every host through.
  */
 export function checkHostAndOrigin(
   req: IncomingMessage,
   allowed: ReadonlySet<string> | undefined,
   loopbackPort?: number,
+  publicHost?: string,
 ): string | undefined {
   if (allowed === undefined) return undefined;
   const host = req.headers.host;
@@ -50,6 +52,7 @@ export function checkHostAndOrigin(
   if (hostname === undefined || !allowed.has(hostname)) return 'Host not allowed';
   if (
     loopbackPort !== undefined &&
+    (host as string).toLowerCase() !== publicHost &&
     (LOOPBACK_HOSTS as readonly string[]).includes(hostname) &&
     !isLoopbackHostAt(host as string, loopbackPort)
   ) {

@@ -140,6 +140,28 @@ describe('a seller with publicUrl verifies against it (docs/fleet.md)', () => {
   });
 });
 
+describe('a loopback seller whose publicUrl is a same-host proxy on another port (the fleet)', () => {
+  const proxy = 'http://127.0.0.1:1';
+  const d = seller({ publicUrl: proxy });
+  let ld: ListeningAdcpServer;
+  before(async () => {
+    ld = await d.server.listen();
+  });
+  after(() => d.server.close());
+
+  it("accepts a buy signed for the proxy's URL, with the proxy's Host passed through", async () => {
+    const answer = await replay(`${proxy}/a2a`, ld.a2aUrl, '127.0.0.1:1');
+    assert.equal(answer.status, 200, answer.text.slice(0, 300));
+    assert.equal(d.buys.length, 1);
+  });
+
+  it('still refuses a loopback Host of any other port', async () => {
+    const answer = await replay(`${proxy}/a2a`, ld.a2aUrl, '127.0.0.1:2');
+    assert.equal(answer.status, 403, answer.text.slice(0, 300));
+    assert.equal(d.buys.length, 1);
+  });
+});
+
 describe('verifyRequestSignature({ authority }) for a seller with its own HTTP stack', () => {
   const request = (url: string) => {
     const body = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_products","arguments":{}}}';
