@@ -49,8 +49,8 @@ export interface ReferenceSellerOptions {
   signingKey?: WebhookSigningKey;
   /**
    * Accept http:// and every webhook address, private and metadata ones included (tests only).
-   * Default false. Without it, a seller listening on loopback with no `publicUrl` accepts
-   * loopback receivers (local demos) and nothing else that the SSRF rules refuse.
+   * Default false. Without it, a seller listening on loopback with no `publicUrl`, or a loopback
+   * one, accepts loopback receivers (local demos) and nothing else that the SSRF rules refuse.
    */
   allowInsecureWebhookUrls?: boolean;
   /** Task store limits (TTL clamp, poll interval, per-owner creation rate limit). */
@@ -256,9 +256,12 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       },
       webhooks: {
         ...(signingKey === undefined ? {} : { signingKey }),
-        // Issue 36 item 6: loopback binding lifts the loopback rule only, and not behind a public URL.
+        // Issue 36 item 6: loopback binding lifts the loopback rule only, and not behind a public
+        // URL off this machine (a loopback public URL, a same-host proxy, is still all local).
         allowInsecureUrls: options.allowInsecureWebhookUrls === true,
-        allowLoopbackUrls: options.publicUrl === undefined && isLoopbackAddress(host),
+        allowLoopbackUrls:
+          isLoopbackAddress(host) &&
+          (options.publicUrl === undefined || isLoopbackAddress(new URL(options.publicUrl).hostname)),
       },
       ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
       ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),

@@ -88,6 +88,20 @@ describe('reference seller on loopback: which webhook URLs it accepts', () => {
   });
 });
 
+describe('reference seller behind a same-host proxy (a loopback public URL, the fleet tests)', () => {
+  it('accepts loopback receivers and still refuses private and metadata ones', async () => {
+    const fleet = await sellerWith({ publicUrl: 'http://127.0.0.1:1' });
+    try {
+      for (const url of LOOPBACK) assert.equal(await fleet.register(url), undefined, url);
+      for (const url of INTERNAL)
+        assert.match((await fleet.register(url)) ?? 'accepted', /push_notification_config\.url refused/, url);
+    } finally {
+      await fleet.client.close();
+      await fleet.seller.close();
+    }
+  });
+});
+
 describe('the seller emitter allowed loopback receivers', () => {
   it('refuses private and metadata URLs itself, before any connection', async () => {
     const webhooks = createServerWebhooks({ allowLoopbackUrls: true, maxAttempts: 1, timeoutMs: 1_000 });
