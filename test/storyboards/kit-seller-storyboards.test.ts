@@ -52,8 +52,11 @@ const KNOWN: Record<string, string> = {
     'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
   'media_buy_seller/available_actions/discover_product_action_template/get_product_allowed_actions': `${NOT_YET}: products' allowed_actions`,
 };
-/** Steps passed over each protocol when this list was made (a ratchet: never fewer). */
-const PASSED_AT_LEAST = 183;
+/**
+ * Steps passed over each protocol (a ratchet: never fewer). 181 on main from the commit that added
+ * this test on, over MCP and A2A alike (the 183 first written here was never reached on main).
+ */
+const PASSED_AT_LEAST = 181;
 
 function startExample(): Promise<{ child: ChildProcess; mcp: string; a2a: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/sales-agent.ts'], {
