@@ -212,22 +212,7 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       if ((await records.get(ctx.principal, 'media_buy', id)) === undefined) {
         throw new ControllerError('NOT_FOUND', `No media buy ${id}.`);
       }
-      const simulated: JsonObject = {};
-      for (const metric of DELIVERY_METRICS) {
-        const value = params[metric];
-        if (value === undefined) continue;
-        if (!Number.isSafeInteger(value) || (value as number) < 0) {
-          throw new ControllerError('INVALID_PARAMS', `params.${metric} must be a non-negative integer.`);
-        }
-        simulated[metric] = value;
-      }
-      const spend = params.reported_spend;
-      if (spend !== undefined) {
-        if (!isJsonObject(spend) || typeof spend.amount !== 'number' || !(spend.amount >= 0)) {
-          throw new ControllerError('INVALID_PARAMS', 'params.reported_spend must be { amount, currency }.');
-        }
-        simulated.reported_spend = { amount: spend.amount, currency: text(spend.currency, 'USD', 3) };
-      }
+      const simulated = simulatedCounts(params, DELIVERY_METRICS);
       for (const name of DELIVERY_OBJECTS) {
         if (params[name] === undefined) continue;
         if (!isJsonObject(params[name]))
@@ -378,4 +363,28 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       });
     },
   };
+}
+
+/**
+ * The counts a `simulate_delivery` adds (comply-test-controller.md): each of `metrics` a
+ * non-negative integer, `reported_spend` an `{ amount, currency }`; INVALID_PARAMS otherwise.
+ */
+export function simulatedCounts(params: JsonObject, metrics: readonly string[]): JsonObject {
+  const simulated: JsonObject = {};
+  for (const metric of metrics) {
+    const value = params[metric];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) < 0) {
+      throw new ControllerError('INVALID_PARAMS', `params.${metric} must be a non-negative integer.`);
+    }
+    simulated[metric] = value;
+  }
+  const spend = params.reported_spend;
+  if (spend !== undefined) {
+    if (!isJsonObject(spend) || typeof spend.amount !== 'number' || !(spend.amount >= 0)) {
+      throw new ControllerError('INVALID_PARAMS', 'params.reported_spend must be { amount, currency }.');
+    }
+    simulated.reported_spend = { amount: spend.amount, currency: text(spend.currency, 'USD', 3) };
+  }
+  return simulated;
 }

@@ -4,7 +4,7 @@ import { canonicalJson } from '../webhooks/canonical-json.js';
 import { assertTransition } from '../server/lifecycles.js';
 import { ControllerError, type TestControllerOptions } from '../server/test-controller.js';
 import type { CatalogProduct } from './catalog.js';
-import { channelsOf } from '../kit/controller.js';
+import { channelsOf, simulatedCounts } from '../kit/controller.js';
 import type { SellerDb } from './seller-db.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
@@ -103,22 +103,7 @@ export function sandboxScenarios(db: SellerDb, now: () => number): TestControlle
       const id = String(params.media_buy_id);
       if ((await db.getMediaBuy(ctx.principal, id)) === undefined)
         throw new ControllerError('NOT_FOUND', `No media buy ${id}.`);
-      const simulated: JsonObject = {};
-      for (const metric of DELIVERY_METRICS) {
-        const value = params[metric];
-        if (value === undefined) continue;
-        if (!Number.isSafeInteger(value) || (value as number) < 0) {
-          throw new ControllerError('INVALID_PARAMS', `params.${metric} must be a non-negative integer.`);
-        }
-        simulated[metric] = value;
-      }
-      const spend = params.reported_spend;
-      if (spend !== undefined) {
-        if (!isJsonObject(spend) || typeof spend.amount !== 'number' || !(spend.amount >= 0)) {
-          throw new ControllerError('INVALID_PARAMS', 'params.reported_spend must be { amount, currency }.');
-        }
-        simulated.reported_spend = { amount: spend.amount, currency: text(spend.currency, 'USD', 3) };
-      }
+      const simulated = simulatedCounts(params, DELIVERY_METRICS);
       const before = (await db.getFixture(ctx.principal, 'delivery', id)) ?? {};
       const cumulative: JsonObject = {};
       for (const metric of DELIVERY_METRICS) {
