@@ -82,7 +82,8 @@ export function grade(validation: Validation, seen: Observation): ValidationOutc
         note: `${result.issues.length} schema issue(s)`,
       });
     }
-    case 'field_present': {
+    case 'field_present':
+    case 'envelope_field_present': {
       const found = field(seen.body, path ?? '');
       const ok = found !== undefined && found.value !== undefined && found.value !== null;
       return pass(ok, {
@@ -144,15 +145,6 @@ export function grade(validation: Validation, seen: Observation): ValidationOutc
         json_pointer: found?.pointer ?? pointerOf(path ?? ''),
         expected: { pattern },
         actual: found?.value ?? '(absent)',
-      });
-    }
-    case 'envelope_field_present': {
-      const found = field(seen.body, path ?? '');
-      const ok = found !== undefined && found.value !== undefined && found.value !== null;
-      return pass(ok, {
-        json_pointer: found?.pointer ?? pointerOf(path ?? ''),
-        expected: path,
-        actual: ok ? found.value : null,
       });
     }
     case 'envelope_field_absent': {
