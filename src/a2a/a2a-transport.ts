@@ -12,7 +12,15 @@ import type {
 } from '../transport/transport.js';
 import { callJsonRpc, streamJsonRpc, type RpcErrorObject, type RpcRequest } from './json-rpc.js';
 import type { A2AEndpoint, A2AWire } from './select-interface.js';
-import { A2A_METHODS, VERSION_NOT_SUPPORTED, invocationParams, taskIdParams, wireHeaders } from '../core/a2a-wire.js';
+import {
+  A2A_METHODS,
+  A2A_WIRE_CHOICES,
+  VERSION_NOT_SUPPORTED,
+  invocationParams,
+  taskIdParams,
+  wireHeaders,
+  type A2AWireChoice,
+} from '../core/a2a-wire.js';
 import { TaskSnapshot, classifyEvent } from './task-snapshot.js';
 import { progressFromEvent, resultFromA2A } from './to-task-result.js';
 import { taskResultFromJsonRpcError } from '../core/task-result-from-json-rpc.js';
@@ -53,7 +61,7 @@ export class A2ATransport implements AdcpTransport {
   readonly url: string;
   private readonly options: TransportOptions;
   private readonly fetch: typeof fetch;
-  private readonly pin: 'auto' | A2AWire;
+  private readonly pin: A2AWireChoice;
   private target: Promise<Target> | undefined;
   private readonly closing = new AbortController();
   private readonly credentialOrigins: ReadonlySet<string>;
@@ -66,8 +74,8 @@ export class A2ATransport implements AdcpTransport {
       throw new RangeError(`createA2ATransport: maxBytes must be a positive integer, got ${String(options.maxBytes)}`);
     }
     const pin = options.a2aWire ?? 'auto';
-    if (pin !== 'auto' && pin !== '1.0' && pin !== '0.3') {
-      throw new TypeError(`createA2ATransport: a2aWire must be 'auto', '1.0' or '0.3', got ${String(pin)}`);
+    if (!(A2A_WIRE_CHOICES as readonly unknown[]).includes(pin)) {
+      throw new TypeError(`createA2ATransport: a2aWire must be 'auto', '1.0', '0.3' or 'plain', got ${String(pin)}`);
     }
     this.url = options.url;
     this.options = options;
@@ -76,6 +84,16 @@ export class A2ATransport implements AdcpTransport {
     // The global fetch looked up per request (as AdcpClient always did), wrapped as AdcpClient asks.
     const global: typeof fetch = (input, init) => globalThis.fetch(input, init);
     this.fetch = options.fetch ?? options.wrapFetch?.(global) ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** `plain`: A2A 1.0 without activating the AdCP profile or holding answers to it (decision 0165). */
+  private get plain(): boolean {
+    return this.pin === 'plain';
+  }
+
+  /** The wire pinned (`plain` is the 1.0 wire), or `auto`. */
+  private get wirePin(): 'auto' | A2AWire {
+    return this.pin === 'plain' ? '1.0' : this.pin;
   }
 
   /** The wire and endpoint in use (chosen on first use, changed at most once by the fallback). */
@@ -106,7 +124,7 @@ export class A2ATransport implements AdcpTransport {
       );
     }
     return this.withFallback(target, tool, (endpoint) => {
-      assertProfileCard(target.lookup, target.profile, endpoint);
+      if (!this.plain) assertProfileCard(target.lookup, target.profile, endpoint);
       const params = invocationParams(endpoint.wire, tool, args, {
         messageId: globalThis.crypto.randomUUID(),
         contextId: options.contextId,
@@ -162,7 +180,7 @@ export class A2ATransport implements AdcpTransport {
     return this.linked(callerOptions, async (options) => {
       const target = await this.resolve(options);
       return this.withFallback(target, undefined, (endpoint) => {
-        assertProfileCard(target.lookup, target.profile, endpoint);
+        if (!this.plain) assertProfileCard(target.lookup, target.profile, endpoint);
         return this.once(
           this.request(endpoint, A2A_METHODS[endpoint.wire][which], taskIdParams(taskId), options, undefined),
           target,
@@ -208,7 +226,7 @@ export class A2ATransport implements AdcpTransport {
       url: endpoint.url,
       method,
       params,
-      headers: { ...this.options.headers, ...wireHeaders(endpoint.wire) },
+      headers: { ...this.options.headers, ...wireHeaders(endpoint.wire, { plain: this.plain }) },
       fetch: this.fetch,
       maxBytes: options.maxBytes ?? this.options.maxBytes,
       signal: options.signal,
@@ -233,7 +251,7 @@ export class A2ATransport implements AdcpTransport {
       outcome = await run(target.endpoint);
     }
     if (outcome.kind === 'result') return outcome.result;
-    return rpcErrorToResult(outcome.error, outcome.endpoint, tool, this.pin);
+    return rpcErrorToResult(outcome.error, outcome.endpoint, tool, this.wirePin);
   }
 
   private isVersionRefusal(target: Target, used: A2AEndpoint, error: RpcErrorObject): boolean {
@@ -244,7 +262,7 @@ export class A2ATransport implements AdcpTransport {
   private async once(request: RpcRequest, target: Target, endpoint: A2AEndpoint): Promise<Outcome> {
     const reply = await callJsonRpc(request);
     if (!reply.ok) return { kind: 'rpc-error', error: reply.error, endpoint };
-    if (isProfiled(target.lookup, endpoint)) {
+    if (!this.plain && isProfiled(target.lookup, endpoint)) {
       const kind = request.method === A2A_METHODS['1.0'].send ? 'send' : 'task';
       assertProfileAnswer(reply.result, kind, { url: request.url, tool: request.tool ?? request.method });
     }
@@ -281,7 +299,7 @@ export class A2ATransport implements AdcpTransport {
       if (snapshot.final) break;
     }
     if (snapshot.status === undefined) throw protocolError(request, 'ended the stream without a task status');
-    if (isProfiled(target.lookup, endpoint)) {
+    if (!this.plain && isProfiled(target.lookup, endpoint)) {
       assertProfileAnswer(snapshot.toTask(), 'task', { url: request.url, tool: request.tool ?? request.method });
     }
     return { kind: 'result', result: this.build(snapshot.toTask(), target, request) };
@@ -318,7 +336,7 @@ export class A2ATransport implements AdcpTransport {
   private resolveOptions(options: TransportCallOptions): ResolveOptions {
     return {
       url: this.options.url,
-      pin: this.pin,
+      pin: this.wirePin,
       fetch: this.fetch,
       headers: this.options.headers ?? {},
       maxBytes: options.maxBytes ?? this.options.maxBytes,

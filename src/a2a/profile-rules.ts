@@ -25,12 +25,15 @@ export function isProfiled(lookup: CardLookup, endpoint: A2AEndpoint): boolean {
 /**
  * Throws `profile_violation` (with the rule) before a request goes to the 1.0 interface of an
  * agent whose card breaks the profile's advertisement rules (a2a-profile-extension.md,
- * "Advertisement and activation", "Runtime discovery"); says so when the card also offers v0.3.
+ * "Advertisement and activation", "Runtime discovery"); names the ways through: `a2aWire: 'plain'`,
+ * and v0.3 when the card also offers it. Not called for a `plain` client.
  */
 export function assertProfileCard(lookup: CardLookup, profile: CardProfile | undefined, endpoint: A2AEndpoint): void {
   if (!lookup.found || profile === undefined || profile.ok || endpoint.wire !== '1.0') return;
   const legacy = listEndpoints(lookup.card, lookup.url).some((e) => e.wire === '0.3');
-  const hint = legacy ? "; its v0.3 interface can still be used with a2aWire: '0.3'" : '';
+  const hint =
+    "; to call it as plain A2A 1.0 (no profile activation, answers not held to it) pass a2aWire: 'plain'" +
+    (legacy ? ", or use its v0.3 interface with a2aWire: '0.3' or 'auto'" : '');
   throw new AdcpWireError(
     'profile_violation',
     `agent card at ${lookup.url} breaks the AdCP A2A profile (${profile.code}): ${profile.message}${hint}`,

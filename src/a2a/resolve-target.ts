@@ -38,16 +38,22 @@ export function lookupCard(options: ResolveOptions): Promise<CardLookup> {
 }
 
 /**
- * Chooses the endpoint from the agent card (1.0 preferred unless pinned). No card: the URL is the
+ * Chooses the endpoint from the agent card (1.0 preferred unless pinned; unpinned, v0.3 when the
+ * card breaks the AdCP profile and offers v0.3). No card: the URL is the
  * endpoint, on the pinned wire or 1.0 first. A card that is there but unusable throws `protocol`;
  * a card without the pinned wire throws `unsupported_version`.
  */
 export async function resolveTarget(options: ResolveOptions): Promise<Target> {
   const lookup = await lookupCard(options);
   if (lookup.found) {
-    const endpoint = selectEndpoint(lookup.card, lookup.url, options.pin);
-    const target: Target = { endpoint, lookup, allowedOrigins: originsOf(lookup.url, lookup.card), guessed: false };
+    let endpoint = selectEndpoint(lookup.card, lookup.url, options.pin);
     const profile = cardProfileOf(lookup);
+    // `auto`: a 1.0 interface whose card breaks the profile (a plain A2A 1.0 agent) is passed
+    // over for the card's v0.3 interface, which predates the profile (decision 0165).
+    if (options.pin === 'auto' && endpoint.wire === '1.0' && profile !== undefined && !profile.ok) {
+      endpoint = listEndpoints(lookup.card, lookup.url).find((e) => e.wire === '0.3') ?? endpoint;
+    }
+    const target: Target = { endpoint, lookup, allowedOrigins: originsOf(lookup.url, lookup.card), guessed: false };
     if (profile !== undefined) target.profile = profile;
     return target;
   }

@@ -4,11 +4,13 @@ import { UsageError, parseSeconds, printable } from './args.js';
 import { signingOptionsFromJwk } from '../signing/signing-key-file.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
 import type { CliIo } from './io.js';
+import { A2A_WIRE_CHOICES, type A2AWireChoice } from '../core/a2a-wire.js';
 
 /** The options every command that talks to an agent accepts. */
 export const CONNECTION_OPTIONS = {
   protocol: { type: 'string' },
   'mcp-era': { type: 'string' },
+  'a2a-wire': { type: 'string' },
   auth: { type: 'string' },
   header: { type: 'string', multiple: true },
   'credential-origin': { type: 'string', multiple: true },
@@ -22,6 +24,9 @@ export const CONNECTION_HELP = [
   '                           A2A address by its agent card, MCP otherwise)',
   '  --mcp-era auto|modern|legacy  MCP only: the era to speak (default auto: MCP 2026-07-28',
   '                           when server/discover says the agent is modern, else the 2025 era)',
+  '  --a2a-wire auto|1.0|0.3|plain  A2A only: the wire to speak (default auto: 1.0 under the AdCP',
+  "                           A2A profile, else the card's v0.3 interface); plain calls an A2A 1.0",
+  '                           agent that does not declare the profile, without it',
   '  --auth TOKEN             bearer token (or set ADCP_AUTH_TOKEN, kept out of shell history)',
   '  --header K:V             extra request header, repeatable',
   '  --credential-origin URL  another origin --auth and --header may be sent to (an A2A card',
@@ -37,6 +42,8 @@ export interface Connection {
   protocol: 'mcp' | 'a2a' | 'auto';
   /** MCP era: probed (`auto`) or pinned. */
   mcpEra?: 'auto' | 'modern' | 'legacy';
+  /** A2A wire: chosen from the card (`auto`), pinned, or `plain` 1.0 without the AdCP profile. */
+  a2aWire?: A2AWireChoice;
   headers: Record<string, string>;
   auth?: string;
   /** Origins besides the URL's that the credentials may go to. */
@@ -55,6 +62,7 @@ export function readConnection(
   values: {
     protocol?: string;
     'mcp-era'?: string;
+    'a2a-wire'?: string;
     auth?: string;
     header?: string[];
     'credential-origin'?: string[];
@@ -99,6 +107,13 @@ export function readConnection(
       throw new UsageError(`--mcp-era takes auto, modern or legacy, not '${printable(era)}'.`);
     }
     connection.mcpEra = era;
+  }
+  const wire = values['a2a-wire'];
+  if (wire !== undefined) {
+    if (!(A2A_WIRE_CHOICES as readonly string[]).includes(wire)) {
+      throw new UsageError(`--a2a-wire takes auto, 1.0, 0.3 or plain, not '${printable(wire)}'.`);
+    }
+    connection.a2aWire = wire as A2AWireChoice;
   }
   if (auth !== undefined && auth !== '') connection.auth = auth;
   if (values['sign-key'] !== undefined) connection.signing = readSigningKey(values['sign-key'], io);

@@ -29,6 +29,8 @@ Options:
   --no-history             keep calls in memory only
   --protocol mcp|a2a|auto  which wire to speak to url (default auto)
   --mcp-era auto|modern|legacy  MCP only: the era to speak (default auto)
+  --a2a-wire auto|1.0|0.3|plain  A2A only: the wire to speak (default auto; plain: 1.0
+                           without the AdCP A2A profile)
   --auth TOKEN             bearer token for url (or set ADCP_AUTH_TOKEN)
   --header K:V             extra request header for url, repeatable (its value is masked)
   --credential-origin URL  another origin --auth and --header may be sent to, repeatable
@@ -88,6 +90,7 @@ export const inspectCommand: Command = async (argv: string[], io: CliIo) => {
                   protocol: connection.protocol,
                   headers: connection.headers,
                   ...(connection.mcpEra !== undefined ? { mcpEra: connection.mcpEra } : {}),
+                  ...(connection.a2aWire !== undefined ? { a2aWire: connection.a2aWire } : {}),
                   ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
                   ...(connection.credentialOrigins !== undefined
                     ? { credentialOrigins: connection.credentialOrigins }

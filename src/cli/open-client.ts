@@ -53,6 +53,7 @@ export async function openAdcpClient(connection: Connection, hooks: ClientHooks 
       headers: connection.headers,
       timeoutMs: connection.timeoutMs,
       ...(connection.mcpEra !== undefined ? { mcpEra: connection.mcpEra } : {}),
+      ...(connection.a2aWire !== undefined ? { a2aWire: connection.a2aWire } : {}),
       ...(connection.auth !== undefined ? { auth: connection.auth } : {}),
       ...(connection.validate !== undefined ? { validate: connection.validate } : {}),
       ...(connection.signing !== undefined ? { signing: connection.signing } : {}),

@@ -3,6 +3,9 @@ import { EXIT, type CliIo } from './io.js';
 import { isAdcpWireError } from '../core/wire-error.js';
 import { safeJson } from './safe-json.js';
 
+/** Longest message printed; a wire error's message quotes at most a few capped seller strings. */
+const MESSAGE_MAX = 2000;
+
 const NEXT_STEP: Record<string, string> = {
   network: 'check the URL and that the agent is running.',
   timeout: 'the agent did not answer in time; raise --timeout or try again later.',
@@ -19,7 +22,7 @@ const NEXT_STEP: Record<string, string> = {
     'the URL is not allowed (private or non-http address, or an origin your credentials may not go to: --credential-origin allows one).',
   store: 'the local state store failed; check --store-url or the database file.',
   profile_violation:
-    'the A2A agent breaks the AdCP A2A profile (its agent card or its answer, rule named above); report it to the seller.',
+    'the A2A agent breaks the AdCP A2A profile (its agent card or its answer, rule named above); report it to the seller, or call it without the profile: --a2a-wire plain (A2A 1.0) or --a2a-wire 0.3.',
 };
 
 /**
@@ -39,7 +42,10 @@ export function reportError(io: CliIo, command: string, error: unknown, options:
         : error.tokenError !== undefined
           ? 'check the token: --auth TOKEN (or ADCP_AUTH_TOKEN).'
           : (NEXT_STEP[error.code] ?? '');
-    io.stderr.write(`adcp ${command}: ${printable(error.message)} [${error.code}]\n${hint ? `  ${hint}\n` : ''}`);
+    // The whole message: the library's own words end with the way through (seller text in it is capped where it is quoted).
+    io.stderr.write(
+      `adcp ${command}: ${printable(error.message, MESSAGE_MAX)} [${error.code}]\n${hint ? `  ${hint}\n` : ''}`,
+    );
     // The agent answered (no such task, refused, the token refused): exit 1 as for any other refusal.
     const answered = error.code === 'not_found' || error.code === 'refused' || error.tokenError !== undefined;
     return answered ? EXIT.failed : EXIT.unreachable;
@@ -57,7 +63,7 @@ function signatureHint(code: string): string {
 
 /** The `error` member of a `--json` document: a wire error's code and fields, `usage`, or `failed`. */
 function errorJson(error: unknown): Record<string, unknown> {
-  const message = printable(error instanceof Error ? error.message : String(error), 1000);
+  const message = printable(error instanceof Error ? error.message : String(error), MESSAGE_MAX);
   if (error instanceof UsageError) return { code: 'usage', message };
   if (!isAdcpWireError(error)) return { code: 'failed', message };
   const out: Record<string, unknown> = { code: error.code, message };

@@ -287,6 +287,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       stepTimeoutMs: connection.timeoutMs,
       ...(connection.auth === undefined ? {} : { auth: connection.auth }),
       ...(connection.mcpEra === undefined ? {} : { mcpEra: connection.mcpEra }),
+      ...(connection.a2aWire === undefined ? {} : { a2aWire: connection.a2aWire }),
       ...(connection.signing === undefined ? {} : { signing: connection.signing }),
       ...(connection.credentialOrigins === undefined ? {} : { credentialOrigins: connection.credentialOrigins }),
       ...(v.id === undefined ? {} : { ids: v.id }),

@@ -1,3 +1,4 @@
+import type { A2AWireChoice } from '../core/a2a-wire.js';
 import type { JsonObject } from '../core/types.js';
 import type { OperationStore } from '../store/types.js';
 import type { AdcpTransport, ProgressEvent } from '../transport/transport.js';
@@ -92,8 +93,14 @@ export interface AdcpClientOptions {
    * pin it cannot serve and echoes the release served, which response validation follows).
    */
   negotiate?: boolean;
-  /** A2A only: pin the wire instead of choosing from the agent card. */
-  a2aWire?: 'auto' | '1.0' | '0.3';
+  /**
+   * A2A only: which wire. `auto` (default) reads the agent card and speaks A2A 1.0 under the AdCP
+   * A2A profile, or the card's v0.3 interface when its 1.0 one does not declare the profile (or
+   * the card offers v0.3 only); `1.0` and `0.3` pin one. A 1.0 agent whose card breaks the
+   * profile is refused (`AdcpWireError('profile_violation')`) unless you pass `plain`: A2A 1.0
+   * without activating the profile and without holding its answers to it (decision 0165).
+   */
+  a2aWire?: A2AWireChoice;
   /**
    * MCP only: `auto` (default) learns the era once with `server/discover` (MCP 2026-07-28 to a
    * modern agent, the 2025 era to an older one; a network failure is an error, never a reason to

@@ -1,3 +1,4 @@
+import type { A2AWireChoice } from '../core/a2a-wire.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
 import type { InMemoryHandler } from '../transport/in-memory-fetch.js';
@@ -28,7 +29,7 @@ export interface InMemoryTransportOptions {
   /** Default response byte cap; each call's own cap wins. Default 4 MiB. */
   maxResponseBytes?: number;
   /** A2A only: pin the wire instead of choosing from the agent card. */
-  a2aWire?: 'auto' | '1.0' | '0.3';
+  a2aWire?: A2AWireChoice;
   /** MCP only: pin the era (`modern` 2026-07-28, `legacy` 2025) instead of learning it (`auto`). */
   mcpEra?: 'auto' | 'modern' | 'legacy';
 }

@@ -6,6 +6,16 @@ import type { JsonObject } from './types.js';
  */
 export type A2AWire = '1.0' | '0.3';
 
+/**
+ * How a client picks its A2A wire: `auto` (the card's 1.0 interface under the AdCP profile, else
+ * its v0.3 one), `1.0` (the profile, nothing else), `0.3`, or `plain`: A2A 1.0 to an agent that
+ * does not declare the profile, without activating it or holding answers to it (decision 0165).
+ */
+export type A2AWireChoice = 'auto' | A2AWire | 'plain';
+
+/** Every `A2AWireChoice`, for option checks and help text. */
+export const A2A_WIRE_CHOICES = ['auto', '1.0', '0.3', 'plain'] as const satisfies readonly A2AWireChoice[];
+
 /** What a JSON-RPC method does, whichever wire names it. */
 export type A2AOperation = 'send' | 'stream' | 'get' | 'cancel' | 'resubscribe';
 
@@ -48,11 +58,13 @@ export const VERSION_NOT_SUPPORTED = -32009;
 /** JSON-RPC `TaskNotFoundError`, the same code on both wires. */
 export const TASK_NOT_FOUND = -32001;
 
-/** Headers every request of `wire` carries, on top of the caller's. */
-export function wireHeaders(wire: A2AWire): Record<string, string> {
-  return wire === '1.0'
-    ? { 'A2A-Version': '1.0', 'A2A-Extensions': ADCP_PROFILE_URI }
-    : { 'A2A-Extensions': ADCP_PROFILE_URI };
+/**
+ * Headers every request of `wire` carries, on top of the caller's: the version, and the AdCP
+ * profile's activation unless the call is `plain` (an agent that does not declare the profile).
+ */
+export function wireHeaders(wire: A2AWire, options: { plain?: boolean } = {}): Record<string, string> {
+  const version: Record<string, string> = wire === '1.0' ? { 'A2A-Version': '1.0' } : {};
+  return options.plain === true ? version : { ...version, 'A2A-Extensions': ADCP_PROFILE_URI };
 }
 
 export interface InvocationOptions {

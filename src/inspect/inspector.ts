@@ -3,6 +3,7 @@ import type { AdcpClient } from '../client/adcp-client.js';
 import type { DiscoverResult } from '../client/discover.js';
 import { isFinalResult, type TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
+import type { A2AWireChoice } from '../core/a2a-wire.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
@@ -20,6 +21,7 @@ export interface AgentConfig {
   url: string;
   protocol?: 'mcp' | 'a2a' | 'auto';
   mcpEra?: 'auto' | 'modern' | 'legacy';
+  a2aWire?: A2AWireChoice;
   /** Bearer token. */
   auth?: string;
   headers?: Record<string, string>;
@@ -187,6 +189,7 @@ export class Inspector {
       negotiate: true,
       validate: 'response',
       ...(config.mcpEra !== undefined ? { mcpEra: config.mcpEra } : {}),
+      ...(config.a2aWire !== undefined ? { a2aWire: config.a2aWire } : {}),
       ...(config.auth !== undefined ? { auth: config.auth } : {}),
       ...(config.headers !== undefined ? { headers: config.headers } : {}),
       ...(config.credentialOrigins !== undefined ? { credentialOrigins: config.credentialOrigins } : {}),

@@ -1,3 +1,4 @@
+import type { A2AWireChoice } from '../core/a2a-wire.js';
 import { randomBytes } from 'node:crypto';
 import { AdcpClient } from '../client/index.js';
 import type { TaskResult } from '../core/task-result.js';
@@ -35,7 +36,7 @@ export interface RunStoryboardsOptions {
   auth?: string;
   headers?: Record<string, string>;
   mcpEra?: 'auto' | 'modern' | 'legacy';
-  a2aWire?: 'auto' | '1.0' | '0.3';
+  a2aWire?: A2AWireChoice;
   /** The AdCP release the client speaks. Default: the compliance release's (`3.1.19` -> `3.1`). */
   adcpVersion?: string;
   /**

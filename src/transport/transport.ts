@@ -1,3 +1,4 @@
+import type { A2AWireChoice } from '../core/a2a-wire.js';
 import type { AbortSource } from './deadline-signal.js';
 import type { TaskSupport } from '../core/tool-table.js';
 import type { JsonObject } from '../core/types.js';
@@ -134,7 +135,7 @@ export interface TransportOptions {
   /** Default response byte cap (UTF-8 bytes) when a call does not give one. */
   maxBytes: number;
   /** A2A only: pin the wire instead of choosing from the agent card. */
-  a2aWire?: 'auto' | '1.0' | '0.3';
+  a2aWire?: A2AWireChoice;
   /**
    * MCP only: the era to speak. `auto` (default) asks `server/discover` once and speaks
    * 2026-07-28 to a modern agent, the 2025 era (`initialize`, sessions) to the others;

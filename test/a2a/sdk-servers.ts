@@ -15,6 +15,8 @@ export interface TestServer {
   calls: string[];
   /** A2A-Version header of each request. */
   versions: (string | undefined)[];
+  /** A2A-Extensions header of each request. */
+  extensions: (string | undefined)[];
   close(): Promise<void>;
 }
 
@@ -35,11 +37,17 @@ async function listen(app: express.Express): Promise<{ server: Server; base: str
   return { server, base: `http://127.0.0.1:${address.port}` };
 }
 
-function track(app: express.Express, calls: string[], versions: (string | undefined)[]): void {
+function track(
+  app: express.Express,
+  calls: string[],
+  versions: (string | undefined)[],
+  extensions: (string | undefined)[] = [],
+): void {
   app.use(express.json({ limit: '5mb' }), (req, _res, next) => {
     if (req.method === 'POST' && typeof req.body?.method === 'string') {
       calls.push(req.body.method);
       versions.push(req.header('a2a-version'));
+      extensions.push(req.header('a2a-extensions'));
     }
     next();
   });
@@ -73,7 +81,8 @@ export async function startV03Server(script: Script): Promise<TestServer> {
   const app = express();
   const calls: string[] = [];
   const versions: (string | undefined)[] = [];
-  track(app, calls, versions);
+  const extensions: (string | undefined)[] = [];
+  track(app, calls, versions, extensions);
   const { server, base } = await listen(app);
   const card = {
     name: 'v03 seller',
@@ -140,7 +149,7 @@ export async function startV03Server(script: Script): Promise<TestServer> {
   };
   const handler = new V03Server.DefaultRequestHandler(card, new V03Server.InMemoryTaskStore(), executor);
   new A2AExpressApp(handler).setupRoutes(app);
-  return { base, calls, versions, close: closer(server) };
+  return { base, calls, versions, extensions, close: closer(server) };
 }
 
 // ---- 1.x ----
@@ -168,16 +177,20 @@ function v1Part(part: ScriptPart): Record<string, unknown> {
   };
 }
 
-/** A 1.x SDK server playing `script`; `compat` also serves v0.3 on the same endpoint. */
+/**
+ * A 1.x SDK server playing `script`; `compat` also serves v0.3 on the same endpoint; `plain`
+ * does not declare the AdCP A2A profile on its card (a plain A2A 1.0 agent).
+ */
 export async function startV1Server(
   script: Script,
-  options: { compat?: boolean; noCard?: boolean } = {},
+  options: { compat?: boolean; noCard?: boolean; plain?: boolean } = {},
 ): Promise<TestServer> {
   const compat = options.compat === true;
   const app = express();
   const calls: string[] = [];
   const versions: (string | undefined)[] = [];
-  track(app, calls, versions);
+  const extensions: (string | undefined)[] = [];
+  track(app, calls, versions, extensions);
   const { server, base } = await listen(app);
   const iface = (protocolVersion: string) => ({
     url: `${base}/a2a`,
@@ -194,14 +207,17 @@ export async function startV1Server(
     capabilities: {
       streaming: true,
       pushNotifications: false,
-      extensions: [
-        {
-          uri: 'https://adcontextprotocol.org/extensions/adcp/v3',
-          description: 'AdCP',
-          required: true,
-          params: undefined,
-        },
-      ],
+      extensions:
+        options.plain === true
+          ? []
+          : [
+              {
+                uri: 'https://adcontextprotocol.org/extensions/adcp/v3',
+                description: 'AdCP',
+                required: true,
+                params: undefined,
+              },
+            ],
     },
     securitySchemes: {},
     securityRequirements: [],
@@ -286,7 +302,7 @@ export async function startV1Server(
   if (options.noCard !== true)
     app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, ...legacy }));
   app.use('/a2a', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...legacy }));
-  return { base, calls, versions, close: closer(server) };
+  return { base, calls, versions, extensions, close: closer(server) };
 }
 
 /** Starts the server of `kind`. */
