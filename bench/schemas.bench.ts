@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mediaBuyRequest, packageRequest } from '../src/seller/sample-requests.js';
 import { CATALOG, productToWire } from '../src/seller/catalog.js';
 import { replaceGeneratedBlock } from './fixtures/generated-block.js';
-import { answerCapabilities, buildCapabilities } from '../src/server/capabilities.js';
+import { answerCapabilities, buildCapabilities } from '../src/server/tools/capabilities.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from './args.js';
-import { principalProblem, tokenProblem } from '../server/static-tokens.js';
+import { principalProblem, tokenProblem } from '../server/auth/static-tokens.js';
 
 /**
  * The principal of a token given without one: `token:` and the first 8 hex digits of its SHA-256,

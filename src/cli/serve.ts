@@ -3,14 +3,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError, parseCommand, parsePort, printable, usageError } from './args.js';
 import { readLivePrincipals, readServeTokens } from './serve-tokens.js';
-import type { RequestSigningServerOptions } from '../server/request-signing.js';
+import type { RequestSigningServerOptions } from '../server/auth/request-signing.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
 import { createStyle, wantsColor } from './style.js';
 import { exitOnSecondSignal, untilStopped } from './until-stopped.js';
 import type { ReferenceSeller } from '../seller/start-reference-seller.js';
-import type { ShutdownReport } from '../server/adcp-tasks.js';
+import type { ShutdownReport } from '../server/tasks/adcp-tasks.js';
 
 const HELP = `Usage: adcp serve [options]
 

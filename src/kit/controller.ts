@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import { assertTransition } from '../server/lifecycles.js';
-import { ControllerError, type ControllerScenario } from '../server/test-controller.js';
+import { assertTransition } from '../server/tools/lifecycles.js';
+import { ControllerError, type ControllerScenario } from '../server/tools/test-controller.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
 import type { KitKind, KitRecords } from './records.js';
 

@@ -2,11 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
-import { adcpError } from '../server/adcp-error.js';
-import { assertTransition } from '../server/lifecycles.js';
-import { pageOf, readPageQuery } from '../server/paginate.js';
-import type { ControllerScenario } from '../server/test-controller.js';
-import { AdcpToolError } from '../server/tool-error.js';
+import { adcpError } from '../server/tools/adcp-error.js';
+import { assertTransition } from '../server/tools/lifecycles.js';
+import { pageOf, readPageQuery } from '../server/tools/paginate.js';
+import type { ControllerScenario } from '../server/tools/test-controller.js';
+import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
 import { kitScenarios } from './controller.js';
 import {

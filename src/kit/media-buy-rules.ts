@@ -1,10 +1,10 @@
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import { adcpError } from '../server/adcp-error.js';
-import type { AdcpToolError } from '../server/tool-error.js';
+import { adcpError } from '../server/tools/adcp-error.js';
+import type { AdcpToolError } from '../server/tools/tool-error.js';
 
 /**
- * The media buy's own rules, beside its state machine (src/server/lifecycles.ts): which statuses
+ * The media buy's own rules, beside its state machine (src/server/tools/lifecycles.ts): which statuses
  * a buyer's `update_media_buy` may act on, and what each buyer action does. One home for the
  * errors the spec names for them (`NOT_CANCELLABLE`, `INVALID_STATE`, `PACKAGE_NOT_FOUND`, ...).
  */

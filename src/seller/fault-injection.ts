@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
-import { AdcpToolError } from '../server/tool-error.js';
+import { AdcpToolError } from '../server/tools/tool-error.js';
 
 /**
  * Failure on demand, for demos and tests. Either the `x-adcp-fail` request header or a marker in

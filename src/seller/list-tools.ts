@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import { pageOf, readPageQuery } from '../server/paginate.js';
-import { AdcpToolError } from '../server/tool-error.js';
+import { pageOf, readPageQuery } from '../server/tools/paginate.js';
+import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { SellerToolDeps } from './seller-tools.js';
 import { validActions } from '../kit/media-buy-rules.js';

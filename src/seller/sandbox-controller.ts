@@ -1,8 +1,8 @@
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
-import { assertTransition } from '../server/lifecycles.js';
-import { ControllerError, type TestControllerOptions } from '../server/test-controller.js';
+import { assertTransition } from '../server/tools/lifecycles.js';
+import { ControllerError, type TestControllerOptions } from '../server/tools/test-controller.js';
 import type { CatalogProduct } from './catalog.js';
 import { channelsOf, simulatedCounts } from '../kit/controller.js';
 import type { SellerDb } from './seller-db.js';

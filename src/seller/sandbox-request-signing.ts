@@ -1,7 +1,7 @@
 import type { Jwk } from '../signing/jwks.js';
 import { MemoryReplayStore } from '../signing/replay-store.js';
 import { RevocationList } from '../signing/revocation.js';
-import type { RequestSigningServerOptions } from '../server/request-signing.js';
+import type { RequestSigningServerOptions } from '../server/auth/request-signing.js';
 
 /**
  * The compliance runner's counterparty (compliance test kit `signed-requests-runner.yaml`): the

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { createMediaBuyKit, type MediaBuyKit } from '../kit/media-buy-kit.js';
 import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
-import type { ControllerScenario } from '../server/test-controller.js';
+import type { ControllerScenario } from '../server/tools/test-controller.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import { CATALOG, productToWire, searchCatalog } from './catalog.js';
 import type { SellerDb } from './seller-db.js';

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import { adcpError } from '../server/adcp-error.js';
-import { AdcpToolError } from '../server/tool-error.js';
+import { adcpError } from '../server/tools/adcp-error.js';
+import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import { findProduct, productToWire, searchCatalog, type CatalogProduct } from './catalog.js';
 import { listTools } from './list-tools.js';

@@ -6,14 +6,14 @@ import { resolveParsedOperation, type OperationResolution } from '../core/resolv
 import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { MemoryTaskStore } from '../store/memory-task-store.js';
-import { anonymousPrincipal } from './anonymous-principal.js';
+import { anonymousPrincipal } from './auth/anonymous-principal.js';
 import { MemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
-import { createA2AEndpoint } from './a2a-sdk-endpoint.js';
-import { createAdcpTaskRunner, type ShutdownReport } from './adcp-tasks.js';
-import { buildCapabilities } from './capabilities.js';
-import { defaultCapabilitiesTool } from './default-capabilities-tool.js';
-import { buildAgentCard, buildServerCard } from './cards.js';
-import { agentCardSecurity } from './card-security.js';
+import { createA2AEndpoint } from './a2a/a2a-sdk-endpoint.js';
+import { createAdcpTaskRunner, type ShutdownReport } from './tasks/adcp-tasks.js';
+import { buildCapabilities } from './tools/capabilities.js';
+import { defaultCapabilitiesTool } from './tools/default-capabilities-tool.js';
+import { buildAgentCard, buildServerCard } from './http/cards.js';
+import { agentCardSecurity } from './auth/card-security.js';
 import {
   checkHostAndOrigin,
   isLoopbackHostAt,
@@ -24,24 +24,24 @@ import {
   LOOPBACK_HOSTS,
   publicOriginOf,
   readBody,
-} from './http-guard.js';
-import { createIdempotencyLayer } from './idempotency.js';
-import { requiresIdempotencyKey } from './requires-idempotency-key.js';
-import { createMcpEndpoint } from './mcp-endpoint.js';
-import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp-modern-endpoint.js';
-import { createMcpTaskWork } from './mcp-task-work.js';
-import { startCancelWatch } from './cancel-watch.js';
-import { createAdcpServing } from './adcp-serving.js';
-import { createRequestSigningVerifier, signedPrincipal } from './request-signing.js';
-import { createRequestAuth } from './request-auth.js';
-import { PROTECTED_RESOURCE_PREFIX } from './protected-resource.js';
-import { createServerWebhooks } from './server-webhooks.js';
-import { taskStatusTools } from './task-status-tools.js';
-import { advertiseComplianceTesting, createTestControllerTool } from './test-controller.js';
-import { startTaskUpkeep } from './task-upkeep.js';
-import { createReadiness } from './readiness.js';
-import { HEALTH_PATHS, isHealthPath, serveHealth } from './health-endpoints.js';
-import { waitForDrain } from './wait-for-drain.js';
+} from './http/http-guard.js';
+import { createIdempotencyLayer } from './calls/idempotency.js';
+import { requiresIdempotencyKey } from './calls/requires-idempotency-key.js';
+import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp/mcp-modern-endpoint.js';
+import { createMcpTaskWork } from './mcp/mcp-task-work.js';
+import { startCancelWatch } from './tasks/cancel-watch.js';
+import { createAdcpServing } from './tools/adcp-serving.js';
+import { createRequestSigningVerifier, signedPrincipal } from './auth/request-signing.js';
+import { createRequestAuth } from './auth/request-auth.js';
+import { PROTECTED_RESOURCE_PREFIX } from './auth/protected-resource.js';
+import { createServerWebhooks } from './tasks/server-webhooks.js';
+import { taskStatusTools } from './tasks/task-status-tools.js';
+import { advertiseComplianceTesting, createTestControllerTool } from './tools/test-controller.js';
+import { startTaskUpkeep } from './tasks/task-upkeep.js';
+import { createReadiness } from './http/readiness.js';
+import { HEALTH_PATHS, isHealthPath, serveHealth } from './http/health-endpoints.js';
+import { waitForDrain } from './http/wait-for-drain.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
 import { checkActivityListener } from '../telemetry/activity.js';

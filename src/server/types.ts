@@ -3,14 +3,14 @@ import type { JsonObject } from '../core/types.js';
 import type { IdempotencyStore } from '../store/idempotency-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskSupport } from '../core/tool-table.js';
-import type { AdcpServingOptions } from './adcp-serving.js';
-import type { CapabilitiesOverride } from './capabilities.js';
-import type { InsertLimits } from './insert-rate-limiter.js';
-import type { ServerWebhookOptions } from './server-webhooks.js';
-import type { RequestSigningServerOptions } from './request-signing.js';
-import type { AdcpAuthOptions } from './auth-options.js';
+import type { AdcpServingOptions } from './tools/adcp-serving.js';
+import type { CapabilitiesOverride } from './tools/capabilities.js';
+import type { InsertLimits } from './calls/insert-rate-limiter.js';
+import type { ServerWebhookOptions } from './tasks/server-webhooks.js';
+import type { RequestSigningServerOptions } from './auth/request-signing.js';
+import type { AdcpAuthOptions } from './auth/auth-options.js';
 import type { ActivityListener } from '../telemetry/activity.js';
-import type { TestControllerOptions } from './test-controller.js';
+import type { TestControllerOptions } from './tools/test-controller.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type { TaskSupport };

@@ -159,7 +159,7 @@ export interface TaskStore {
   releaseLeases?(): Promise<number>;
   /**
    * Of `taskIds`, those that are now cancelled (whoever owns them): how an instance of a fleet
-   * learns that a task it runs was cancelled through another (server/cancel-watch.ts). Only a
+   * learns that a task it runs was cancelled through another (server/tasks/cancel-watch.ts). Only a
    * store shared between processes has it.
    */
   cancelledAmong?(taskIds: readonly string[]): Promise<string[]>;

@@ -1,7 +1,7 @@
 /**
  * The webhook outbox of a task store that outlives a process (SQLite file, PostgreSQL): a webhook
  * owed for a task's status change is written in the same transaction as the status, then sent by
- * a sender loop of any process on the store (src/server/outbox-sender.ts, docs/fleet.md "Webhook
+ * a sender loop of any process on the store (src/server/tasks/outbox-sender.ts, docs/fleet.md "Webhook
  * outbox"). Each row carries a lease: the process sending it holds it for one attempt; when that
  * process dies, the lease lapses and another takes the delivery over. The row's id is the
  * envelope's `idempotency_key`, and the envelope is stored whole, so every attempt by every

@@ -96,6 +96,46 @@ function violationsOf(fileInSrc: string, text: string, rules: Map<string, Rule>)
   return out;
 }
 
+/** The subfolder of `src/server` a file is in (`auth`, `mcp`, ...), or undefined outside one. */
+function serverPartOf(fileInSrc: string): string | undefined {
+  const parts = fileInSrc.split('/');
+  return parts[0] === 'server' && parts.length > 2 ? parts[1] : undefined;
+}
+
+/**
+ * The import cycles between subfolders of `src/server` (files directly in `src/server`, the
+ * assembly and its shared types, are left out), each as `a -> b -> a`. Empty when they form
+ * layers.
+ */
+function serverCycles(files: ReadonlyArray<readonly [fileInSrc: string, text: string]>): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const [fileInSrc, text] of files) {
+    const from = serverPartOf(fileInSrc);
+    if (from === undefined) continue;
+    for (const specifier of importsOf(text)) {
+      if (!specifier.startsWith('.')) continue;
+      const to = serverPartOf(posix.normalize(posix.join(posix.dirname(fileInSrc), specifier)));
+      if (to === undefined || to === from) continue;
+      const targets = edges.get(from) ?? new Set<string>();
+      edges.set(from, targets.add(to));
+    }
+  }
+  const cycles: string[] = [];
+  const done = new Set<string>();
+  const visit = (part: string, path: string[]): void => {
+    const at = path.indexOf(part);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), part].join(' -> '));
+      return;
+    }
+    if (done.has(part)) return;
+    for (const next of edges.get(part) ?? []) visit(next, [...path, part]);
+    done.add(part);
+  };
+  for (const part of [...edges.keys()].sort()) visit(part, []);
+  return cycles;
+}
+
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -125,6 +165,40 @@ describe('the layer rule of docs/architecture.md', () => {
       violationsOf(relative(SRC, path).split(sep).join('/'), readFileSync(path, 'utf8'), rules),
     );
     assert.deepEqual(found, [], `imports that docs/architecture.md does not allow:\n${found.join('\n')}`);
+  });
+
+  it('keeps the subfolders of src/server free of import cycles', () => {
+    const files = sourceFiles(join(SRC, 'server')).map(
+      (path) => [relative(SRC, path).split(sep).join('/'), readFileSync(path, 'utf8')] as const,
+    );
+    assert.ok(
+      files.some(([file]) => serverPartOf(file) !== undefined),
+      'src/server has subfolders',
+    );
+    const cycles = serverCycles(files);
+    assert.deepEqual(cycles, [], `import cycles between subfolders of src/server:\n${cycles.join('\n')}`);
+  });
+
+  it('keeps every folder of src/server at 20 files or fewer, tests included', () => {
+    const crowded: string[] = [];
+    const count = (dir: string): void => {
+      const entries = readdirSync(dir);
+      const files = entries.filter((name) => !statSync(join(dir, name)).isDirectory());
+      if (files.length > 20) crowded.push(`${relative(SRC, dir)}: ${files.length} files`);
+      for (const name of entries) if (statSync(join(dir, name)).isDirectory()) count(join(dir, name));
+    };
+    count(join(SRC, 'server'));
+    assert.deepEqual(crowded, [], 'split a crowded folder by concern (docs/architecture.md, "Inside server")');
+  });
+
+  it('catches a cycle between subfolders of src/server', () => {
+    const files = [
+      ['server/tools/a.ts', "import { b } from '../tasks/b.js';\n"],
+      ['server/tasks/b.ts', "import type { A } from '../tools/a.js';\nimport { T } from '../types.js';\n"],
+      ['server/types.ts', "import type { A } from './tools/a.js';\n"],
+    ] as const;
+    assert.deepEqual(serverCycles(files), ['tasks -> tools -> tasks']);
+    assert.deepEqual(serverCycles(files.slice(0, 1)), []);
   });
 
   it('catches an upward arrow, a package outside its room and a Node module in core', () => {

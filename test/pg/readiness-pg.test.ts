@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { AdcpClient } from '../../src/client/index.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
-import { ABANDONED_MESSAGE } from '../../src/server/task-upkeep.js';
+import { ABANDONED_MESSAGE } from '../../src/server/tasks/task-upkeep.js';
 import { PgDatabase } from '../../src/store/pg-database.js';
 import { PgIdempotencyStore } from '../../src/store/pg-idempotency-store.js';
 import { PgTaskStore } from '../../src/store/pg-task-store.js';

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mediaBuyRequest, packageRequest } from '../../src/seller/sample-requests.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
-import { createServerWebhooks } from '../../src/server/server-webhooks.js';
+import { createServerWebhooks } from '../../src/server/tasks/server-webhooks.js';
 
 // Issue 36 item 6: a reference seller bound to loopback lifted every SSRF rule for webhook URLs
 // (`allowInsecureUrls` from the listen address), even with `--public-url https://seller.example`

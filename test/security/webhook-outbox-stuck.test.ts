@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createServerWebhooks } from '../../src/server/server-webhooks.js';
-import { startOutboxSender, type OutboxSenderOptions } from '../../src/server/outbox-sender.js';
+import { createServerWebhooks } from '../../src/server/tasks/server-webhooks.js';
+import { startOutboxSender, type OutboxSenderOptions } from '../../src/server/tasks/outbox-sender.js';
 import { SqliteTaskStore } from '../../src/store/sqlite-task-store.js';
 import type { OwedWebhook } from '../../src/store/webhook-outbox.js';
 

@@ -1,5 +1,5 @@
 // An A2A resubscribe served by an instance that does not run the task follows the shared store
-// (src/server/a2a-follow-store.ts). Two servers on one task store stand for two instances of a
+// (src/server/a2a/a2a-follow-store.ts). Two servers on one task store stand for two instances of a
 // fleet: the task runs on the first, the resubscribe is served by the second. When the client
 // goes away, the second stops reading the store (it used to poll until the request timeout).
 import { after, before, describe, it } from 'node:test';

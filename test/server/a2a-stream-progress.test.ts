@@ -12,7 +12,7 @@ import { taskResultFromA2A } from '../../src/core/task-result-from-a2a.js';
 import { createAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
-import { progressUpdate } from '../../src/server/a2a-sdk-events.js';
+import { progressUpdate } from '../../src/server/a2a/a2a-sdk-events.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { gate } from './fixtures.js';
 import { ACTIVATED_CALL, ACTIVATED_HEADERS } from './profile-activation.js';

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AdcpClient } from '../../src/client/index.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
-import { jwtVerifier } from '../../src/server/jwt-verifier.js';
+import { jwtVerifier } from '../../src/server/auth/jwt-verifier.js';
 
 const ISSUER = 'https://auth.example';
 const KID = 'as-key-1';

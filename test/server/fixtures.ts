@@ -1,4 +1,4 @@
-import { AdcpToolError } from '../../src/server/tool-error.js';
+import { AdcpToolError } from '../../src/server/tools/tool-error.js';
 import type { AdcpToolDefinition } from '../../src/server/types.js';
 
 /** A promise with its resolve exposed, to hold async work until a test releases it. */

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
-import { AdcpToolError } from '../../src/server/tool-error.js';
+import { AdcpToolError } from '../../src/server/tools/tool-error.js';
 import { MemoryTaskStore } from '../../src/store/memory-task-store.js';
 import { gate, testTools } from './fixtures.js';
 import { modernRpc } from './modern-rpc.js';

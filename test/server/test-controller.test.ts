@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
-import { ControllerError } from '../../src/server/test-controller.js';
-import { assertTransition } from '../../src/server/lifecycles.js';
+import { ControllerError } from '../../src/server/tools/test-controller.js';
+import { assertTransition } from '../../src/server/tools/lifecycles.js';
 
 type Json = Record<string, unknown>;
 

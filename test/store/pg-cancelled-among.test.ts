@@ -1,5 +1,5 @@
 // PgTaskStore.cancelledAmong: which of the given task ids are now cancelled (how an instance of a
-// fleet learns that work it runs was cancelled through another: server/cancel-watch.ts). The ids
+// fleet learns that work it runs was cancelled through another: server/tasks/cancel-watch.ts). The ids
 // are the instance's own running work, so the answer is not scoped to an owner; it must be exact
 // for any id text (the ids travel as one text[] parameter) and any number of ids.
 import { after, before, describe, it } from 'node:test';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { a2aProfileHandler } from '../../src/cli/conformance/a2a-profile.js';
-import { buildAgentCard } from '../../src/server/cards.js';
+import { buildAgentCard } from '../../src/server/http/cards.js';
 import { checkProfileCard } from '../../src/core/a2a-profile-card.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
