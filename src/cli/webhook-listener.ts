@@ -121,7 +121,7 @@ async function jwksSignature(options: WebhookListenerOptions) {
   const where = options.jwksPath ?? '';
   if (/^https?:\/\//i.test(where)) {
     // The seller's jwks_uri: fetched, cached and refreshed by the webhooks library.
-    const { remoteJwks } = await import('../webhooks/index.js');
+    const { remoteJwks } = await import('../signing/index.js');
     try {
       return { scheme: 'rfc9421', jwks: remoteJwks(where) } as const;
     } catch (error) {

@@ -17,18 +17,6 @@ export type {
 export { createTransport } from './create-transport.js';
 export { createInMemoryTransport, type InMemoryTransportOptions, type InMemoryHandler } from './in-memory-transport.js';
 export { DEFAULT_RETRY } from './retry.js';
-export type {
-  TaskResult,
-  SuccessResult,
-  PendingResult,
-  ErrorResult,
-  CanceledResult,
-  ResultError,
-  ResultFile,
-  ResultOperation,
-} from '../core/task-result.js';
-export { isFinalResult } from '../core/task-result.js';
-export { AdcpWireError, isAdcpWireError } from '../core/wire-error.js';
 export { AdcpValidationError } from './validation-error.js';
 export { AdcpVersionError } from './negotiate-release.js';
 export { agentCapabilities, type AgentCapabilitiesOptions } from './agent-capabilities.js';

@@ -4,5 +4,4 @@ export type { BuyDecision, MediaBuySeller, ProductQuery, ProposedBuy } from './s
 export { MemoryKitRecords, SqliteKitRecords } from './records.js';
 export type { KitKind, KitRecord, KitRecords } from './records.js';
 export { PgKitRecords } from './pg-records.js';
-export { seededProduct } from './controller.js';
 export { defaultAcceptTerms, validActions, TERMINAL_STATUSES } from './media-buy-rules.js';

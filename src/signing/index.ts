@@ -25,7 +25,6 @@ export {
 } from '../core/resolve-operation.js';
 export { generateRequestSigningKey, signingOptionsFromJwk, type PrivateSigningJwk } from './signing-key-file.js';
 export { REQUEST_SIGNATURE_ERRORS, REQUEST_SIGNING_TAG, type RequestSignatureError } from './signature-codes.js';
-export { runRequestSigningVector, type RequestSigningVector } from './run-request-signing-vector.js';
 export { staticJwks, JwksUnavailableError, type Jwk, type JwkSet, type JwksSource, type JwksInput } from './jwks.js';
 export { remoteJwks, type RemoteJwksOptions } from './remote-jwks.js';
 export {

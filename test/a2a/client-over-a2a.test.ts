@@ -2,7 +2,8 @@
 // the response byte cap.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdcpClient, AdcpWireError, type ProgressEvent } from '../../src/client/index.js';
+import { AdcpClient, type ProgressEvent } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/index.js';
 import { startServer, type TestServer } from './sdk-servers.js';
 import { sellerScript, PRODUCTS } from './scripts.js';
 import { startRawServer, sendJson, v1Card, v1Task, type RawServer } from './raw-server.js';

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/index.js';
 import { startRawServer, sendJson, v1Card, v03Task, type RawServer, type RawRequest } from './raw-server.js';
 
 type Json = Record<string, unknown>;

@@ -4,7 +4,8 @@
 // the range `3` and `3.0` are the same value (the idempotency replay over A2A).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/index.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/create-adcp-server.js';
 import { testTools } from '../server/fixtures.js';
 import { startRawServer, sendJson, v1Card, v1Task, type RawServer } from './raw-server.js';

@@ -115,8 +115,17 @@ describe('scripts/bundle-client.mjs', () => {
     const url = (file: string) => pathToFileURL(path.join(dist, file)).href;
     const client = (await import(url('client/index.js'))) as typeof sourceClient;
     assert.deepEqual(Object.keys(client).sort(), Object.keys(sourceClient).sort());
+    // AdcpWireError's one home is the root entry: what the bundled client throws is that class.
+    const root = (await import(url('index.js'))) as typeof import('../../src/index.js');
     const wireError = (await import(url('core/wire-error.js'))) as { AdcpWireError: unknown };
-    assert.equal(client.AdcpWireError, wireError.AdcpWireError, 'one AdcpWireError for every subpath');
+    assert.equal(root.AdcpWireError, wireError.AdcpWireError, 'one AdcpWireError for every subpath');
+    const refused = await new client.AdcpClient({ url: 'http://127.0.0.1:1/mcp', protocol: 'mcp', retry: false })
+      .call('get_products', { buying_mode: 'brief', brief: 'x' })
+      .catch((error: unknown) => error);
+    assert.ok(
+      refused instanceof root.AdcpWireError,
+      `the bundled client throws the root's AdcpWireError: ${String(refused)}`,
+    );
 
     // Both transports through the bundle, against createAdcpServer from the server entry.
     const server = await import(url('server/index.js'));

@@ -22,8 +22,9 @@ const specifier = (entry: string) => (entry === '.' ? pkg.name : `${pkg.name}/${
 
 const CONSUMER = `
 ${entries.map((e, i) => `import * as entry${i} from '${specifier(e)}';`).join('\n')}
-import { AdcpClient, type TaskResult } from '${pkg.name}/client';
-import { validateWebhookEnvelope, type WebhookEnvelopeCheck } from '${pkg.name}';
+import { AdcpClient } from '${pkg.name}/client';
+import { validateWebhookEnvelope, type TaskResult, type WebhookEnvelopeCheck } from '${pkg.name}';
+import { runRequestSigningVector } from '${pkg.name}/testing';
 import { createWebhookHandler, type WebhookHandlerOptions } from '${pkg.name}/webhooks';
 import { MemoryDedupStore, type DedupStore } from '${pkg.name}/store';
 
@@ -38,6 +39,7 @@ export const check: WebhookEnvelopeCheck = validateWebhookEnvelope({});
 const dedup: DedupStore = new MemoryDedupStore();
 export const options: Pick<WebhookHandlerOptions, 'dedup'> = { dedup };
 export const handler: typeof createWebhookHandler = createWebhookHandler;
+export const vectors: typeof runRequestSigningVector = runRequestSigningVector;
 `;
 
 // Typed by tool name: every `@ts-expect-error` line must be an error, or tsc fails ("unused").

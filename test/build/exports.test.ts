@@ -1,6 +1,8 @@
 // The public surface, entry point by entry point, against a committed list
 // (test/build/exports.snapshot.json). A name added to or removed from an entry point fails here
 // until the list is updated on purpose:  UPDATE_EXPORTS=1 node scripts/run-tests.mjs test/build/exports
+// A name removed or moved is a breaking change: list it in docs/breaking-changes.md. Each name
+// has one entry (docs/decisions/0271).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -66,6 +68,17 @@ describe('public entry points', () => {
       expected,
       'the public surface changed: if on purpose, run UPDATE_EXPORTS=1 node scripts/run-tests.mjs test/build/exports and commit the list',
     );
+  });
+
+  it('export each name from one entry only (docs/decisions/0271)', () => {
+    const homes = new Map<string, string[]>();
+    for (const [entry, names] of Object.entries(actual)) {
+      for (const name of [...names.values, ...names.types]) homes.set(name, [...(homes.get(name) ?? []), entry]);
+    }
+    const twice = [...homes]
+      .filter(([, where]) => where.length > 1)
+      .map(([name, where]) => `${name}: ${where.join(', ')}`);
+    assert.deepEqual(twice, [], 'a name has one home: export it from one entry and import it from there');
   });
 
   for (const [entry, file] of entries) {

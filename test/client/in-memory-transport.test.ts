@@ -4,7 +4,8 @@
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { Server } from 'node:net';
-import { AdcpClient, createInMemoryTransport, isAdcpWireError, type AdcpTransport } from '../../src/client/index.js';
+import { AdcpClient, createInMemoryTransport, type AdcpTransport } from '../../src/client/index.js';
+import { isAdcpWireError } from '../../src/index.js';
 import { createAdcpServer, type AdcpServer, type AdcpToolDefinition } from '../../src/server/index.js';
 
 before(() => {

@@ -5,7 +5,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdcpClient, type TaskResult } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
+import type { TaskResult } from '../../src/index.js';
 import { main } from '../../src/cli/main.js';
 import type { JsonObject } from '../../src/core/types.js';
 import {

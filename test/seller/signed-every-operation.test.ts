@@ -6,7 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/index.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import {
   creativesRequest,

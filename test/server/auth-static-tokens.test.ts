@@ -16,7 +16,8 @@ import {
   ClientFactoryOptions as OptionsV03,
   JsonRpcTransportFactory as JsonRpcV03,
 } from 'a2a-sdk-v03/client';
-import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/index.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { productsRequest } from '../../src/seller/sample-requests.js';
 import { ACTIVATED_CALL } from './profile-activation.js';
