@@ -4,7 +4,8 @@
 // `auto`, and the same through the CLI's --a2a-wire (decision 0165).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdcpClient, AdcpWireError } from '../../src/client/index.js';
+import { AdcpClient } from '../../src/client/index.js';
+import { AdcpWireError } from '../../src/index.js';
 import { main } from '../../src/cli/main.js';
 import { recordingIo } from '../cli/fake-io.js';
 import { startV03Server, startV1Server, type TestServer } from './sdk-servers.js';
