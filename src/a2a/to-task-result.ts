@@ -55,7 +55,7 @@ export function resultFromA2A(input: unknown, ctx: ResultContext): A2ATaskResult
 /** The progress event of one stream event, with the status the task has reached so far. */
 export function progressFromEvent(event: A2AEvent, snapshot: TaskSnapshot): ProgressEvent {
   const state = normalizeTaskState(snapshot.status?.['state']);
-  const out: ProgressEvent = { status: state ?? 'unknown' };
+  const out: ProgressEvent = { lifecycle: 'a2a', status: state ?? 'unknown' };
   if (snapshot.id !== undefined) out.taskId = snapshot.id;
   if (event.kind !== 'statusUpdate' && event.kind !== 'task') return out;
   let data: JsonObject | null = null;

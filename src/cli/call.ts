@@ -136,7 +136,11 @@ export async function runCall(argv: string[], io: CliIo, open: OpenClient): Prom
     if (values.wait === true && (result.status === 'submitted' || result.status === 'working')) {
       if (!quiet)
         progress.update(
-          describeProgress({ status: result.status, ...(result.taskId ? { taskId: result.taskId } : {}) }),
+          describeProgress({
+            lifecycle: result.taskId !== undefined ? 'adcp' : result.protocol,
+            status: result.status,
+            ...(result.taskId ? { taskId: result.taskId } : {}),
+          }),
         );
       const remaining = Math.max(1, connection.timeoutMs - (Date.now() - started));
       waiting = true;

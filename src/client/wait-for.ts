@@ -82,7 +82,10 @@ export async function waitForResult(
       reportStatusChange(context.onActivity, current.status, polled);
       current = polled;
       await context.onPolled?.(current);
-      options.onProgress?.(progressOf(current));
+      // The AdCP task once one is named; before, the transport's task (an A2A GetTask).
+      options.onProgress?.(
+        progressOf(current, following !== undefined || current.taskId !== undefined ? 'adcp' : current.protocol),
+      );
       if (isSettled(current)) return current;
       // The transport task ended carrying AdCP work of its own (submitted, with a task_id): from
       // here the AdCP task is what moves, so follow it by its id (the A2A task will not change).
@@ -214,8 +217,8 @@ function isFailedPoll(result: TaskResult): boolean {
   return result.data === undefined || result.data['status'] === undefined;
 }
 
-function progressOf(result: TaskResult): ProgressEvent {
-  const event: ProgressEvent = { status: result.status };
+function progressOf(result: TaskResult, lifecycle: ProgressEvent['lifecycle']): ProgressEvent {
+  const event: ProgressEvent = { lifecycle, status: result.status };
   if (result.taskId !== undefined) event.taskId = result.taskId;
   if (result.message !== undefined) event.message = result.message;
   const progress = 'progress' in result ? result.progress : undefined;

@@ -127,7 +127,11 @@ export function pollDelay(pollInterval: unknown): number {
 }
 
 function progressOf(task: Task): ProgressEvent {
-  const event: ProgressEvent = { status: mapMcpTaskStatus(task.status) ?? 'unknown', taskId: task.taskId };
+  const event: ProgressEvent = {
+    lifecycle: 'mcp',
+    status: mapMcpTaskStatus(task.status) ?? 'unknown',
+    taskId: task.taskId,
+  };
   const message = sanitizeSellerText(task.statusMessage);
   if (message !== undefined) event.message = message;
   return event;

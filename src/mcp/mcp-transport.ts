@@ -343,7 +343,7 @@ export class McpTransport implements AdcpTransport {
       }),
     );
     const status = mapMcpTaskStatus(created.task.status) ?? 'unknown';
-    options.onProgress?.({ status, taskId: created.task.taskId });
+    options.onProgress?.({ lifecycle: 'mcp', status, taskId: created.task.taskId });
     return this.#outcome(await followMcpTask(created.task, this.#follow(options)), options);
   }
 
@@ -476,7 +476,7 @@ function progressEvent(p: {
   total?: number | undefined;
   message?: string | undefined;
 }): ProgressEvent {
-  const event: ProgressEvent = { status: 'working' };
+  const event: ProgressEvent = { lifecycle: 'mcp', status: 'working' };
   if (typeof p.total === 'number' && p.total > 0) event.percentage = Math.min(100, (p.progress / p.total) * 100);
   const message = sanitizeSellerText(p.message);
   if (message !== undefined) event.message = message;

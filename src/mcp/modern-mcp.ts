@@ -161,14 +161,18 @@ function messageOf(task: ModernTask): string | undefined {
 }
 
 function taskProgress(task: ModernTask, withMessage = true): ProgressEvent {
-  const event: ProgressEvent = { status: mapMcpTaskStatus(task.status) ?? 'unknown', taskId: task.taskId };
+  const event: ProgressEvent = {
+    lifecycle: 'mcp',
+    status: mapMcpTaskStatus(task.status) ?? 'unknown',
+    taskId: task.taskId,
+  };
   const message = withMessage ? messageOf(task) : undefined;
   if (message !== undefined) event.message = message;
   return event;
 }
 
 function progressOf(params: JsonObject): ProgressEvent {
-  const event: ProgressEvent = { status: 'working' };
+  const event: ProgressEvent = { lifecycle: 'mcp', status: 'working' };
   const { progress, total } = params;
   if (typeof progress === 'number' && typeof total === 'number' && total > 0) {
     event.percentage = Math.min(100, (progress / total) * 100);

@@ -84,7 +84,16 @@ export interface TransportCallOptions {
   onProgress?: (event: ProgressEvent) => void;
 }
 
+/**
+ * Which task a progress event's `status` is about: the A2A Task (its own state, which may be
+ * `completed` while the AdCP work in it is only `submitted`), the MCP request or MCP Task, or the
+ * AdCP task (`task_id`, followed with `get_task_status`).
+ */
+export type ProgressLifecycle = 'a2a' | 'mcp' | 'adcp';
+
 export interface ProgressEvent {
+  /** Whose status this is: the transport's task (`a2a`, `mcp`) or the AdCP task (`adcp`). */
+  lifecycle: ProgressLifecycle;
   status: TaskResult['status'] | 'unknown';
   taskId?: string;
   message?: string;

@@ -81,7 +81,28 @@ describe('adcp call against the reference seller', () => {
     assert.equal(code, 0);
     assert.match(io.out(), /^completed  create_media_buy via mcp/);
     assert.match(io.out(), /"media_buy_id": "mb_/);
-    assert.match(io.err(), /… completed/);
+    assert.match(io.err(), /… AdCP task completed/);
+  });
+
+  it('labels whose status each progress line shows: the A2A task, then the AdCP task', async () => {
+    const io = recordingIo();
+    const buy =
+      '{"account":{"brand":{"domain":"acmeoutdoor.example"},"operator":"pinnacle-agency.example"},"brand":{"domain":"acmeoutdoor.example"},"start_time":"asap","end_time":"2099-12-31T23:59:59Z","packages":[{"product_id":"olv_pets","pricing_option_id":"olv_pets-cpm","budget":5}]}';
+    const argv = ['call', seller.a2aUrl, 'create_media_buy', buy, '--protocol', 'a2a', '--wait', '--timeout', '30'];
+    assert.equal(await main(argv, io), 0, io.err());
+    const lines = io
+      .err()
+      .split('\n')
+      .filter((l) => l.startsWith('… '));
+    // The A2A task of the call ends (completed) handing over AdCP work that is only submitted.
+    const a2a = lines.findIndex((l) => /^… A2A task completed/.test(l));
+    const adcp = lines.findIndex((l) => /^… AdCP task submitted  task /.test(l));
+    assert.ok(a2a >= 0 && adcp > a2a, lines.join('\n'));
+    assert.match(lines.at(-1) ?? '', /^… AdCP task completed/);
+    assert.ok(
+      lines.every((l) => /^… (A2A task|AdCP task) /.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('shows the A2A task of the call itself after --wait over A2A, not the last poll', async () => {

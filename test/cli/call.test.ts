@@ -32,8 +32,8 @@ function fakeClient(first: TaskResult | Error, final?: TaskResult | Error) {
       },
       async waitFor(_result, options) {
         seen.waited++;
-        options?.onProgress?.({ status: 'working', taskId: 't1', percentage: 40 });
-        options?.onProgress?.({ status: 'working', taskId: 't1', percentage: 80 });
+        options?.onProgress?.({ lifecycle: 'adcp', status: 'working', taskId: 't1', percentage: 40 });
+        options?.onProgress?.({ lifecycle: 'adcp', status: 'working', taskId: 't1', percentage: 80 });
         if (final instanceof Error) throw final;
         return final ?? (first as TaskResult);
       },
@@ -119,7 +119,7 @@ describe('adcp call', () => {
     assert.equal(await runCall(['http://127.0.0.1:1/mcp', 'create_media_buy', '{}', '--wait'], io, open), 0);
     assert.equal(seen.waited, 1);
     // oxlint-disable-next-line no-control-regex -- the progress line is redrawn with CR and an ANSI erase
-    assert.match(io.err(), /\r\u001b\[2K… working  task t1  80%/);
+    assert.match(io.err(), /\r\u001b\[2K… AdCP task working  task t1  80%/);
     assert.ok(io.err().endsWith('\r\u001b[2K'));
     assert.match(io.out(), /"media_buy_id": "mb1"/);
   });

@@ -95,6 +95,10 @@ describe('AdcpClient.waitFor with get_task_status', () => {
     const working = events.find((e) => e.status === 'working');
     assert.equal(working?.percentage, 60);
     assert.equal(working?.step, 'trafficking');
+    assert.ok(
+      events.every((e) => e.lifecycle === 'adcp'),
+      'get_task_status polls report the AdCP task',
+    );
   });
 
   it('polls with include_result, the AdCP task_id and the release, as every other call', () => {

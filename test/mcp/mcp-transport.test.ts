@@ -152,8 +152,8 @@ for (const mode of ['sse', 'json', 'legacy-sse'] as const) {
         );
         assert.equal(result.status, 'completed');
         assert.deepEqual(events, [
-          { status: 'working', percentage: 25, message: 'reading inventory' },
-          { status: 'working', percentage: 50 },
+          { lifecycle: 'mcp', status: 'working', percentage: 25, message: 'reading inventory' },
+          { lifecycle: 'mcp', status: 'working', percentage: 50 },
         ]);
       },
     );

@@ -176,11 +176,11 @@ describe("createAdcpServer over MCP 2026-07-28: a task's status messages reach o
     }
     const id = result.transportTaskId;
     assert.deepEqual(events, [
-      { status: 'working', message: 'Searching inventory' },
-      { status: 'working', taskId: id },
+      { lifecycle: 'mcp', status: 'working', message: 'Searching inventory' },
+      { lifecycle: 'mcp', status: 'working', taskId: id },
       // A task's statusMessage is text: the percentage is part of it (mcp-task-work.ts).
-      { status: 'working', taskId: id, message: 'Ranking 75%' },
-      { status: 'completed', taskId: id },
+      { lifecycle: 'mcp', status: 'working', taskId: id, message: 'Ranking 75%' },
+      { lifecycle: 'mcp', status: 'completed', taskId: id },
     ]);
   });
 });
