@@ -158,6 +158,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     return false;
   };
 
+  /** The caller's media buys: those named (one read each, in id order), else all of them. */
+  const buysOf = async (principal: string, ids: Set<string> | undefined): Promise<KitRecord[]> => {
+    if (ids === undefined) return await records.list(principal, 'media_buy');
+    const found = await Promise.all([...ids].sort().map((id) => records.get(principal, 'media_buy', id)));
+    return found.filter((b) => b !== undefined);
+  };
+
   const buyToWire = (record: KitRecord): JsonObject => {
     const context = record.body.request_context;
     const status = String(record.body.status);
@@ -449,9 +456,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         // get-media-buys-request.json: status_filter defaults to ["active"] when media_buy_ids is omitted.
         const statuses =
           idList(args.status_filter, 'status_filter') ?? (ids === undefined ? new Set(['active']) : undefined);
-        const buys = (await records.list(ctx.principal, 'media_buy'))
-          .filter((b) => ids === undefined || ids.has(b.id))
-          .filter((b) => statuses === undefined || statuses.has(String(b.body.status)));
+        const buys = (await buysOf(ctx.principal, ids)).filter(
+          (b) => statuses === undefined || statuses.has(String(b.body.status)),
+        );
         const page = pageOf(buys, (b) => b.id, readPageQuery(args));
         return { media_buys: page.items.map(buyToWire), pagination: page.pagination };
       },
@@ -461,10 +468,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       description: 'Delivery totals of media buys, per package.',
       handler: async (args, ctx) => {
         const ids = idList(args.media_buy_ids, 'media_buy_ids');
-        let buys = await records.list(ctx.principal, 'media_buy');
-        if (ids !== undefined) {
-          buys = buys.filter((b) => ids.has(b.id));
-          if (buys.length !== ids.size) throw adcpError('MEDIA_BUY_NOT_FOUND', { field: 'media_buy_ids' });
+        const buys = await buysOf(ctx.principal, ids);
+        if (ids !== undefined && buys.length !== ids.size) {
+          throw adcpError('MEDIA_BUY_NOT_FOUND', { field: 'media_buy_ids' });
         }
         const end = now();
         const deliveries = await Promise.all(

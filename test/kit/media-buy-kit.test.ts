@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
+import type { AdcpToolDefinition, ToolContext } from '../../src/server/types.js';
 import {
   createMediaBuyKit,
   MemoryKitRecords,
@@ -259,3 +260,24 @@ for (const [label, open] of [
     });
   });
 }
+
+describe('media-buy kit reads', () => {
+  it('finds a named buy past the first 1000 of a principal (get_media_buys, get_media_buy_delivery)', async () => {
+    const records = new MemoryKitRecords();
+    const kit = createMediaBuyKit({ records, seller: { products: () => PRODUCTS } });
+    const body = (id: string) => ({ media_buy_id: id, status: 'active', currency: 'USD', packages: [] });
+    for (let i = 0; i < 1001; i += 1) {
+      const id = `mb_${String(i).padStart(5, '0')}`;
+      assert.ok(await records.put('p', 'media_buy', id, body(id), 0));
+    }
+    const ctx = { principal: 'p', protocol: 'mcp' } as unknown as ToolContext;
+    const tool = (name: string) => kit.tools.find((t) => t.name === name) as AdcpToolDefinition;
+    const listed = await tool('get_media_buys').handler({ media_buy_ids: ['mb_01000', 'mb_00000'] }, ctx);
+    assert.deepEqual(
+      (listed.media_buys as Json[]).map((b) => b.media_buy_id),
+      ['mb_00000', 'mb_01000'],
+    );
+    const delivery = await tool('get_media_buy_delivery').handler({ media_buy_ids: ['mb_01000'] }, ctx);
+    assert.equal(((delivery.media_buy_deliveries as Json[])[0] as Json).media_buy_id, 'mb_01000');
+  });
+});
