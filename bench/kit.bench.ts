@@ -44,7 +44,7 @@ async function serve(which: 'kit' | 'hand', dir: string): Promise<void> {
   const { createAdcpServer } = await import('../src/server/create-adcp-server.js');
   const { MemoryIdempotencyStore } = await import('../src/store/memory-idempotency-store.js');
   const { createMediaBuyKit, SqliteKitRecords, accountIdOf } = await import('../src/kit/index.js');
-  const { adcpError } = await import('../src/server/adcp-error.js');
+  const { adcpError } = await import('../src/server/tools/adcp-error.js');
   type JsonObject = import('../src/core/types.js').JsonObject;
   type Product = import('../src/schemas/generated/adcp-3.1.js').Product;
   const records = new SqliteKitRecords({ path: join(dir, `${which}.db`) });

@@ -48,6 +48,15 @@ const products = [
   product('video_ron', 'Video run of network', 'olv', 11, false),
 ];
 
+/** A proposal: 60 % of the budget on the first product, 40 % on the second. */
+const plan = (name: string, [first, second]: string[]) => ({
+  name,
+  allocations: [
+    { product_id: first as string, allocation_percentage: 60 },
+    { product_id: second as string, allocation_percentage: 40 },
+  ],
+});
+
 const seller: MediaBuySeller = {
   // Briefs rank by shared words; filters (delivery type, channels, fixed price) are the kit's.
   products: ({ brief }) => {
@@ -59,6 +68,11 @@ const seller: MediaBuySeller = {
         .filter((w) => words.has(w)).length;
     return [...products].sort((a, b) => score(b) - score(a));
   },
+  // Two plans for every brief; the kit stores them, refines, finalizes and executes them.
+  propose: () => [
+    plan('Guaranteed video-led plan', ['outdoor_preroll', 'homepage_takeover']),
+    plan('Auction reach plan', ['video_ron', 'display_ron']),
+  ],
   formats: [
     { format_id: formatId('display_300x250'), name: 'Medium rectangle' },
     { format_id: formatId('video_30s'), name: '30-second video' },

@@ -104,8 +104,12 @@ export function seededProduct(productId: string, fixture: JsonObject): JsonObjec
     product_id: productId,
     name: text(fixture.name, `Sandbox product ${productId}`),
     description: text(fixture.description, 'A product seeded through comply_test_controller (sandbox).', 2000),
+    // A fixture's property without a selection_type (get-products-pagination-integrity seeds one)
+    // selects all of its domain's properties: the 3.1 shape requires the field.
     publisher_properties: Array.isArray(fixture.publisher_properties)
-      ? fixture.publisher_properties
+      ? fixture.publisher_properties.map((p) =>
+          isJsonObject(p) && p.selection_type === undefined ? { ...p, selection_type: 'all' } : p,
+        )
       : [{ publisher_domain: 'sandbox-seller.example', selection_type: 'all' }],
     channels: channels.length > 0 ? channels : ['display'],
     delivery_type: fixture.delivery_type === 'guaranteed' ? 'guaranteed' : 'non_guaranteed',

@@ -9,6 +9,7 @@ import type { ControllerScenario } from '../server/tools/test-controller.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
 import { kitScenarios } from './controller.js';
+import { proposalRules } from './proposals.js';
 import {
   checkFlight,
   defaultAcceptTerms,
@@ -90,6 +91,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
   const now = options.now ?? Date.now;
   const acceptTerms = (terms: JsonObject, product: Product): true | string =>
     seller.acceptTerms === undefined ? defaultAcceptTerms(terms, product) : seller.acceptTerms(terms, product);
+
+  const proposals = proposalRules({ records, seller, now });
 
   /** Writes a record that was read at `record.version`; a lost race is CONFLICT (transient: read again). */
   const save = async (
@@ -191,7 +194,10 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     const principal = ctx.principal;
     checkFlight(args.start_time, args.end_time, now());
     const accountId = await resolveAccount(principal, args.account, true);
-    const requested = objects(args.packages);
+    const requested =
+      args.proposal_id === undefined
+        ? objects(args.packages)
+        : await proposals.packagesOf(args, principal, findProduct);
     if (requested.length === 0 || requested.length > MAX_IDS) {
       throw invalid(`packages must hold 1 to ${MAX_IDS} packages.`, 'packages');
     }
@@ -235,6 +241,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         }
       }
       resolved.push({ request: pkg, product });
+    }
+    const total = isJsonObject(args.total_budget) ? args.total_budget : undefined;
+    if (total !== undefined && currency !== undefined && total.currency !== currency) {
+      throw invalid(
+        `total_budget is in ${String(total.currency)}; the packages are priced in ${currency}.`,
+        'total_budget.currency',
+      );
     }
     const buy: ProposedBuy = {
       principal,
@@ -427,14 +440,24 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         const filters = isJsonObject(args.filters) ? args.filters : {};
         const brief = typeof args.brief === 'string' ? args.brief : undefined;
         const products = (await allProducts(ctx.principal, brief, filters)).filter((p) => matches(p, filters));
+        if (args.buying_mode === 'refine') {
+          const refined = await proposals.refine(args, ctx.principal, products);
+          return { ...refined, products: refined.products as unknown as JsonObject[], cache_scope: 'account' };
+        }
         const query = readPageQuery(args);
         const page = pageOf(products, (p) => p.product_id, query);
-        // Seeded products are this caller's own: the answer is then an account overlay.
+        // Proposals answer a brief, on its first page.
+        const offered =
+          brief !== undefined && query.after === undefined
+            ? await proposals.propose({ brief, filters, principal: ctx.principal }, products)
+            : undefined;
+        // Seeded products and proposals are this caller's own: the answer is then an account overlay.
         const seeded = (await records.list(ctx.principal, 'product', 1)).length > 0;
         return {
           products: page.items as unknown as JsonObject[],
+          ...(offered !== undefined && offered.length > 0 ? { proposals: offered } : {}),
           pagination: page.pagination,
-          cache_scope: seeded ? 'account' : 'public',
+          cache_scope: seeded || (offered?.length ?? 0) > 0 ? 'account' : 'public',
         };
       },
     },
@@ -669,6 +692,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     capabilities: {
       media_buy: {
         creative_approval_mode: seller.creativeApproval === 'manual' ? 'manual' : 'auto_approve',
+        buying_modes: ['brief', 'refine'],
+        ...(proposals.supported ? { supports_proposals: true } : {}),
       },
       creative: { has_creative_library: true },
     },

@@ -11,7 +11,16 @@ export interface KitRecord {
 
 /** What the kit keeps: accounts, media buys, creatives, products seeded by the test controller, ... */
 export type KitKind =
-  'account' | 'media_buy' | 'creative' | 'product' | 'feedback' | 'delivery' | 'directive' | 'governance' | 'format';
+  | 'account'
+  | 'media_buy'
+  | 'creative'
+  | 'product'
+  | 'feedback'
+  | 'delivery'
+  | 'directive'
+  | 'governance'
+  | 'format'
+  | 'proposal';
 
 /**
  * The media-buy kit's state, per principal (another principal's entity does not exist for a

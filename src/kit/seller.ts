@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
+import type { Format, Product, Proposal } from '../schemas/generated/adcp-3.1.js';
 import type { ToolContext } from '../server/types.js';
 
 /** What a buyer asked `get_products` for (the request as sent, the caller who sent it). */
@@ -19,6 +19,17 @@ export interface ProposedBuy {
   /** The sum of the packages' budgets, in `currency`. */
   totalBudget: number;
   currency: string;
+}
+
+/** A plan the seller proposes for a brief: 3.1 `core/proposal.json` without the id and status the kit assigns. */
+export type ProposalDraft = Omit<Proposal, 'proposal_id' | 'proposal_status' | 'expires_at' | 'insertion_order'>;
+
+/** How the seller answered a refine entry's `ask` (get-products-response.json `refinement_applied`). */
+export interface RefineVerdict {
+  status: 'applied' | 'partial' | 'unable';
+  notes?: string;
+  /** For a proposal-scoped entry: the revised plan (allocations, name, ...), stored under the same id. */
+  proposal?: Partial<ProposalDraft>;
 }
 
 /**
@@ -50,6 +61,23 @@ export interface MediaBuySeller {
   acceptTerms?(terms: JsonObject, product: Product): true | string;
   /** The status a newly synced account gets. Default `active`. */
   openAccount?(request: JsonObject): 'active' | 'pending_approval';
+  /**
+   * Curated plans for a brief (`proposals` in `get_products`), stored as drafts the buyer refines,
+   * finalizes and executes. Without it the seller makes no proposals (`supports_proposals` false).
+   */
+  propose?(query: ProductQuery, products: Product[]): ProposalDraft[] | Promise<ProposalDraft[]>;
+  /**
+   * Acts on a refine entry's free-text `ask` (scope request, product or proposal). Default: the
+   * kit does not read free text, so the entry is answered `unable` and the item returned unchanged.
+   */
+  refine?(
+    entry: JsonObject,
+    context: { products: Product[]; product?: Product; proposal?: JsonObject },
+  ): RefineVerdict | Promise<RefineVerdict>;
+  /** How long a finalized proposal holds its inventory (`expires_at`). Default 24 h. */
+  proposalHoldMs?: number;
+  /** Whether executing a committed proposal needs the buyer's `io_acceptance`. Default true. */
+  proposalRequiresSignature?: boolean;
   /** How new creatives are reviewed: `auto_approve` (default: approved at once) or `manual` (pending_review). */
   creativeApproval?: 'auto_approve' | 'manual';
 }

@@ -84,7 +84,14 @@ for (const [label, open] of [
       ({ records, cleanup } = open());
       const kit = createMediaBuyKit({
         records,
-        seller: { products: () => PRODUCTS, formats: [{ format_id: FORMAT, name: 'Medium rectangle' }] },
+        seller: {
+          products: () => PRODUCTS,
+          formats: [{ format_id: FORMAT, name: 'Medium rectangle' }],
+          propose: () => [
+            { name: 'Plan A', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] },
+            { name: 'Plan B', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] },
+          ],
+        },
       });
       server = await createAdcpServer({
         tools: kit.tools,
@@ -225,6 +232,92 @@ for (const [label, open] of [
       assert.equal(next.body.media_buy_status, 'pending_creatives');
     });
 
+    it('proposes, refines, finalizes and executes a proposal, with the proposal errors', async () => {
+      const brief = await call('get_products', { buying_mode: 'brief', brief: 'news display', account });
+      const proposals = brief.body.proposals as Json[];
+      assert.deepEqual(
+        proposals.map((p) => [p.name, p.proposal_status]),
+        [
+          ['Plan A', 'draft'],
+          ['Plan B', 'draft'],
+        ],
+      );
+      assert.equal(brief.body.cache_scope, 'account');
+      const [a, b] = proposals.map((p) => p.proposal_id) as [string, string];
+      const again = await call('get_products', { buying_mode: 'brief', brief: 'news display', account });
+      assert.equal((again.body.proposals as Json[])[0]?.proposal_id, a, 'the same brief names the same proposals');
+
+      const refined = await call('get_products', {
+        buying_mode: 'refine',
+        refine: [
+          { scope: 'proposal', proposal_id: a },
+          { scope: 'proposal', proposal_id: b, action: 'omit' },
+          { scope: 'request', ask: 'only guaranteed' },
+          { scope: 'product', product_id: 'news_display', action: 'omit' },
+        ],
+      });
+      assert.equal(refined.isError, false, JSON.stringify(refined.body));
+      assert.deepEqual(
+        (refined.body.proposals as Json[]).map((p) => p.proposal_id),
+        [a],
+      );
+      assert.deepEqual(refined.body.products, []);
+      assert.deepEqual(
+        (refined.body.refinement_applied as Json[]).map((r) => r.status),
+        ['applied', 'applied', 'unable', 'applied'],
+      );
+      const unknown = await call('get_products', {
+        buying_mode: 'refine',
+        refine: [{ scope: 'proposal', proposal_id: 'prop_never', action: 'finalize' }],
+      });
+      assert.deepEqual(
+        [unknown.code, (unknown.body.adcp_error as Json).field],
+        ['PROPOSAL_NOT_FOUND', 'refine[0].proposal_id'],
+      );
+      const mixed = await call('get_products', {
+        buying_mode: 'refine',
+        refine: [
+          { scope: 'proposal', proposal_id: a, action: 'finalize' },
+          { scope: 'request', ask: 'cheaper' },
+        ],
+      });
+      assert.equal(mixed.code, 'INVALID_REQUEST');
+
+      const execute = (proposal: string, extra: Json = {}) =>
+        call('create_media_buy', {
+          account: { brand: { domain: 'prop.example' }, operator: 'prop.example' },
+          brand: { domain: 'prop.example' },
+          proposal_id: proposal,
+          total_budget: { amount: 50000, currency: 'USD' },
+          start_time: 'asap',
+          end_time: '2099-06-30T23:59:59Z',
+          idempotency_key: key(),
+          ...extra,
+        });
+      assert.equal((await execute(a)).code, 'PROPOSAL_NOT_COMMITTED');
+      assert.equal((await execute('prop_never')).code, 'PROPOSAL_NOT_FOUND');
+      const finalized = await call('get_products', {
+        buying_mode: 'refine',
+        refine: [{ scope: 'proposal', proposal_id: a, action: 'finalize' }],
+      });
+      const committed = (finalized.body.proposals as Json[])[0] as Json;
+      assert.equal(committed.proposal_status, 'committed');
+      assert.ok(Date.parse(committed.expires_at as string) > Date.now());
+      const io = committed.insertion_order as Json;
+      assert.equal(io.requires_signature, true);
+      assert.equal((await execute(a)).code, 'IO_REQUIRED');
+      const bought = await execute(a, {
+        io_acceptance: { io_id: io.io_id, accepted_at: '2026-03-15T14:30:00Z', signatory: 'ops@acmeoutdoor.example' },
+      });
+      assert.equal(bought.isError, false, JSON.stringify(bought.body));
+      assert.deepEqual(
+        (bought.body.packages as Json[]).map((p) => [p.product_id, p.pricing_option_id, p.budget]),
+        [['news_display', 'cpm_fixed', 50000]],
+      );
+      const rebrief = await call('get_products', { buying_mode: 'brief', brief: 'news display', account });
+      assert.equal((rebrief.body.proposals as Json[])[0]?.proposal_status, 'committed', 'never back to draft');
+    });
+
     it('reports simulated delivery, lists formats, records feedback, and keeps principals apart', async () => {
       const created = await create({ account: { brand: { domain: 'd.example' }, operator: 'd.example' } });
       const id = created.body.media_buy_id as string;
@@ -260,6 +353,48 @@ for (const [label, open] of [
     });
   });
 }
+
+describe('media-buy kit proposals over time', () => {
+  it('refuses a committed proposal once its hold has lapsed (PROPOSAL_EXPIRED), and finalizes it again', async () => {
+    let clock = Date.parse('2026-06-01T00:00:00Z');
+    const kit = createMediaBuyKit({
+      records: new MemoryKitRecords(),
+      now: () => clock,
+      seller: {
+        products: () => PRODUCTS,
+        proposalHoldMs: 60_000,
+        proposalRequiresSignature: false,
+        propose: () => [{ name: 'Plan', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] }],
+      },
+    });
+    const ctx = { principal: 'p', protocol: 'mcp' } as unknown as ToolContext;
+    const tool = (name: string) => kit.tools.find((t) => t.name === name) as AdcpToolDefinition;
+    const brief = await tool('get_products').handler({ buying_mode: 'brief', brief: 'x' }, ctx);
+    const id = (brief.proposals as Json[])[0]?.proposal_id as string;
+    const finalize = () =>
+      tool('get_products').handler(
+        { buying_mode: 'refine', refine: [{ scope: 'proposal', proposal_id: id, action: 'finalize' }] },
+        ctx,
+      );
+    await finalize();
+    const execute = async () =>
+      await tool('create_media_buy').handler(
+        {
+          account,
+          proposal_id: id,
+          total_budget: { amount: 1000, currency: 'USD' },
+          start_time: 'asap',
+          end_time: '2099-06-30T23:59:59Z',
+          idempotency_key: key(),
+        },
+        ctx,
+      );
+    clock += 60_001;
+    await assert.rejects(execute(), (e: Error & { code?: string }) => e.code === 'PROPOSAL_EXPIRED');
+    await finalize();
+    assert.equal(typeof (await execute()).media_buy_id, 'string');
+  });
+});
 
 describe('media-buy kit reads', () => {
   it('finds a named buy past the first 1000 of a principal (get_media_buys, get_media_buy_delivery)', async () => {
