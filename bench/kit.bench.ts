@@ -66,7 +66,7 @@ async function serve(which: 'kit' | 'hand', dir: string): Promise<void> {
         for (const [i, pkg] of pkgs.entries()) {
           const product =
             (await records.get(ctx.principal, 'product', String(pkg.product_id)))?.body ??
-            (products.find((p) => p.product_id === pkg.product_id) as unknown as JsonObject | undefined);
+            products.find((p) => p.product_id === pkg.product_id);
           if (product === undefined) throw adcpError('PRODUCT_NOT_FOUND');
           out.push({
             package_id: `pkg_${i + 1}`,
