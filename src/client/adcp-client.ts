@@ -9,7 +9,7 @@ import { Deadline, deadlineSignal } from '../transport/deadline-signal.js';
 import { credentialOriginsOf } from '../core/credential-origins.js';
 import { createTransport } from './create-transport.js';
 import { discoverAgent, type DiscoverResult } from './discover.js';
-import { prepareArgs } from './idempotency.js';
+import { checkIdempotencyKeyArg, prepareArgs } from './idempotency.js';
 import {
   advanceOperation,
   OPEN_STATUSES,
@@ -211,14 +211,16 @@ export class AdcpClient {
           `AdcpClient.call(${tool}): task (MCP Tasks) is MCP only, and ${this.url} speaks ${transport.protocol}; every A2A call is a task already (use returnImmediately, then waitFor)`,
         );
       }
+      checkIdempotencyKeyArg(tool, args);
+      const releasing = this.#releaseFor(tool, deadline);
+      const release = typeof releasing === 'string' ? releasing : await releasing;
       const prepared = prepareArgs(tool, args, {
         idempotencyKey: options.idempotencyKey,
         omitIdempotencyKey: options.omitIdempotencyKey,
         context: options.context,
         protocol: transport.protocol,
+        release,
       });
-      const releasing = this.#releaseFor(tool, deadline);
-      const release = typeof releasing === 'string' ? releasing : await releasing;
       withRelease(prepared.args, release);
       if (this.#validate === 'request' || this.#validate === 'both') {
         const checked = (this.#validators.get(release) ?? (await this.#validatorFor(release))).request(
@@ -287,8 +289,9 @@ export class AdcpClient {
     const context: WaitContext = {
       callOnce: async (tool, args, signal) => {
         const transport = await this.#transportFor(signal);
-        const prepared = prepareArgs(tool, args, { protocol: transport.protocol });
-        withRelease(prepared.args, await this.#releaseFor(tool, signal));
+        const release = await this.#releaseFor(tool, signal);
+        const prepared = prepareArgs(tool, args, { protocol: transport.protocol, release });
+        withRelease(prepared.args, release);
         const poll = { url: this.url, tool, protocol: transport.protocol, attempt: ++polls };
         return tracePoll({ ...poll, onActivity: this.#options.onActivity }, () =>
           transport.callTool(tool, prepared.args, { signal, maxBytes: this.#transportOptions.maxBytes }),

@@ -25,14 +25,11 @@ export function prepareArgs(
     omitIdempotencyKey?: boolean | undefined;
     context?: JsonObject | undefined;
     protocol: 'mcp' | 'a2a';
+    /** The release spoken with the agent: its manifest says whether `tool` is a read. */
+    release?: string | undefined;
   },
 ): PreparedArgs {
-  const given = args['idempotency_key'];
-  if (given !== undefined && (typeof given !== 'string' || given === '')) {
-    throw new TypeError(
-      `${tool}: idempotency_key in the arguments must be a non-empty string (or pass the idempotencyKey option)`,
-    );
-  }
+  checkIdempotencyKeyArg(tool, args);
   const out: JsonObject = { ...args };
   if (options.protocol === 'mcp') delete out['context_id'];
   if (options.context !== undefined) out['context'] = options.context;
@@ -43,9 +40,19 @@ export function prepareArgs(
   }
   if (options.idempotencyKey !== undefined) key = options.idempotencyKey;
   else if (typeof out['idempotency_key'] === 'string') key = out['idempotency_key'];
-  else if (!isReadOnlyTool(tool)) key = randomUUID();
+  else if (!isReadOnlyTool(tool, options.release)) key = randomUUID();
   if (key !== undefined) out['idempotency_key'] = key;
   return { args: withOperationId(out, options.protocol), idempotencyKey: key };
+}
+
+/** Throws `TypeError` for an `idempotency_key` argument that is not a non-empty string. */
+export function checkIdempotencyKeyArg(tool: string, args: JsonObject): void {
+  const given = args['idempotency_key'];
+  if (given !== undefined && (typeof given !== 'string' || given === '')) {
+    throw new TypeError(
+      `${tool}: idempotency_key in the arguments must be a non-empty string (or pass the idempotencyKey option)`,
+    );
+  }
 }
 
 function withOperationId(out: JsonObject, protocol: 'mcp' | 'a2a'): JsonObject {

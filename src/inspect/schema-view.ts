@@ -37,7 +37,7 @@ const FILLED_BY_CLIENT = ['idempotency_key', 'adcp_version', 'adcp_major_version
 const PLACEHOLDER_KEY = '00000000-0000-4000-8000-000000000000';
 
 export function requestSchemaFor(tool: string, release: string | undefined): SchemaView {
-  const view: SchemaView = { tool, mutating: !isReadOnlyTool(tool), filledByClient: FILLED_BY_CLIENT };
+  const view: SchemaView = { tool, mutating: !isReadOnlyTool(tool, release), filledByClient: FILLED_BY_CLIENT };
   try {
     const bundle = loadSchemaBundle(release ?? DEFAULT_RELEASE);
     view.release = bundle.release;
@@ -75,7 +75,7 @@ export function validateRequest(tool: string, args: JsonObject, release: string 
   sent['adcp_version'] ??= validator.release;
   sent['adcp_major_version'] ??= Number(validator.release.split('.')[0]);
   const entry = validator.bundle.tool(tool);
-  if ((entry?.mutating ?? !isReadOnlyTool(tool)) && sent['idempotency_key'] === undefined)
+  if ((entry?.mutating ?? !isReadOnlyTool(tool, validator.release)) && sent['idempotency_key'] === undefined)
     sent['idempotency_key'] = PLACEHOLDER_KEY;
   const checked = validator.request(tool, sent);
   if (checked.ok) {

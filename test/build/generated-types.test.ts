@@ -21,6 +21,7 @@ describe('generated types', { timeout: 300_000 }, () => {
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /adcp-3\.0\.ts: up to date/);
     assert.match(run.stdout, /adcp-3\.1\.ts: up to date/);
+    assert.match(run.stdout, /manifest-tools\.ts: up to date/);
   });
 
   it('carry no prose from the schemas: no sentence of a schema description appears', () => {
