@@ -4,7 +4,7 @@ import { AdcpWireError } from '../core/wire-error.js';
 import { sanitizeSellerText } from '../core/sanitize.js';
 import type { ProgressEvent, TransportCallOptions } from '../transport/transport.js';
 import { sleep } from '../transport/sleep.js';
-import { checkSameTask, pollDelay } from './follow-mcp-task.js';
+import { checkSameTask, pollDelay } from './task-poll.js';
 import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from './map-task-status.js';
 import { postModern, type ModernPostOptions } from './modern-post.js';
 import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';

@@ -6,7 +6,7 @@ import { authRefusal } from '../core/signature-challenge.js';
 import { capBody } from '../transport/capped-body.js';
 import { isRetryableStatus } from '../transport/retryable-status.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
-import { toFetchError } from './capped-fetch.js';
+import { toFetchError } from './fetch-error.js';
 import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';
 
 /** The MCP revision of the modern era (basic-versioning.md, "Terminology"). */

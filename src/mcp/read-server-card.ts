@@ -85,3 +85,14 @@ function describe(error: unknown): string {
     (error instanceof Error ? sanitizeSellerText(error.message, { maxLength: 120 }) : undefined) ?? 'unknown error'
   );
 }
+
+/** The agent's MCP server card (either era), through a transport's fetch and headers. */
+export function readCardOf(
+  transport: { url: string; fetch: typeof fetch; headers?: Record<string, string> },
+  options: { signal?: AbortSignal },
+): Promise<CardInfo> {
+  const read: ReadCardOptions = { fetch: transport.fetch };
+  if (transport.headers !== undefined) read.headers = transport.headers;
+  if (options.signal !== undefined) read.signal = options.signal;
+  return readServerCard(transport.url, read);
+}

@@ -84,24 +84,29 @@ describe('scripts/bundle-client.mjs', () => {
       'the bundle carries the name and version of package.json',
     );
 
-    // The MCP era probe goes out before the MCP SDK loads (its round trip overlaps the load): the
-    // chunk that exports startMcp reaches no SDK module but the media-type parser, nor zod or ajv.
-    const exportsStart = chunks.filter((f) =>
-      /export\s*\{[^}]*\bstartMcp\b/.test(readFileSync(path.join(clientDir, f), 'utf8')),
-    );
-    assert.ok(exportsStart.length >= 1, 'a chunk exports startMcp');
-    const probeFiles = new Set<string>();
-    const packages = new Set<string>();
-    const walk = (file: string) => {
-      if (probeFiles.has(file)) return;
-      probeFiles.add(file);
-      for (const spec of staticImports(readFileSync(file, 'utf8'))) {
-        if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec));
-        else if (!spec.startsWith('node:')) packages.add(spec);
-      }
+    // The MCP era probe goes out before the MCP SDK loads (its round trip overlaps the load), and
+    // the MCP SDK 1.x is loaded only by the 2025-era transport (src/mcp/legacy/): the chunks that
+    // export startMcp and createMcpTransport reach no package (no SDK, zod or ajv).
+    const packagesOf = (name: string) => {
+      const exporting = chunks.filter((f) =>
+        new RegExp(`export\\s*\\{[^}]*\\b${name}\\b`).test(readFileSync(path.join(clientDir, f), 'utf8')),
+      );
+      assert.ok(exporting.length >= 1, `a chunk exports ${name}`);
+      const seen = new Set<string>();
+      const packages = new Set<string>();
+      const walk = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const spec of staticImports(readFileSync(file, 'utf8'))) {
+          if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec));
+          else if (!spec.startsWith('node:')) packages.add(spec);
+        }
+      };
+      for (const chunk of exporting) walk(path.join(clientDir, chunk));
+      return [...packages];
     };
-    for (const chunk of exportsStart) walk(path.join(clientDir, chunk));
-    assert.deepEqual([...packages], ['@modelcontextprotocol/sdk/shared/mediaType.js']);
+    assert.deepEqual(packagesOf('startMcp'), []);
+    assert.deepEqual(packagesOf('createMcpTransport'), []);
 
     // The MCP session is the SDK's Protocol opened with initialize (src/mcp/mcp-session-client.ts),
     // not the SDK Client, whose module loads AJV and the experimental task helpers: no chunk

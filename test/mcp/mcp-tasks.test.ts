@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMcpTransport } from '../../src/mcp/index.js';
 import { mapMcpTaskStatus, isTerminalMcpTaskStatus } from '../../src/mcp/map-task-status.js';
-import { pollDelay } from '../../src/mcp/follow-mcp-task.js';
+import { pollDelay } from '../../src/mcp/task-poll.js';
 import type { AdcpTransport, ProgressEvent } from '../../src/transport/transport.js';
 import { AdcpWireError } from '../../src/core/wire-error.js';
 import {
@@ -206,10 +206,10 @@ describe('pollDelay', () => {
 
 describe('followMcpTask', () => {
   it('waits the server pollInterval between tasks/get polls', async () => {
-    const { McpSession } = await import('../../src/mcp/mcp-session.js');
-    const { followMcpTask } = await import('../../src/mcp/follow-mcp-task.js');
+    const { McpSession } = await import('../../src/mcp/legacy/mcp-session.js');
+    const { followMcpTask } = await import('../../src/mcp/legacy/follow-mcp-task.js');
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    const { sendRequest } = await import('../../src/mcp/send-request.js');
+    const { sendRequest } = await import('../../src/mcp/legacy/send-request.js');
     const open = (server: TestServer) => new McpSession({ url: server.url, maxBytes: MAX });
     await withMcpServer({ tools, tasks: true, pollInterval: 120 }, open, async (session, server) => {
       const created = await sendRequest(

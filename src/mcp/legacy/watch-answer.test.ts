@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { capBody } from '../transport/capped-body.js';
+import { capBody } from '../../transport/capped-body.js';
 import { answersRequest, checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 
 async function settles(chunks: string[], id = 3): Promise<boolean> {

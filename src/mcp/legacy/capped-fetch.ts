@@ -1,21 +1,11 @@
-import { AdcpWireError } from '../core/wire-error.js';
-import { abortReason } from '../transport/abort-reason.js';
-import { tlsMismatchNote } from '../transport/tls-mismatch.js';
+import { AdcpWireError } from '../../core/wire-error.js';
+import { abortReason } from '../../transport/abort-reason.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
-import { capBody, type CapOptions } from '../transport/capped-body.js';
+import { capBody, type CapOptions } from '../../transport/capped-body.js';
 import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { checkJsonAnswer, sseField, watchSseAnswer } from './watch-answer.js';
-import { retryAfterHeaderSeconds } from '../core/retry-after-header.js';
-
-/** Socket errors that mean the request never reached the server: resending is safe. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+import { retryAfterHeaderSeconds } from '../../core/retry-after-header.js';
+import { toFetchError } from '../fetch-error.js';
 
 export interface CappedFetchOptions {
   /** The underlying fetch; the global one when absent. */
@@ -349,30 +339,4 @@ async function keepRpcError(response: Response, context: CallContext): Promise<R
     // Not JSON: the SDK reports the HTTP status.
   }
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-/** Maps what `fetch` threw to the library's error, keeping the original as `cause`. */
-export function toFetchError(error: unknown, signal: AbortSignal, url: string): Error {
-  if (signal.aborted) return abortReason(signal.reason);
-  if (error instanceof AdcpWireError) return error;
-  const code = socketCode(error);
-  const retryable = code !== undefined && NOT_SENT_CODES.has(code);
-  const note = tlsMismatchNote(error, url);
-  return new AdcpWireError('network', `could not reach the MCP server at ${url}${code ? ` (${code})` : ''}${note}`, {
-    cause: error,
-    retryable,
-    url,
-  });
-}
-
-function socketCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
-    else current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

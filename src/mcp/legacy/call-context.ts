@@ -1,5 +1,5 @@
-import { abortReason } from '../transport/abort-reason.js';
-import type { AbortSource } from '../transport/deadline-signal.js';
+import { abortReason } from '../../transport/abort-reason.js';
+import type { AbortSource } from '../../transport/deadline-signal.js';
 
 /**
  * What the HTTP layer needs to know about the MCP request it is carrying: the byte cap of the

@@ -1,14 +1,14 @@
-import { authRefusal } from '../core/signature-challenge.js';
+import { authRefusal } from '../../core/signature-challenge.js';
 import type { McpSessionClient } from './mcp-session-client.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { AdcpWireError } from '../core/wire-error.js';
-import { sanitizeSellerText } from '../core/sanitize.js';
-import { abortReason } from '../transport/abort-reason.js';
-import { isRetryableStatus } from '../transport/retryable-status.js';
+import { AdcpWireError } from '../../core/wire-error.js';
+import { sanitizeSellerText } from '../../core/sanitize.js';
+import { abortReason } from '../../transport/abort-reason.js';
+import { isRetryableStatus } from '../../transport/retryable-status.js';
 import { openCallScope, type CallContext } from './call-context.js';
-import type { AbortSource } from '../transport/deadline-signal.js';
-import { RpcErrorAnswer, toRpcErrorObject } from './rpc-error-answer.js';
+import type { AbortSource } from '../../transport/deadline-signal.js';
+import { RpcErrorAnswer, toRpcErrorObject } from '../rpc-error-answer.js';
 import type { McpSession } from './mcp-session.js';
 
 /** Longest wait the SDK's setTimeout can hold; our own signal ends calls before it fires. */

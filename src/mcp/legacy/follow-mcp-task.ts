@@ -5,19 +5,14 @@ import {
   type CallToolResult,
   type Task,
 } from '@modelcontextprotocol/sdk/types.js';
-import { sanitizeSellerText } from '../core/sanitize.js';
-import { AdcpWireError } from '../core/wire-error.js';
-import type { ProgressEvent } from '../transport/transport.js';
-import { sleep as abortableSleep } from '../transport/sleep.js';
-import { abortReason } from '../transport/abort-reason.js';
-import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from './map-task-status.js';
+import { sanitizeSellerText } from '../../core/sanitize.js';
+import type { ProgressEvent } from '../../transport/transport.js';
+import { sleep as abortableSleep } from '../../transport/sleep.js';
+import { abortReason } from '../../transport/abort-reason.js';
+import { isTerminalMcpTaskStatus, mapMcpTaskStatus } from '../map-task-status.js';
 import type { McpSession } from './mcp-session.js';
 import { NO_SDK_TIMEOUT, sendRequest } from './send-request.js';
-
-/** Poll interval when the server gives none, and the bounds put on the one it gives (ms). */
-export const DEFAULT_POLL_INTERVAL_MS = 1000;
-export const MIN_POLL_INTERVAL_MS = 50;
-export const MAX_POLL_INTERVAL_MS = 60_000;
+import { checkSameTask, pollDelay } from '../task-poll.js';
 
 export interface FollowTaskOptions {
   session: McpSession;
@@ -86,23 +81,6 @@ export async function getMcpTask(
   return task;
 }
 
-/**
- * Both eras: the task a `tasks/*` answer describes must be the one asked about. A server that
- * answers for another task (its bug, or a swap) must not settle this call with that task's state
- * or result: a protocol error, at once.
- */
-export function checkSameTask(asked: string, answered: unknown, url: string): void {
-  if (answered === asked) return;
-  const shown = sanitizeSellerText(typeof answered === 'string' ? answered : String(answered), { maxLength: 80 });
-  throw new AdcpWireError(
-    'protocol',
-    `the MCP server at ${url} answered about task ${shown ?? '?'} when asked about ${asked}`,
-    {
-      url,
-    },
-  );
-}
-
 /** `tasks/cancel`, bounded to 10 s when the caller gives no signal. */
 export async function cancelMcpTask(
   session: McpSession,
@@ -118,12 +96,6 @@ export async function cancelMcpTask(
   );
   checkSameTask(taskId, task.taskId, options.url);
   return task;
-}
-
-/** The server's `pollInterval`, kept within bounds so a hostile value neither hammers nor stalls. */
-export function pollDelay(pollInterval: unknown): number {
-  if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval)) return DEFAULT_POLL_INTERVAL_MS;
-  return Math.min(MAX_POLL_INTERVAL_MS, Math.max(MIN_POLL_INTERVAL_MS, pollInterval));
 }
 
 function progressOf(task: Task): ProgressEvent {

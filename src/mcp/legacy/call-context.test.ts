@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openCallScope, RequestLedger, requestIdOf } from './call-context.js';
-import { deadlineSignal } from '../transport/deadline-signal.js';
-import { AdcpWireError } from '../core/wire-error.js';
+import { deadlineSignal } from '../../transport/deadline-signal.js';
+import { AdcpWireError } from '../../core/wire-error.js';
 
 describe('the MCP call scope', () => {
   it('aborts its own signal when the parent signal or deadline fires, and stops listening once ended', async () => {

@@ -19,7 +19,7 @@ import {
  *
  * Why not the SDK `Client`: its module loads AJV (with formats) and the SDK's experimental task
  * helpers for `callTool()`'s output schemas and for request handlers (sampling, elicitation,
- * roots) a buyer never offers; McpTransport sends `tools/call` and `tools/list` through
+ * roots) a buyer never offers; LegacyMcpTransport sends `tools/call` and `tools/list` through
  * `request()`, so none of it runs. Not loading it takes ~45 ms off a buyer's first answer on this
  * machine (bench/results/first-answer.md). Like the `Client` by default, this session does not
  * enforce capabilities before sending (`enforceStrictCapabilities` off): a server that does not

@@ -1,13 +1,13 @@
-import { authRefusal } from '../core/signature-challenge.js';
+import { authRefusal } from '../../core/signature-challenge.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { AdcpWireError } from '../core/wire-error.js';
-import { sanitizeSellerText } from '../core/sanitize.js';
+import { AdcpWireError } from '../../core/wire-error.js';
+import { sanitizeSellerText } from '../../core/sanitize.js';
 import { RequestLedger, type CallContext } from './call-context.js';
-import { isRetryableStatus } from '../transport/retryable-status.js';
+import { isRetryableStatus } from '../../transport/retryable-status.js';
 import { createCappedFetch, type CappedFetch } from './capped-fetch.js';
-import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
+import { ADCP_WIRE_PACKAGE } from '../../transport/package-version.js';
 import { McpSessionClient } from './mcp-session-client.js';
 import { withoutListenStream } from './without-listen-stream.js';
 
