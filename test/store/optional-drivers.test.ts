@@ -37,7 +37,7 @@ const opened = await store.openStoresFromUrl({ url: 'postgres://nobody@127.0.0.1
 console.log(JSON.stringify({
   memory: outcome(() => new store.MemoryDedupStore()),
   sqlite: outcome(() => new store.SqliteDedupStore({ path: ':memory:' })),
-  sqliteTasks: outcome(() => new server.SqliteTaskStore({ path: ':memory:' })),
+  sqliteTasks: outcome(() => new store.SqliteTaskStore({ path: ':memory:' })),
   pg: outcome(() => new pgStore.PgDedupStore({ url: 'postgres://nobody@127.0.0.1:1/none' })),
   opened,
 }));
