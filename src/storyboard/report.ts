@@ -77,6 +77,7 @@ export function explainStep(step: StepOutcome): string[] {
       lines.push(
         `      request  ${plain(step.request.args, 400)}${step.request.auth === undefined ? '' : ` (auth: ${step.request.auth})`}`,
       );
+    for (const b of step.built ?? []) lines.push(`      built    ${b.pointer} from ${plain(b.from, 200)}`);
     if (step.response !== undefined) lines.push(`      answer   ${plain(step.response, 400)}`);
     const src = step.source;
     lines.push(
@@ -216,6 +217,10 @@ function stepHtml(step: StepOutcome): string {
     }
     parts.push('</table>');
   }
+  if (step.built !== undefined)
+    parts.push(
+      `<p>the runner's request builder supplied: ${step.built.map((b) => `<code>${html(b.pointer)}</code> from ${html(b.from)}`).join('; ')}</p>`,
+    );
   if (step.request !== undefined)
     parts.push(
       `<details><summary>request sent (${html(step.request.tool)}${step.request.auth === undefined ? '' : `, auth ${html(step.request.auth)}`})</summary><pre>${html(step.request.args)}</pre></details>`,

@@ -63,6 +63,8 @@ export interface StepOutcome {
   fault?: string;
   /** For `failed` without a failed validation (the call itself failed): what happened. */
   error?: string;
+  /** Fields of the request the runner's per-task request builder supplied (decision 0225). */
+  built?: { pointer: string; from: string }[];
   /** The request as sent (credentials never included). */
   request?: { tool: string; args: JsonObject; auth?: string };
   /** The answer: its status and body, or the HTTP status when the call was refused at the door. */
