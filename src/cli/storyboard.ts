@@ -46,6 +46,11 @@ ${CONNECTION_HELP.replace('  --timeout SECONDS        give up after this long (d
   --webhook-url URL        the receiver's base as the agent must reach it (a tunnel)
   --no-webhooks            no receiver: webhook steps are not applicable
   --seeded-state           say prerequisite state was seeded out of band (requires: seeded_state)
+  --brand-json URL         the agent's brand.json, when its capabilities declare no
+                           identity.brand_json_url (webhook signing keys are read from it)
+  --allow-http             let runner tasks fetch http:// and private or loopback URLs the agent
+                           names (an OAuth issuer, a brand.json, a jwks_uri): local tests only;
+                           without it only the agent's own origin may be http or local
   --junit FILE             also write JUnit XML
   --html FILE              also write one self-contained HTML report
   --verbose                list every step in the terminal, not only the ones that did not pass
@@ -239,6 +244,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         'webhook-url': { type: 'string' },
         'no-webhooks': { type: 'boolean' },
         'seeded-state': { type: 'boolean' },
+        'brand-json': { type: 'string' },
+        'allow-http': { type: 'boolean' },
         junit: { type: 'string' },
         html: { type: 'string' },
         verbose: { type: 'boolean' },
@@ -262,6 +269,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError('--no-webhooks with --webhook-host/--webhook-port/--webhook-url: choose one.');
     }
     const port = v['webhook-port'] === undefined ? undefined : parsePort(v['webhook-port'], 0);
+    const brandJson = v['brand-json'];
+    if (brandJson !== undefined && !/^https?:\/\//i.test(brandJson))
+      throw new UsageError(`--brand-json takes an http(s) URL, not '${printable(brandJson)}'.`);
     const compliance = await loadSource(v, io);
     const { runStoryboards } = await import('../storyboard/run.js');
     const { ComplianceError, selectStoryboards } = await import('../storyboard/index.js');
@@ -294,6 +304,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       ...(budgetMs === undefined ? {} : { budgetMs }),
       signal: stop.signal,
       ...(v['seeded-state'] === true ? { seededState: true } : {}),
+      ...(brandJson === undefined ? {} : { brandJsonUrl: brandJson }),
+      ...(v['allow-http'] === true ? { allowHttp: true } : {}),
       webhooks:
         v['no-webhooks'] === true
           ? false

@@ -23,6 +23,19 @@ import {
 } from './types.js';
 import { WebhookReceiver, type Delivery } from './webhook-receiver.js';
 import { buildRequest, hasRequestBuilder } from './request-builder.js';
+import {
+  assertJwksPurpose,
+  authServerMetadataUrl,
+  failure,
+  fetchBrandJwks,
+  fetchJson,
+  passing,
+  protectedResourceUrl,
+  type BrandKeys,
+  type FetchRules,
+} from './runner-tasks.js';
+import { MemoryReplayStore } from '../signing/replay-store.js';
+import { verifyWebhookSignature } from '../webhooks/verify-webhook-signature.js';
 
 export interface RunStoryboardsOptions {
   /** The agent: MCP endpoint or A2A agent URL. */
@@ -63,6 +76,14 @@ export interface RunStoryboardsOptions {
   credentialOrigins?: readonly string[];
   /** Injected fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /**
+   * Runner tasks may fetch plain-HTTP and private/loopback URLs the agent names (an OAuth issuer,
+   * a brand.json, a jwks_uri), for local tests. Default false: https and public hosts only, except
+   * on the agent's own origin (decision 0227).
+   */
+  allowHttp?: boolean;
+  /** The agent's brand.json when its capabilities do not declare `identity.brand_json_url`. */
+  brandJsonUrl?: string;
 }
 
 export type RunEvent =
@@ -417,6 +438,7 @@ function authLabel(auth: unknown): string | undefined {
 function authOverride(
   auth: unknown,
   kit: unknown,
+  agentUrl: string,
 ): { bearer?: string | null; headers?: Record<string, string>; problem?: string } {
   if (auth === 'none') return { bearer: null };
   if (!isJsonObject(auth)) return { problem: `unknown auth override ${JSON.stringify(auth)}` };
@@ -429,7 +451,11 @@ function authOverride(
       headers: { authorization: `Basic ${Buffer.from(`${random()}:${random()}`).toString('base64')}` },
     };
   }
-  if (auth['value_strategy'] === 'random_invalid_jwt') return { bearer: `${random()}.${random()}.${random()}` };
+  // security.yaml, probe_invalid_oauth_token: a well-formed JWT header and payload, a random signature.
+  if (auth['value_strategy'] === 'random_invalid_jwt') {
+    const part = (value: JsonObject) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    return { bearer: `${part({ alg: 'RS256', typ: 'JWT' })}.${part({ sub: 'invalid', aud: agentUrl })}.${random()}` };
+  }
   const from = auth['from_test_kit'];
   if (from !== undefined) {
     const path = from === true ? (type === 'basic' ? 'auth.basic' : 'auth.api_key') : text(from);
@@ -507,6 +533,13 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
     scope.webhookUrl = (key) => receiver.urlFor(urlKey(key));
   }
   if (isJsonObject(doc['context'])) Object.assign(scope.context, doc['context']);
+  // A retry scenario's receiver refuses the first deliveries from the start: the webhook may
+  // arrive before its expect_webhook_retry_keys_stable step runs.
+  for (const step of phases.flatMap((p) => (Array.isArray(p['steps']) ? p['steps'].filter(isJsonObject) : []))) {
+    const trigger = retryTrigger(step);
+    if (run.receiver !== undefined && trigger !== undefined && typeof step['triggered_by'] === 'string')
+      run.receiver.refuseFirst(urlKey(step['triggered_by']), trigger.count, trigger.status);
+  }
   const clients = new Map<string, ReturnType<typeof clientFor>>();
   const connection = (key: string, auth: string | null | undefined, headers?: Record<string, string>) => {
     let entry = clients.get(key);
@@ -519,6 +552,8 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
   };
   const passedSteps = new Map<string, boolean>();
   const builderCache = new Map<string, unknown>();
+  const statusOf = new Map<string, string>();
+  const tasks: RunnerTaskState = { replay: new MemoryReplayStore() };
   const producers = new Map<string, string>(); // context name -> phase/step that captures it
   const flags = new Map<string, string>();
   const urlKeysOf = new Map<string, string[]>();
@@ -616,6 +651,7 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
         const record = (result: StepOutcome) => {
           outcome.steps.push(result);
           passedSteps.set(stepId, result.verdict === 'passed');
+          if (result.response !== undefined) statusOf.set(stepId, result.response.status);
           run.options.onEvent?.({ type: 'step', storyboard: storyboard.id, step: result });
           if (!stateful) return;
           const trips =
@@ -682,6 +718,8 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
           storyboard,
           phaseId,
           builderCache,
+          tasks,
+          statusOf,
         });
         result.duration_ms = Date.now() - startedStep;
         if (result.verdict === 'passed') {
@@ -786,6 +824,19 @@ interface StepEnv {
   phaseId: string;
   /** The request builder's discoveries of this storyboard run. */
   builderCache: Map<string, unknown>;
+  /** What runner tasks share within a storyboard run. */
+  tasks: RunnerTaskState;
+  /** The answer status of each step that got one, by step id. */
+  statusOf: Map<string, string>;
+}
+
+interface RunnerTaskState {
+  /** What fetch_brand_jwks found (the keys webhook signatures are verified with). */
+  brandKeys?: BrandKeys;
+  /** RFC 9728 metadata from protected_resource_metadata. */
+  protectedResource?: unknown;
+  /** The run-scoped (keyid, nonce) replay store of webhook signature checks (webhook-receiver-runner.yaml). */
+  replay: MemoryReplayStore;
 }
 
 async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
@@ -827,6 +878,11 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     return gradeLocal(step, base, env, {});
   }
   if (task === 'expect_webhook') return expectWebhook(step, base, env);
+  if (task === 'expect_webhook_signature_valid') return expectWebhookSignature(step, base, env);
+  if (task === 'expect_webhook_retry_keys_stable') return expectRetryKeysStable(step, base, env);
+  if (task === 'protected_resource_metadata' || task === 'oauth_auth_server_metadata')
+    return oauthMetadata(task, step, base, env);
+  if (task === 'fetch_brand_jwks' || task === 'assert_jwks_purpose') return brandJwks(task, base, env);
   if (RUNNER_TASKS.has(task)) {
     return {
       ...base,
@@ -907,7 +963,7 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
   // The connection: the storyboard's own, or one with the step's auth override.
   let conn = env.connection('default', undefined);
   if (step['auth'] !== undefined) {
-    const override = authOverride(step['auth'], env.kit);
+    const override = authOverride(step['auth'], env.kit, run.options.agentUrl);
     if (override.problem !== undefined)
       return { ...base, verdict: 'harness_fault', fault: `auth override: ${override.problem}` };
     conn = env.connection(`auth:${JSON.stringify(step['auth'])}`, override.bearer, override.headers);
@@ -1215,7 +1271,28 @@ async function capture(
   return graded;
 }
 
-async function expectWebhook(step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+interface Located {
+  receiver: WebhookReceiver;
+  trigger: string;
+  captureIds: string[];
+  wanted: JsonObject;
+  matches: (d: Delivery) => boolean;
+  timeoutMs: number;
+  all: Delivery[];
+}
+
+/**
+ * The deliveries an expect_webhook* step grades: those to its trigger's receiver URL(s) matching
+ * `filter.body`, waited for until `enough` holds (default: one matches) or the step's timeout.
+ * Returns the step's verdict instead when it cannot be graded (no receiver, trigger not passed).
+ */
+async function locateWebhooks(
+  step: JsonObject,
+  base: StepOutcome,
+  env: StepEnv,
+  defaultTimeoutS: number,
+  enough?: (matching: Delivery[]) => boolean,
+): Promise<Located | StepOutcome> {
   const receiver = env.run.receiver;
   if (receiver === undefined) {
     return {
@@ -1236,6 +1313,18 @@ async function expectWebhook(step: JsonObject, base: StepOutcome, env: StepEnv):
   }
   if (keys.length === 0)
     return { ...base, verdict: 'harness_fault', fault: `triggered_by: ${trigger} sent no {{runner.webhook_url:...}}` };
+  // webhook-emission.yaml: the trigger "either returns an immediate terminal status (no webhook
+  // needed) or an interim status"; "Synchronous completions do not emit task webhooks".
+  const answered = env.statusOf.get(trigger);
+  if (answered === 'completed' || answered === 'failed' || answered === 'rejected' || answered === 'canceled')
+    return {
+      ...base,
+      verdict: 'not_applicable',
+      skip: {
+        reason: 'not_applicable',
+        detail: `${trigger} answered ${answered} at once: a synchronous completion owes no task webhook (webhook-emission.yaml, "Synchronous completions do not emit task webhooks")`,
+      },
+    };
   const captureIds = keys.map((k) => receiver.captureOf(env.urlKey(k)) ?? '').filter((c) => c !== '');
   let filter: unknown;
   try {
@@ -1246,34 +1335,41 @@ async function expectWebhook(step: JsonObject, base: StepOutcome, env: StepEnv):
   const wanted = isJsonObject(filter) && isJsonObject(filter['body']) ? filter['body'] : {};
   const matches = (d: Delivery) =>
     Object.entries(wanted).every(([path, value]) => deepEqual(resolvePath(d.body, path)?.value, value));
-  const timeoutMs = (typeof step['timeout_seconds'] === 'number' ? step['timeout_seconds'] : 30) * 1000;
+  const timeoutMs = (typeof step['timeout_seconds'] === 'number' ? step['timeout_seconds'] : defaultTimeoutS) * 1000;
+  const accept = enough ?? ((matching: Delivery[]) => matching.length > 0);
   let all: Delivery[] = [];
   await Promise.race(
     captureIds.map(async (capture) => {
-      const got = await receiver.waitFor(capture, (ds) => ds.some(matches), timeoutMs, env.run.signal);
+      const got = await receiver.waitFor(capture, (ds) => accept(ds.filter(matches)), timeoutMs, env.run.signal);
       all = all.concat(got);
     }),
   );
+  base.request = { tool: base.task, args: { triggered_by: trigger, filter: wanted } };
+  return { receiver, trigger, captureIds, wanted, matches, timeoutMs, all };
+}
+
+function noWebhook(base: StepOutcome, found: Located): StepOutcome {
+  base.response = { status: 'no_webhook_received', body: found.all.slice(0, 5).map((d) => d.body) };
+  return {
+    ...base,
+    verdict: 'failed',
+    validations: [
+      failure(
+        'no_webhook_received',
+        `a webhook for ${found.trigger} matching the filter within ${found.timeoutMs / 1000} s`,
+        found.wanted,
+        found.all.length === 0 ? '(nothing arrived)' : `${found.all.length} delivery(ies), none matching`,
+      ),
+    ],
+  };
+}
+
+async function expectWebhook(step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+  const found = await locateWebhooks(step, base, env, 30);
+  if (!('receiver' in found)) return found;
+  const { receiver, captureIds, matches, timeoutMs, all } = found;
   const hit = all.find(matches);
-  base.request = { tool: 'expect_webhook', args: { triggered_by: trigger, filter: wanted } };
-  if (hit === undefined) {
-    base.response = { status: 'no_webhook_received', body: all.slice(0, 5).map((d) => d.body) };
-    return {
-      ...base,
-      verdict: 'failed',
-      validations: [
-        {
-          check: 'no_webhook_received',
-          description: `a webhook for ${trigger} matching the filter within ${timeoutMs / 1000} s`,
-          verdict: 'failed',
-          severity: 'required',
-          json_pointer: null,
-          expected: wanted,
-          actual: all.length === 0 ? '(nothing arrived)' : `${all.length} delivery(ies), none matching`,
-        },
-      ],
-    };
-  }
+  if (hit === undefined) return noWebhook(base, found);
   base.response = { status: 'delivered', body: hit.body };
   const validations: ValidationOutcome[] = [];
   const body = isJsonObject(hit.body) ? hit.body : {};
@@ -1341,6 +1437,245 @@ async function expectWebhook(step: JsonObject, base: StepOutcome, env: StepEnv):
     validations: all2,
     verdict: all2.some((v) => v.verdict === 'failed' && v.severity === 'required') ? 'failed' : 'passed',
   };
+}
+
+/** `retry_trigger` of an expect_webhook_retry_keys_stable step, when within the test kit's bounds. */
+function retryTrigger(step: JsonObject): { count: number; status: number } | undefined {
+  if (step['task'] !== 'expect_webhook_retry_keys_stable') return undefined;
+  const spec = isJsonObject(step['retry_trigger']) ? step['retry_trigger'] : {};
+  const count = typeof spec['count'] === 'number' ? spec['count'] : 3;
+  const status = typeof spec['http_status'] === 'number' ? spec['http_status'] : 503;
+  // webhook-receiver-runner.yaml, retry_replay_contract: 1 <= count <= 10, a retryable status.
+  if (!Number.isInteger(count) || count < 1 || count > 10 || ![429, 500, 502, 503, 504].includes(status))
+    return undefined;
+  return { count, status };
+}
+
+/** The fetch rules of the runner tasks (decision 0227). */
+function fetchRules(env: StepEnv, step: JsonObject): FetchRules {
+  const run = env.run;
+  return {
+    agentUrl: run.options.agentUrl,
+    allowHttp: run.options.allowHttp === true,
+    timeoutMs:
+      typeof step['timeout_seconds'] === 'number'
+        ? step['timeout_seconds'] * 1000
+        : (run.options.stepTimeoutMs ?? 30_000),
+    signal: run.signal,
+    fetch: run.options.fetch ?? globalThis.fetch,
+  };
+}
+
+/** Whether a trigger step registered its webhook in the deprecated HMAC mode (`authentication` given). */
+function hmacMode(env: StepEnv, trigger: string): boolean {
+  for (const phase of Array.isArray(env.storyboard.doc['phases']) ? env.storyboard.doc['phases'] : []) {
+    if (!isJsonObject(phase) || !Array.isArray(phase['steps'])) continue;
+    for (const step of phase['steps']) {
+      if (!isJsonObject(step) || step['id'] !== trigger || !isJsonObject(step['sample_request'])) continue;
+      const config = step['sample_request']['push_notification_config'];
+      return isJsonObject(config) && config['authentication'] !== undefined;
+    }
+  }
+  return false;
+}
+
+/** The agent's published keys for this storyboard run (fetched once, as fetch_brand_jwks does). */
+async function brandKeysOf(env: StepEnv, step: JsonObject): Promise<BrandKeys> {
+  env.tasks.brandKeys ??= await fetchBrandJwks(
+    env.run.agent.capabilities,
+    env.run.options.brandJsonUrl,
+    fetchRules(env, step),
+  );
+  return env.tasks.brandKeys;
+}
+
+/** A refusal by the runner's own fetch rules is the environment's (a local setup), not the agent's. */
+function refusedByRules(detail: string | undefined): boolean {
+  return detail?.startsWith('refused to fetch') === true;
+}
+
+/** Verifies one delivery's RFC 9421 webhook signature with the agent's keys and the run's replay store. */
+async function verifyDelivery(delivery: Delivery, keys: BrandKeys, env: StepEnv): Promise<ValidationOutcome> {
+  const description =
+    "the delivery passes the RFC 9421 webhook verifier checklist (security.md) with the agent's published keys";
+  if (keys.jwks === undefined)
+    return {
+      ...failure('signature_key_unknown', description, "a key from the agent's brand.json JWKS", '(no published JWKS)'),
+      note: `the agent's keys could not be had: ${keys.failed?.code ?? ''} ${keys.failed?.detail ?? ''}`.trim(),
+    };
+  const verified = await verifyWebhookSignature(
+    { method: 'POST', url: delivery.url, headers: delivery.headers, body: delivery.raw },
+    { jwks: { keys: keys.jwks.keys as never }, replay: env.tasks.replay },
+  );
+  if (verified.ok) return passing('signature_valid', description, 'adcp/webhook-signing/v1', `keyid ${verified.keyid}`);
+  const code = verified.reason.replace(/^webhook_/, '');
+  return {
+    ...failure(code, description, 'a valid signature', verified.reason),
+    ...(verified.detail === undefined ? {} : { note: verified.detail }),
+  };
+}
+
+/** expect_webhook_signature_valid (storyboard-schema.yaml): the matching delivery's 9421 signature verifies. */
+async function expectWebhookSignature(step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+  const found = await locateWebhooks(step, base, env, 30);
+  if (!('receiver' in found)) return found;
+  const hit = found.all.find(found.matches);
+  if (hit === undefined) return noWebhook(base, found);
+  base.response = { status: 'delivered', body: hit.body };
+  const keys = await brandKeysOf(env, step);
+  if (keys.jwks === undefined && refusedByRules(keys.failed?.detail))
+    return { ...base, verdict: 'harness_fault', fault: `the agent's keys: ${keys.failed?.detail ?? ''}` };
+  const checked = await verifyDelivery(hit, keys, env);
+  return { ...base, validations: [checked], verdict: checked.verdict === 'failed' ? 'failed' : 'passed' };
+}
+
+/**
+ * expect_webhook_retry_keys_stable (storyboard-schema.yaml): the receiver refused the first
+ * `retry_trigger.count` deliveries; every delivery of the event carries the same
+ * idempotency_key, at least `expect_min_deliveries` arrived, and in 9421 mode each one's
+ * signature verifies with the run's shared replay store (a reused nonce is signature_replayed).
+ */
+async function expectRetryKeysStable(step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+  const trigger = retryTrigger(step);
+  if (trigger === undefined)
+    return {
+      ...base,
+      verdict: 'harness_fault',
+      fault:
+        'retry_trigger is outside webhook-receiver-runner.yaml retry_replay_contract (count 1-10, status 429/500/502/503/504): the storyboard is invalid',
+    };
+  const found = await locateWebhooks(step, base, env, 90, (matching) => matching.length > trigger.count);
+  if (!('receiver' in found)) return found;
+  const deliveries = found.all.filter(found.matches).sort((a, b) => a.receivedAt - b.receivedAt);
+  if (deliveries.length === 0) return noWebhook(base, found);
+  base.response = {
+    status: 'delivered',
+    body: deliveries.map((d) => ({
+      answered: d.answered,
+      idempotency_key: isJsonObject(d.body) ? d.body['idempotency_key'] : undefined,
+    })),
+  };
+  const least = typeof step['expect_min_deliveries'] === 'number' ? step['expect_min_deliveries'] : 2;
+  const validations: ValidationOutcome[] = [];
+  const retried = `at least ${least} deliveries of the event within ${found.timeoutMs / 1000} s (the receiver answered ${trigger.status} to the first ${trigger.count})`;
+  validations.push(
+    deliveries.length >= least
+      ? passing('expect_min_deliveries', retried, least, deliveries.length)
+      : failure('insufficient_retries', retried, least, deliveries.length),
+  );
+  const keys = deliveries.map((d) => (isJsonObject(d.body) ? d.body['idempotency_key'] : undefined));
+  const first = keys[0];
+  const stable = 'every delivery carries the byte-identical idempotency_key of the first';
+  if (typeof first !== 'string' || !IDEMPOTENCY_KEY.test(first))
+    validations.push(failure('idempotency_key_format_changed', stable, IDEMPOTENCY_KEY.source, first ?? '(absent)'));
+  else if (keys.every((k) => k === first)) validations.push(passing('idempotency_key_stable', stable, first, keys));
+  else
+    validations.push(
+      failure(
+        keys.some((k) => typeof k !== 'string' || !IDEMPOTENCY_KEY.test(k))
+          ? 'idempotency_key_format_changed'
+          : 'idempotency_key_rotated',
+        stable,
+        first,
+        keys,
+      ),
+    );
+  if (step['verify_signature_on_every_delivery'] !== false && !hmacMode(env, found.trigger)) {
+    const brand = await brandKeysOf(env, step);
+    if (brand.jwks === undefined && refusedByRules(brand.failed?.detail))
+      return {
+        ...base,
+        validations,
+        verdict: 'harness_fault',
+        fault: `the agent's keys: ${brand.failed?.detail ?? ''}`,
+      };
+    for (const [i, delivery] of deliveries.entries()) {
+      const checked = await verifyDelivery(delivery, brand, env);
+      validations.push({ ...checked, description: `delivery ${i + 1}: ${checked.description}` });
+    }
+  }
+  const failed = validations.some((v) => v.verdict === 'failed');
+  return { ...base, validations, verdict: failed ? 'failed' : 'passed' };
+}
+
+/**
+ * protected_resource_metadata (RFC 9728 §3, at the agent's origin) and oauth_auth_server_metadata
+ * (RFC 8414 §3, at the first authorization server): fetched, then graded with the step's own
+ * validations (http_status, field_present, resource_equals_agent_url).
+ */
+async function oauthMetadata(task: string, step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+  let url: string | undefined;
+  if (task === 'protected_resource_metadata') url = protectedResourceUrl(env.run.options.agentUrl);
+  else {
+    const prm = env.tasks.protectedResource;
+    const servers =
+      isJsonObject(prm) && Array.isArray(prm['authorization_servers']) ? prm['authorization_servers'] : [];
+    const issuer = typeof servers[0] === 'string' ? servers[0] : undefined;
+    if (issuer === undefined)
+      return {
+        ...base,
+        verdict: 'skipped',
+        skip: {
+          reason: 'prerequisite_failed',
+          detail: 'no authorization_servers[0] from the protected-resource metadata (probe_protected_resource)',
+        },
+        cause: `${env.phaseId}/probe_protected_resource`,
+      };
+    url = authServerMetadataUrl(issuer);
+    if (url === undefined)
+      return {
+        ...base,
+        verdict: 'failed',
+        request: { tool: task, args: { issuer } },
+        validations: [failure('issuer_invalid', 'authorization_servers[0] is an issuer URL', 'a URL', issuer)],
+      };
+  }
+  base.request = { tool: task, args: { url } };
+  const got = await fetchJson(url, fetchRules(env, step));
+  if (got.http_status === undefined) {
+    if (refusedByRules(got.problem) || task === 'protected_resource_metadata')
+      return { ...base, verdict: 'harness_fault', fault: got.problem ?? `${url}: no answer` };
+    // The agent named an issuer nobody answers at: its metadata points nowhere.
+  }
+  base.response = {
+    status: got.http_status === undefined ? 'unreachable' : `HTTP ${got.http_status}`,
+    ...(got.body === undefined ? {} : { body: got.body }),
+    ...(got.http_status === undefined ? {} : { http_status: got.http_status }),
+  };
+  if (task === 'protected_resource_metadata' && got.http_status === 200) env.tasks.protectedResource = got.body;
+  return gradeLocal(step, base, env, {
+    status: 'completed',
+    body: got.body,
+    ...(got.http_status === undefined ? {} : { httpStatus: got.http_status }),
+    httpHeaders: {},
+    tool: task,
+  });
+}
+
+/** fetch_brand_jwks and assert_jwks_purpose (webhook-emission.yaml, signing_keys_published). */
+async function brandJwks(task: string, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+  const keys = await brandKeysOf(env, {});
+  base.request = {
+    tool: task,
+    args: {
+      brand_json_url: keys.brandJsonUrl ?? '(none)',
+      ...(keys.jwksUri === undefined ? {} : { jwks_uri: keys.jwksUri }),
+    },
+  };
+  if (keys.jwks === undefined && refusedByRules(keys.failed?.detail))
+    return { ...base, verdict: 'harness_fault', fault: keys.failed?.detail ?? '' };
+  if (task === 'fetch_brand_jwks') {
+    base.response = { status: keys.jwks === undefined ? 'failed' : 'fetched', body: keys.jwks ?? keys.failed };
+    const description = 'brand.json reachable and parseable; an agents[] entry has a jwks_uri answering a JWKS';
+    const v =
+      keys.jwks === undefined
+        ? failure(keys.failed?.code ?? 'brand_json_unreachable', description, 'a JWKS', keys.failed?.detail ?? '')
+        : passing('fetch_brand_jwks', description, 'a JWKS', `${keys.jwks.keys.length} key(s) at ${keys.jwksUri}`);
+    return { ...base, validations: [v], verdict: v.verdict === 'failed' ? 'failed' : 'passed' };
+  }
+  const v = assertJwksPurpose(keys);
+  base.response = { status: v.verdict, body: v.actual };
+  return { ...base, validations: [v], verdict: v.verdict === 'failed' ? 'failed' : 'passed' };
 }
 
 /** Seeds `fixtures:` through comply_test_controller in the DAG order of storyboard-schema.yaml. */

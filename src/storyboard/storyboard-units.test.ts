@@ -6,6 +6,7 @@ import { evaluateCondition, substitute, UnresolvedSubstitution, type Substitutio
 import { grade, type Observation } from './checks.js';
 import { renderHtml, renderJunit, renderSummary } from './report.js';
 import type { RunReport } from './types.js';
+import { assertJwksPurpose, authServerMetadataUrl, protectedResourceUrl, refusal } from './runner-tasks.js';
 
 const scope = (over: Partial<SubstitutionScope> = {}): SubstitutionScope => ({
   context: {},
@@ -258,5 +259,46 @@ describe('storyboard reports', () => {
     assert.ok(!text.includes('\u001b') && !text.includes('\u0000') && !text.includes('\u202e'));
     assert.match(text, /expected "x"/);
     assert.match(text, /verdict: the agent failed/);
+  });
+});
+
+describe('runner task fetches (decision 0227)', () => {
+  const rules = {
+    agentUrl: 'http://127.0.0.1:3000/mcp',
+    allowHttp: false,
+    timeoutMs: 1000,
+    signal: new AbortController().signal,
+    fetch: globalThis.fetch,
+  };
+  it("allows the agent's own origin, https public hosts, and the rest only with allowHttp", () => {
+    assert.equal(refusal('http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp', rules), undefined);
+    assert.equal(refusal('https://auth.example.com/.well-known/oauth-authorization-server', rules), undefined);
+    assert.match(refusal('http://127.0.0.1:4000/brand.json', rules) ?? '', /--allow-http/);
+    assert.match(refusal('https://169.254.169.254/latest', rules) ?? '', /special-use/);
+    assert.match(refusal('http://auth.example.com/', rules) ?? '', /not https/);
+    assert.equal(refusal('http://127.0.0.1:4000/brand.json', { ...rules, allowHttp: true }), undefined);
+  });
+  it('builds the RFC 9728 and RFC 8414 well-known URLs', () => {
+    assert.equal(
+      protectedResourceUrl('https://agent.example.com/mcp'),
+      'https://agent.example.com/.well-known/oauth-protected-resource/mcp',
+    );
+    assert.equal(
+      authServerMetadataUrl('https://auth.example.com/tenant1'),
+      'https://auth.example.com/.well-known/oauth-authorization-server/tenant1',
+    );
+  });
+  it('grades JWKS key purposes with the storyboard failure codes', () => {
+    const keys = (list: object[]) => ({ jwks: { keys: list as never[] } });
+    assert.equal(assertJwksPurpose({}).check, 'webhook_signing_keys_unpublished');
+    assert.equal(
+      assertJwksPurpose(keys([{ kid: 'a', adcp_use: 'governance-signing' }])).check,
+      'webhook_signing_keys_wrong_purpose',
+    );
+    assert.equal(
+      assertJwksPurpose(keys([{ kid: 'a', adcp_use: 'request-signing', revoked: true }])).check,
+      'webhook_signing_keys_all_revoked',
+    );
+    assert.equal(assertJwksPurpose(keys([{ kid: 'a', adcp_use: 'webhook-signing' }])).verdict, 'passed');
   });
 });

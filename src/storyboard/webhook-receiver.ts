@@ -11,19 +11,28 @@ export interface Delivery {
   body: unknown;
   /** The body as received, when it was not JSON. */
   text?: string;
+  /** The body's bytes as UTF-8 text (what a signature's content-digest covers). */
+  raw: string;
+  /** The URL the agent posted to, as the receiver handed it out (a signature's @target-uri). */
+  url: string;
+  /** The HTTP status the receiver answered (a retry scenario answers 5xx first). */
+  answered: number;
   receivedAt: number;
 }
 
 /**
  * The runner's webhook receiver (storyboard-schema.yaml, "Webhook receiver"): each triggering
  * step gets its own URL (`{{runner.webhook_url:<step>}}`), whose capture id is random, never
- * the protocol `operation_id`; every POST is answered 204 and kept for `expect_webhook` steps.
+ * the protocol `operation_id`; every POST is answered 204 (or the retry scenario's 5xx) and kept
+ * for the `expect_webhook*` steps.
  */
 export class WebhookReceiver {
   readonly #server: Server;
   readonly #deliveries: Delivery[] = [];
   readonly #waiters = new Set<() => void>();
   readonly #captures = new Map<string, string>();
+  /** capture -> how many deliveries are still to be refused, and with which status. */
+  readonly #refusals = new Map<string, { left: number; status: number }>();
   #base = '';
 
   private constructor(server: Server) {
@@ -68,6 +77,17 @@ export class WebhookReceiver {
     return `${this.#base}/${capture}`;
   }
 
+  /**
+   * A retry scenario (storyboard-schema.yaml, `expect_webhook_retry_keys_stable`;
+   * webhook-receiver-runner.yaml, `retry_replay_contract`): the first `count` deliveries to
+   * `urlFor(key)` are answered `status`, the rest 204. Set before the URL is handed out.
+   */
+  refuseFirst(key: string, count: number, status: number): void {
+    this.urlFor(key);
+    const capture = this.#captures.get(key) ?? '';
+    this.#refusals.set(capture, { left: count, status });
+  }
+
   /** The capture id behind `urlFor(key)`, if that URL was handed out. */
   captureOf(key: string): string | undefined {
     return this.#captures.get(key);
@@ -101,11 +121,26 @@ export class WebhookReceiver {
     } catch {
       body = undefined;
     }
-    const delivery: Delivery = { capture: match[1] ?? '', headers: flat, body, receivedAt: Date.now() };
+    const capture = match[1] ?? '';
+    const refusal = this.#refusals.get(capture);
+    let answered = 204;
+    if (refusal !== undefined && refusal.left > 0) {
+      refusal.left -= 1;
+      answered = refusal.status;
+    }
+    const delivery: Delivery = {
+      capture,
+      headers: flat,
+      body,
+      raw: text,
+      url: `${this.#base}/${capture}`,
+      answered,
+      receivedAt: Date.now(),
+    };
     if (body === undefined) delivery.text = text.slice(0, 2000);
     this.#deliveries.push(delivery);
     for (const wake of this.#waiters) wake();
-    return 204;
+    return answered;
   }
 
   /** Deliveries to `capture` so far. */

@@ -5,6 +5,8 @@
 // on the agent's answer, explained.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 import { loadComplianceDir, runStoryboards, type StepOutcome } from '../../src/storyboard/index.js';
@@ -60,5 +62,58 @@ describe('runner tasks and the request builder, against the reference seller', {
     assert.ok(duplicate !== undefined && typeof duplicate.actual === 'object', 'counted per status');
     // One discovery for the whole storyboard, on its own connection.
     assert.equal(report.storyboards[0]?.sessions, 1);
+    // No identity.brand_json_url in its capabilities: the agent publishes no keys, its failure.
+    const fetched = steps.get('signing_keys_published/fetch_brand_json');
+    assert.equal(fetched?.verdict, 'failed');
+    assert.equal(fetched?.validations[0]?.check, 'brand_json_unreachable');
+    assert.match(String(fetched?.validations[0]?.actual), /declares no identity\.brand_json_url/);
+    assert.equal(
+      steps.get('signing_keys_published/assert_webhook_signing_key_present')?.validations[0]?.check,
+      'webhook_signing_keys_unpublished',
+    );
+    // The retry scenario ran: the receiver refused the first three deliveries, the key stayed.
+    const retry = steps.get('idempotency_key_stability/expect_key_stable_across_retries');
+    assert.equal(retry?.validations.find((v) => v.check === 'expect_min_deliveries')?.verdict, 'passed');
+    assert.equal(retry?.validations.find((v) => v.check === 'idempotency_key_stable')?.verdict, 'passed');
+  });
+
+  it('webhook signatures verify with the keys of the brand.json the operator names', async () => {
+    const origin = new URL(seller.mcpUrl).origin;
+    const brand = createServer((req, res) => {
+      if (req.url !== '/.well-known/brand.json') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          agents: [{ type: 'sales', url: seller.mcpUrl, jwks_uri: `${origin}/.well-known/jwks.json` }],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => brand.listen(0, '127.0.0.1', resolve));
+    const brandJsonUrl = `http://127.0.0.1:${(brand.address() as AddressInfo).port}/.well-known/brand.json`;
+    try {
+      // The brand.json is on another loopback origin than the agent's: allowed by allowHttp only.
+      const report = await runStoryboards({
+        agentUrl: seller.mcpUrl,
+        protocol: 'mcp',
+        compliance: loadComplianceDir(COMPLIANCE),
+        ids: ['webhook_emission'],
+        brandJsonUrl,
+        allowHttp: true,
+      });
+      const steps = new Map((report.storyboards[0]?.steps ?? []).map((s) => [`${s.phase_id}/${s.step_id}`, s]));
+      for (const id of [
+        'signing_keys_published/fetch_brand_json',
+        'signing_keys_published/assert_webhook_signing_key_present',
+        'idempotency_key_stability/expect_key_stable_across_retries',
+        'signature_validity/expect_signature_valid',
+      ])
+        assert.equal(steps.get(id)?.verdict, 'passed', `${id}: ${JSON.stringify(steps.get(id))}`);
+      const retried = steps.get('idempotency_key_stability/expect_key_stable_across_retries');
+      // Every delivery of the retried event was verified, with one replay store for the run.
+      const signatures = retried?.validations.filter((v) => v.check === 'signature_valid') ?? [];
+      assert.ok(signatures.length >= 2, `${signatures.length} signatures verified`);
+      assert.equal(report.storyboards[0]?.verdict, 'passed');
+    } finally {
+      await new Promise((resolve) => brand.close(resolve));
+    }
   });
 });
