@@ -377,6 +377,8 @@ function storyboardGate(doc: JsonObject, run: RunContext): { reason: SkipReason;
       }
     }
   }
+  const needs = RUNNER_CONFIGURATION[String(doc['id'])];
+  if (needs !== undefined) return { reason: 'requirement_unmet', detail: needs };
   const gate = capabilityGate(doc['requires_capability'] ?? PROSE_GATES[String(doc['id'])], run.agent.capabilities);
   if (gate !== undefined) return { reason: 'not_applicable', detail: gate };
   const required = doc['required_tools'];
@@ -390,6 +392,17 @@ function storyboardGate(doc: JsonObject, run: RunContext): { reason: SkipReason;
   }
   return undefined;
 }
+
+/**
+ * Storyboards that grade `not_applicable` unless the runner is configured with something this
+ * runner does not take, as their prerequisites say.
+ */
+const RUNNER_CONFIGURATION: Record<string, string> = {
+  // webhook-receiver-envelope.yaml, prerequisites: "Runners without a receiver URL grade this
+  // storyboard as not_applicable." It grades a buyer's receiver, not the agent under test.
+  webhook_receiver_envelope:
+    'a buyer webhook receiver URL and a test webhook signing key (webhook-receiver-envelope.yaml prerequisites: "Runners without a receiver URL grade this storyboard as not_applicable"); this runner grades the agent at <url>, not a buyer receiver',
+};
 
 /**
  * Storyboards whose applicability gate is written in prose instead of `requires_capability`

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
+import { startWireRecorder } from '../storyboards/wire-recorder.js';
 import type { RunReport } from '../../src/storyboard/index.js';
 
 const COMPLIANCE = fileURLToPath(new URL('../../../shared/compliance/3.1.19', import.meta.url));
@@ -53,13 +54,19 @@ describe('adcp storyboard', { concurrency: 1 }, () => {
     assert.match(shown.out(), /get_capabilities \(get_adcp_capabilities\): response_schema, field_present/);
   });
 
-  it('runs a capability-driven grading of adcp serve and writes JSON, JUnit and HTML', async () => {
+  it('runs a capability-driven grading of adcp serve and writes JSON, JUnit and HTML, one MCP session per storyboard', async () => {
+    // The run goes through a recording proxy: the sessions and the era are read off the wire, as
+    // the server sees them, not from the runner's own count.
+    const wire = await startWireRecorder(serve.url);
+    const agent = wire.url(new URL(serve.mcp).pathname);
     const cli = io(dir);
     const code = await main(
       [
         'storyboard',
         'run',
-        serve.mcp,
+        agent,
+        '--mcp-era',
+        'legacy',
         '--compliance-dir',
         COMPLIANCE,
         '--json',
@@ -70,9 +77,28 @@ describe('adcp storyboard', { concurrency: 1 }, () => {
       ],
       cli,
     );
+    await wire.close();
     const report = JSON.parse(cli.out()) as RunReport;
     // Exit 0 only when nothing the agent owns failed.
     assert.equal(code, report.counts.storyboards.failed > 0 ? 1 : 0);
+    assert.equal(report.exit_code, code);
+    // The pinned era on the wire: every MCP request speaks a 2025 revision, none 2026-07-28.
+    const mcp = wire.records.filter((r) => r.method === 'POST' && r.rpc !== undefined);
+    assert.ok(mcp.length > 100, `${mcp.length} MCP requests`);
+    assert.ok(mcp.every((r) => r.protocolVersion !== '2026-07-28'));
+    // Sessions as the server assigned them: the discovery probe's, and at most one per storyboard
+    // plus one per distinct auth override its probes ask for (the runner's own count agrees).
+    const sessions = new Set(mcp.map((r) => r.session).filter((id) => id !== undefined));
+    const initializes = mcp.filter((r) => r.rpc === 'initialize').length;
+    const opened = report.storyboards.reduce((n, s) => n + s.sessions, 0);
+    assert.equal(sessions.size, initializes, 'one session per initialize');
+    assert.ok(sessions.size <= opened + 1, `${sessions.size} sessions on the wire, ${opened} opened + discovery`);
+    const ran = report.storyboards.filter((s) => s.steps.length > 0);
+    const overrides = ran.reduce(
+      (n, s) => n + new Set(s.steps.filter((st) => st.request?.auth !== undefined).map((st) => st.request?.auth)).size,
+      0,
+    );
+    assert.ok(sessions.size <= ran.length + overrides + 1, `${sessions.size} sessions for ${ran.length} storyboards`);
     assert.match(cli.err(), /storyboards selected \(compliance 3\.1\.19\)/);
     assert.match(cli.err(), /\] ok {3}capability_discovery/);
     assert.ok(report.storyboards.length > 50);

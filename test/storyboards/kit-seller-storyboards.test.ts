@@ -15,7 +15,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COMPLIANCE = fileURLToPath(new URL('../../../shared/compliance/3.1.19/', import.meta.url));
 
 const NOT_YET = 'the kit does not do it yet (docs/kit.md, "What it does not do yet")';
-const RUNNER = 'src/storyboard does not implement this runner task or request builder yet (the agent is not graded)';
+const NO_BRAND_JSON =
+  'the example declares no identity.brand_json_url: its webhook signing keys are not published through brand.json';
 /** `storyboard/phase/step` -> why it may fail. */
 const KNOWN: Record<string, string> = {
   'billing_gate_dispatch/per_agent_gate_reject/sync_accounts_passthrough_rejects_agent': `${NOT_YET}: billing gates`,
@@ -27,21 +28,14 @@ const KNOWN: Record<string, string> = {
   'security_baseline/unauth_rejection/probe_unauth':
     'the example is an open sandbox (no auth): adcp serve --auth-token is',
   'security_baseline/api_key_path/probe_invalid_api_key': 'the example is an open sandbox (no auth)',
-  'security_baseline/oauth_discovery/probe_protected_resource': RUNNER,
-  'security_baseline/oauth_discovery/probe_auth_server_metadata': RUNNER,
+  'security_baseline/oauth_discovery/probe_protected_resource':
+    'the example is an open sandbox (no OAuth protected-resource metadata)',
   'security_baseline/oauth_discovery/probe_invalid_oauth_token': 'the example is an open sandbox (no auth)',
   'security_baseline/mechanism_required/assert_mechanism': 'the example is an open sandbox (no auth)',
-  'webhook_emission/idempotency_key_presence/trigger_webhook_operation': RUNNER,
-  'webhook_emission/operation_id_echo/trigger_operation_id_echo': RUNNER,
-  'webhook_emission/idempotency_key_stability/trigger_retry_scenario': RUNNER,
-  'webhook_emission/signing_keys_published/fetch_brand_json': RUNNER,
-  'webhook_emission/signing_keys_published/assert_webhook_signing_key_present': RUNNER,
-  'webhook_emission/signature_validity/trigger_signed_webhook': RUNNER,
-  'webhook_receiver_envelope/positive_envelope_replay/post_delivery_report_envelope': RUNNER,
-  'webhook_receiver_envelope/positive_envelope_replay/post_same_event_retry': RUNNER,
-  'webhook_receiver_envelope/negative_envelope_rejections/reject_bare_delivery_result': RUNNER,
-  'webhook_receiver_envelope/negative_envelope_rejections/reject_missing_idempotency_key': RUNNER,
-  'webhook_receiver_envelope/negative_envelope_rejections/reject_unsupported_status': RUNNER,
+  'webhook_emission/signing_keys_published/fetch_brand_json': NO_BRAND_JSON,
+  'webhook_emission/signing_keys_published/assert_webhook_signing_key_present': NO_BRAND_JSON,
+  'webhook_emission/idempotency_key_stability/expect_key_stable_across_retries': NO_BRAND_JSON,
+  'webhook_emission/signature_validity/expect_signature_valid': NO_BRAND_JSON,
   'creative_lifecycle/list_and_filter/list_all':
     'one seller serves every storyboard of the run: an earlier storyboard synced a creative that sorts first',
   'creative_lifecycle/list_and_filter/list_filtered':
