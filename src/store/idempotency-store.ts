@@ -6,7 +6,8 @@
  * for (or replays) the stored response.
  *
  * Implementations: ./memory-idempotency-store.ts, ./sqlite-idempotency-store.ts,
- * ./pg-idempotency-store.ts; all pass test/store/idempotency-contract.ts. `claim` is one atomic
+ * ./pg-idempotency-store.ts, each the one claim machine of ./claim-store.ts (shared with webhook
+ * dedup) on its backend; all pass test/store/idempotency-contract.ts. `claim` is one atomic
  * statement in each (insert, never check-then-insert).
  */
 
@@ -41,7 +42,8 @@ export interface IdempotencyClaimOptions {
   /**
    * The `ttlMs` its `complete` will pass, when known. A store may then write the entry's expiry
    * with the claim (now + `leaseMs` + `ttlMs`, so at least `ttlMs` after an answer stored within
-   * the lease, at most `leaseMs` more) and store the answer without rewriting it.
+   * the lease, at most `leaseMs` more) and store the answer without rewriting it. The stores of
+   * this library write it when the answer is stored.
    */
   ttlMs?: number;
   now?: number;

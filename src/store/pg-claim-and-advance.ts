@@ -3,13 +3,16 @@ import type { ClaimAndAdvanceOutcome, ClaimAndAdvanceRequest } from './types.js'
 import { statusRank } from './types.js';
 import { FINAL_RANK } from './operation-rules.js';
 import { toMs, type PgDatabase } from './pg-database.js';
+import { judgeClaim } from './claim-store.js';
+import { DEDUP_POLICY } from './claim-uses.js';
 import { OPERATION_COLUMNS, toJson, toOperationRecord, type PgOperationRow } from './pg-operation-store.js';
 
 // One statement, one transaction, one round trip for what the webhook receiver otherwise does in
 // three (claim, read the operation, create-or-advance):
 // - `cur` reads the operation; if it belongs to another agent or task type, nothing is claimed.
-// - `taken` is the dedup claim of PgDedupStore (insert, never check-then-insert; takeover of a
-//   lapsed lease or an expired done row by the conditional update), optionally inserting `done`.
+// - `taken` is the dedup claim of PgClaimStore on `adcp_webhook_dedup` (insert, never
+//   check-then-insert; takeover of a lapsed lease or an expired done row by the conditional
+//   update, as `judgeClaim` rules), optionally inserting `done`.
 // - `moved` advances the operation only when `taken` returned a row, with the forward-only rule
 //   of PgOperationStore in its WHERE clause (and the agent and task type checked again there, in
 //   case the operation was created between the statement's snapshot and its write).
@@ -115,13 +118,22 @@ export async function pgClaimAndAdvance(
     );
     const row = rows[0] as Row;
     if (row.token !== null) return claimed(db, request, keyBytes, token, row);
-    const lapsedDone = row.dedup_state === 'done' && toMs(row.dedup_expires) <= now;
-    if (row.dedup_state !== null && !lapsedDone) {
-      if (row.dedup_fingerprint !== null && fingerprint !== null && row.dedup_fingerprint !== fingerprint)
-        return { kind: 'conflict' };
-      if (row.dedup_state === 'done') return { kind: 'done' };
-      if (toMs(row.dedup_lease) > now) return { kind: 'busy', leaseExpiresAt: toMs(row.dedup_lease) };
-    }
+    const verdict = judgeClaim(
+      row.dedup_state === null
+        ? undefined
+        : {
+            done: row.dedup_state === 'done',
+            token: '',
+            fingerprint: row.dedup_fingerprint ?? undefined,
+            leaseExpiresAt: toMs(row.dedup_lease),
+            expiresAt: row.dedup_expires === null ? 0 : toMs(row.dedup_expires),
+            result: undefined,
+          },
+      { now, fingerprint: request.fingerprint, keptMs: 0 },
+      DEDUP_POLICY,
+    );
+    if (verdict.kind === 'done' || verdict.kind === 'expired') return { kind: 'done' };
+    if (verdict.kind !== 'take') return verdict;
     const field = mismatchOf(request, row.cur_agent, row.cur_task_type);
     if (field !== undefined) return { kind: 'mismatch', field };
   }

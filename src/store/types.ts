@@ -27,6 +27,8 @@ export type ClaimOutcome =
  * - `complete` marks it done (kept until `ttlMs` after completion); `release` gives it up after a
  *   handler failure so the sender's retry runs the handler again.
  * Keys are scoped by `scope` (e.g. the sender/agent), so two senders cannot collide.
+ * The stores of this library are the one claim machine of ./claim-store.ts (shared with the
+ * seller's idempotency store) on their backend.
  */
 export interface DedupStore {
   /**
