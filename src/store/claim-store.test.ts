@@ -16,7 +16,7 @@ const row = (over: Partial<ClaimRow>): ClaimRow => ({
 const ask = (now: number, fingerprint: string | undefined, keptMs = 0) => ({ now, fingerprint, keptMs });
 
 describe('judgeClaim', () => {
-  it('takes an unseen key with the claim's fingerprint', () => {
+  it("takes an unseen key with the claim's fingerprint", () => {
     assert.deepEqual(judgeClaim(undefined, ask(0, 'b'), KEEPS), { kind: 'take', fingerprint: 'b' });
   });
 
