@@ -21,7 +21,7 @@ import {
 import type { OperationRecord, OperationStore } from '../store/types.js';
 import { withRetry } from './retry.js';
 import type { AdcpTransport, ToolInfo, TransportCallOptions, TransportOptions } from '../transport/transport.js';
-import type { CallArgs, CallData } from '../schemas/tool-types.js';
+import type { AdcpToolName, ToolArgs, ToolResponse } from '../schemas/tool-types.js';
 import type { AdcpValidator } from '../schemas/adcp-validator.js';
 import { parseWireVersion } from '../schemas/release.js';
 import { DEFAULT_RELEASE } from '../schemas/supported-releases.js';
@@ -162,11 +162,19 @@ export class AdcpClient {
    * with `validate: 'request'`, `continueTask` on MCP); no release in common with the agent is
    * an `AdcpVersionError`. Typed by tool name: for a known AdCP tool (`'get_products'`), `args` is
    * its request (`adcp_version`, `idempotency_key` optional: the client fills them in) and a
-   * completed result's `data` its response, from the generated 3.1 types; any other name (or a
-   * `string` variable) is untyped JSON. Every request carries `adcp_version` (the negotiated release). On A2A, `returnImmediately` answers before the task ends and
-   * `continueTask` answers an `input-required` task.
+   * completed result's `data` its response (without the async and error arms, which never come
+   * back `completed`), from the generated 3.1 types. A literal that is no AdCP tool name (a typo)
+   * does not compile; a `string` variable (another agent's own tool: `const tool: string = ...`)
+   * is untyped JSON. Every request carries `adcp_version` (the negotiated release). On A2A,
+   * `returnImmediately` answers before the task ends and `continueTask` answers an
+   * `input-required` task.
    */
-  call<N extends string>(tool: N, args?: CallArgs<N>, options?: CallOptions): Promise<TaskResult<CallData<N>>>;
+  call<N extends AdcpToolName>(
+    tool: N,
+    args?: ToolArgs<N>,
+    options?: CallOptions,
+  ): Promise<TaskResult<ToolResponse<N>>>;
+  call<S extends string>(tool: WideString<S>, args?: JsonObject, options?: CallOptions): Promise<TaskResult>;
   call(tool: string, args: JsonObject = {}, options: CallOptions = {}): Promise<TaskResult> {
     const trace = { url: this.url, tool: String(tool), onActivity: this.#options.onActivity };
     return traceClientCall(trace, () => this.#call(tool, args, options));
@@ -273,6 +281,8 @@ export class AdcpClient {
    * A result recorded as an operation keeps it (`result.operation`): polls that name another task
    * type are refused, and the store follows every poll.
    */
+  waitFor<T = JsonObject>(target: TaskResult<T>, options?: WaitOptions): Promise<TaskResult<T>>;
+  waitFor(target: TaskResult | OperationRecord | string, options?: WaitOptions): Promise<TaskResult>;
   waitFor(target: TaskResult | OperationRecord | string, options: WaitOptions = {}): Promise<TaskResult> {
     const start = typeof target === 'object' && target !== null && 'protocol' in target ? target : undefined;
     return traceWaitFor(this.url, start, () => this.#waitFor(target, options));
@@ -659,3 +669,10 @@ function checkPositive(name: string, value: unknown): void {
     );
   }
 }
+
+/**
+ * `S` when it is the wide `string` (a name held in a variable), `never` for a literal: a literal
+ * must be an AdCP tool with its typed arguments (the first `call` overload), so neither a typo in
+ * the name nor a wrong field falls through to the untyped overload.
+ */
+type WideString<S extends string> = string extends S ? S : never;

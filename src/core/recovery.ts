@@ -1,4 +1,5 @@
 import type { AdcpError, Recovery, RecoveryAction } from './types.js';
+import { sanitizeSellerText } from './sanitize.js';
 import type { ResultError } from './task-result.js';
 
 const STANDARD_CODES = [
@@ -141,9 +142,11 @@ export function retryDelaySeconds(error: Pick<AdcpError, 'retry_after'> | null |
 
 /** The `ResultError` of a `failed`/`rejected` TaskResult: the validated error plus what to do about it. */
 export function toResultError(adcpError: AdcpError, options: RecoveryActionOptions = {}): ResultError {
+  const message = sanitizeSellerText(adcpError.message)?.trim();
   return {
     adcpError,
     code: adcpError.code,
+    ...(message === undefined || message === '' ? {} : { message }),
     recovery: getRecovery(adcpError),
     action: recoveryAction(adcpError, options),
     retryDelaySeconds: retryDelaySeconds(adcpError),

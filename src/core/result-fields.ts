@@ -46,7 +46,38 @@ export function payloadStatus(data: JsonObject | undefined): TaskStatus | undefi
  */
 export function deliveredStatus(data: JsonObject | undefined): TaskStatus {
   const adcpError = data?.['adcp_error'];
-  return payloadStatus(data) ?? (adcpError !== undefined && adcpError !== null ? 'failed' : 'completed');
+  const stated = payloadStatus(data);
+  if (stated !== undefined) return stated;
+  return (adcpError !== undefined && adcpError !== null) || isErrorArm(data) ? 'failed' : 'completed';
+}
+
+/** What an error arm of a task response holds besides `errors` (and the envelope's own fields). */
+const ERROR_ARM_KEYS = new Set([
+  'errors',
+  'success',
+  'conflicting_standards_id',
+  'context',
+  'ext',
+  'message',
+  'adcp_version',
+  'adcp_major_version',
+  'replayed',
+]);
+
+/**
+ * A task response's error arm (`errors` required, nothing of a success arm): a non-empty `errors`
+ * array of error objects, `success` (when present) false, and no other field. An agent that
+ * reports a fatal failure only in the payload (transport-errors.md, detection step 6: "a
+ * conformance gap on the agent side") still gets a `failed` result, never a `completed` one
+ * whose data reads like a success (decision 0166).
+ */
+export function isErrorArm(data: JsonObject | undefined): boolean {
+  if (data === undefined) return false;
+  const errors = data['errors'];
+  if (!Array.isArray(errors) || errors.length === 0) return false;
+  if (!errors.every((e) => isPlainObject(e) && typeof e['code'] === 'string')) return false;
+  if (data['success'] !== undefined && data['success'] !== false) return false;
+  return Object.keys(data).every((key) => ERROR_ARM_KEYS.has(key));
 }
 
 /** The validated `adcp_error` of a payload, or `null`. */

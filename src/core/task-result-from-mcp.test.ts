@@ -22,6 +22,25 @@ describe('taskResultFromMcp', () => {
   it('treats a response without status as completed', () => {
     assert.equal(taskResultFromMcp(sc({ products: [] })).status, 'completed');
   });
+  it('treats an error arm (only errors[], no adcp_error) as failed with errors[0] and its message', () => {
+    const body = { errors: [{ code: 'BUDGET_TOO_LOW', message: 'Raise\u0007 the budget', recovery: 'correctable' }] };
+    const result = taskResultFromMcp(sc(body));
+    assert.equal(result.status, 'failed');
+    assert.equal(result.status === 'failed' ? result.error.code : '', 'BUDGET_TOO_LOW');
+    assert.equal(result.status === 'failed' ? result.error.message : '', 'Raise the budget');
+    assert.deepEqual(result.data, body);
+    const declined = { success: false, errors: [{ code: 'CONFLICT', message: 'x' }], conflicting_standards_id: 's1' };
+    assert.equal(taskResultFromMcp(sc(declined)).status, 'failed');
+  });
+
+  it('keeps a result with errors[] beside success fields, or with success true, completed', () => {
+    const partial = { products: [], errors: [{ code: 'PLACE_TARGET_UNAVAILABLE', message: 'x' }] };
+    assert.equal(taskResultFromMcp(sc(partial)).status, 'completed');
+    assert.equal(taskResultFromMcp(sc({ success: true, errors: [{ code: 'X', message: 'x' }] })).status, 'completed');
+    assert.equal(taskResultFromMcp(sc({ errors: [] })).status, 'completed');
+    assert.equal(taskResultFromMcp(sc({ errors: ['not an error object'] })).status, 'completed');
+  });
+
   it('treats a response without status but with adcp_error as failed with that error', () => {
     const result = taskResultFromMcp(sc({ adcp_error: { code: 'BUDGET_TOO_LOW' }, context: { a: 1 } }));
     assert.equal(result.status, 'failed');

@@ -7,13 +7,21 @@ import type { AdcpError, JsonObject, Recovery, RecoveryAction, TaskStatus } from
  */
 export type TaskResult<T = JsonObject> =
   | SuccessResult<T>
-  | PendingResult<'submitted' | 'working'>
-  | PendingResult<'input-required'>
-  | PendingResult<'auth-required'>
-  | ErrorResult<'failed' | 'rejected'>
-  | CanceledResult;
+  | PendingResult<'submitted' | 'working', T>
+  | PendingResult<'input-required', T>
+  | PendingResult<'auth-required', T>
+  | ErrorResult<'failed' | 'rejected', T>
+  | CanceledResult<T>;
 
-interface ResultBase {
+/** Type-only key: nothing sets it at run time. */
+declare const RESPONSE_TYPE: unique symbol;
+
+interface ResultBase<T = JsonObject> {
+  /**
+   * Type only, never set: the response type of the tool called, kept on every arm so that
+   * `waitFor` of a narrowed `submitted` result still returns the tool's typed `data`.
+   */
+  readonly [RESPONSE_TYPE]?: T;
   /** The AdCP `task_id` when the agent gave one (from the payload). */
   taskId?: string;
   /** The transport's own task id: the A2A Task `id`, or the MCP Tasks `taskId`. */
@@ -75,38 +83,54 @@ export interface ResponseCheck {
  * `T` is the tool's response type when the call was typed by tool name (`AdcpClient.call('get_products', ...)`:
  * `GetProductsResponse`); it is what the schema promises, checked only with `validate: 'response'`.
  */
-export interface SuccessResult<T = JsonObject> extends ResultBase {
+export interface SuccessResult<T = JsonObject> extends ResultBase<T> {
   status: 'completed';
-  /** The AdCP body (flat envelope fields included), or `undefined` for a plain-text answer. */
-  data: T | undefined;
+  /**
+   * The AdCP body (flat envelope fields included), or `undefined` for a plain-text answer. A typed
+   * tool's arms the client never returns as `completed` are left out (`CompletedData`).
+   */
+  data: CompletedData<T> | undefined;
   /** Plain text when the agent answered with no JSON. */
   text?: string;
 }
 
-export interface PendingResult<S extends TaskStatus> extends ResultBase {
+export interface PendingResult<S extends TaskStatus, T = JsonObject> extends ResultBase<T> {
   status: S;
   data: JsonObject | undefined;
   /** Progress when the agent reports it. */
   progress?: { percentage?: number; step?: string };
 }
 
-export interface ErrorResult<S extends 'failed' | 'rejected'> extends ResultBase {
+export interface ErrorResult<S extends 'failed' | 'rejected', T = JsonObject> extends ResultBase<T> {
   status: S;
   data: JsonObject | undefined;
   error: ResultError;
 }
 
-export interface CanceledResult extends ResultBase {
+export interface CanceledResult<T = JsonObject> extends ResultBase<T> {
   status: 'canceled';
   data: JsonObject | undefined;
   error?: ResultError;
 }
+
+/**
+ * The arms of a tool's response a `completed` result can hold: not the async arms (`status`
+ * `submitted`, `working`, `input-required`: the result has that status instead) and not the error
+ * arm (`errors` required): a failure answered with only `errors[]` is a `failed` result
+ * (decision 0166). `JsonObject` stays `JsonObject`.
+ */
+export type CompletedData<T> = Exclude<
+  T,
+  { status: 'submitted' | 'working' | 'input-required' } | { errors: readonly unknown[] }
+>;
 
 /** An `adcp_error` with what to do about it. */
 export interface ResultError {
   /** The error object as the agent sent it (validated, not sanitised). */
   adcpError: AdcpError;
   code: string;
+  /** The agent's `message`, sanitised like every seller text (absent when it sent none). */
+  message?: string;
   recovery: Recovery;
   action: RecoveryAction;
   /** Seconds to wait before a retry, or `null` for exponential backoff. */

@@ -58,10 +58,16 @@ export async function typed(): Promise<number> {
   await client.call('get_products', { buying_mode: 'retail' });
   // @ts-expect-error: nested objects are checked in full (a brand needs its domain)
   await client.call('get_products', { buying_mode: 'brief', brand: { brand_id: 'x' } });
-  const loose = await client.call('not_an_adcp_tool', { anything: 1 });
+  // @ts-expect-error: a literal that is no AdCP tool (a typo) does not compile
+  await client.call('get_prodcts', { buying_mode: 'brief' });
+  const loose = await client.call('not_an_adcp_tool' as string, { anything: 1 });
+  const buy = await client.call('create_media_buy', { start_time: 'asap' });
+  const waited = buy.status === 'submitted' ? await client.waitFor(buy) : buy;
+  const id: string | undefined = waited.status === 'completed' ? waited.data?.media_buy_id : undefined;
+  const said: string | undefined = waited.status === 'failed' ? waited.error.message : id;
   const dynamic = await client.call('get_products' as string, { anything: 1 });
   const full = { buying_mode: 'wholesale' } satisfies ToolRequest<'get_products'>;
-  return (data?.products?.length ?? 0) + (loose.data === undefined ? 0 : 1) + dynamic.status.length + full.buying_mode.length;
+  return (data?.products?.length ?? 0) + (loose.data === undefined ? 0 : 1) + dynamic.status.length + full.buying_mode.length + (said?.length ?? 0);
 }
 export const tool = adcpTool({
   name: 'get_products',
@@ -139,6 +145,7 @@ describe('the built package', { timeout: 900_000 }, () => {
           "await client.call('get_products', { buyi",
           "await client.call('get_products', { buyi",
           "await client.call('get_products', { buyi",
+          "await client.call('get_prodcts', { buyin",
           "handler: () => ({ products: 'none' }),",
         ],
         run.stdout,

@@ -162,7 +162,7 @@ describe('AdcpClient.call over MCP', () => {
 
   it('returns a correctable error at once', async () => {
     const before = server.received.length;
-    const result = await client.call('correctable', {});
+    const result = await client.call('correctable' as string, {});
     assert.ok(result.status === 'failed');
     assert.equal(result.error.action, 'surface_to_caller');
     assert.equal(server.received.slice(before).filter((m) => m['method'] === 'tools/call').length, 1);
@@ -191,7 +191,7 @@ describe('AdcpClient.call over MCP', () => {
       assert.ok(!sent.slice(before).includes('get_products'), 'nothing was sent');
       const ok = await strict.call('get_products', { buying_mode: 'brief', brief: 'fine' });
       assert.equal(ok.status, 'completed');
-      const unknown = await strict.call('strict', { brief: 'a tool the schemas do not know goes unchecked' });
+      const unknown = await strict.call('strict' as string, { brief: 'a tool the schemas do not know goes unchecked' });
       assert.equal(unknown.status, 'completed');
     } finally {
       await strict.close();
@@ -199,7 +199,7 @@ describe('AdcpClient.call over MCP', () => {
   });
 
   it('times out a call that takes longer than timeoutMs', async () => {
-    await assert.rejects(client.call('slow', {}, { timeoutMs: 100 }), (error: unknown) => {
+    await assert.rejects(client.call('slow' as string, {}, { timeoutMs: 100 }), (error: unknown) => {
       assert.ok(error instanceof AdcpWireError);
       assert.equal(error.code, 'timeout');
       return true;
@@ -210,7 +210,7 @@ describe('AdcpClient.call over MCP', () => {
     const closing = new AdcpClient({ url: server.url, protocol: 'mcp' });
     await closing.call('get_products', {});
     const inFlight = assert.rejects(
-      closing.call('slow', {}),
+      closing.call('slow' as string, {}),
       (error: unknown) => error instanceof AdcpWireError && error.code === 'aborted',
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -220,11 +220,14 @@ describe('AdcpClient.call over MCP', () => {
   });
 
   it('fails an answer over maxResponseBytes with response_too_large', async () => {
-    await assert.rejects(client.call('big', { size: 100_000 }, { maxResponseBytes: 10_000 }), (error: unknown) => {
-      assert.ok(error instanceof AdcpWireError);
-      assert.equal(error.code, 'response_too_large');
-      return true;
-    });
+    await assert.rejects(
+      client.call('big' as string, { size: 100_000 }, { maxResponseBytes: 10_000 }),
+      (error: unknown) => {
+        assert.ok(error instanceof AdcpWireError);
+        assert.equal(error.code, 'response_too_large');
+        return true;
+      },
+    );
   });
 });
 
@@ -265,7 +268,7 @@ describe('AdcpClient retry ceilings', () => {
   it('stops after maxAttempts and returns the last transient failure', async () => {
     await withClient(undefined, async (client, clock) => {
       const from = server.received.length;
-      const result = await client.call('always_limited', {});
+      const result = await client.call('always_limited' as string, {});
       assert.ok(result.status === 'failed');
       assert.equal(result.error.code, 'RATE_LIMITED');
       assert.equal(count('always_limited', from), 3);
@@ -276,7 +279,7 @@ describe('AdcpClient retry ceilings', () => {
   it('does not take a wait that would pass maxTotalSeconds', async () => {
     await withClient(undefined, async (client, clock) => {
       const from = server.received.length;
-      await client.call('long_wait', {});
+      await client.call('long_wait' as string, {});
       assert.equal(count('long_wait', from), 2);
       assert.deepEqual(clock.sleeps, [200_000]);
     });
@@ -285,7 +288,7 @@ describe('AdcpClient retry ceilings', () => {
   it("returns the agent's answer at once when its retry_after would pass the call's timeout", async () => {
     await withClient(undefined, async (client, clock) => {
       const from = server.received.length;
-      const result = await client.call('long_wait', {}, { timeoutMs: 20_000 });
+      const result = await client.call('long_wait' as string, {}, { timeoutMs: 20_000 });
       assert.ok(result.status === 'failed');
       assert.equal(result.error.code, 'SERVICE_UNAVAILABLE');
       assert.equal(result.error.retryDelaySeconds, 200);
@@ -297,7 +300,7 @@ describe('AdcpClient retry ceilings', () => {
   it('tells onRetry before each wait', async () => {
     await withClient(undefined, async (client) => {
       const notices: unknown[] = [];
-      await client.call('always_limited', {}, { onRetry: (notice) => notices.push(notice) });
+      await client.call('always_limited' as string, {}, { onRetry: (notice) => notices.push(notice) });
       assert.deepEqual(notices, [
         { attempt: 2, maxAttempts: 3, delayMs: 2000, agentAsked: true, reason: 'RATE_LIMITED' },
         { attempt: 3, maxAttempts: 3, delayMs: 2000, agentAsked: true, reason: 'RATE_LIMITED' },
@@ -307,7 +310,7 @@ describe('AdcpClient retry ceilings', () => {
 
   it('backs off exponentially with jitter when the agent gives no retry_after', async () => {
     await withClient({ maxAttempts: 4, initialDelayMs: 1000 }, async (client, clock) => {
-      await client.call('no_delay_transient', {});
+      await client.call('no_delay_transient' as string, {});
       assert.deepEqual(clock.sleeps, [750, 1500, 3000]);
     });
   });
@@ -315,7 +318,7 @@ describe('AdcpClient retry ceilings', () => {
   it('does not retry at all with retry: false', async () => {
     await withClient(undefined, async (client) => {
       const from = server.received.length;
-      await client.call('always_limited', {}, { retry: false });
+      await client.call('always_limited' as string, {}, { retry: false });
       assert.equal(count('always_limited', from), 1);
     });
   });

@@ -152,7 +152,7 @@ describe('AdcpClient.waitFor with get_task_status', () => {
   });
 
   it('returns input-required to the caller', async () => {
-    const first = await client.call('ask_more', {});
+    const first = await client.call('ask_more' as string, {});
     const next = await client.waitFor(first);
     assert.equal(next.status, 'input-required');
     assert.equal(next.message, 'need a budget');

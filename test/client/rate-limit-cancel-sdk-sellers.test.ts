@@ -85,7 +85,7 @@ describe('rate limits and cancel against an MCP SDK seller', () => {
     try {
       let taskId = '';
       const running = client.call(
-        'slow',
+        'slow' as string,
         {},
         {
           task: {},
@@ -147,7 +147,7 @@ for (const kind of ['v1', 'v0.3'] as ServerKind[]) {
     it('cancels a running task: waitFor then says canceled, and adcp tasks cancel again says so', async () => {
       const client = new AdcpClient({ url: server.base, protocol: 'a2a', timeoutMs: 60_000 });
       try {
-        const first = await client.call('review_work', { scenario: 'held' }, { returnImmediately: true });
+        const first = await client.call('review_work' as string, { scenario: 'held' }, { returnImmediately: true });
         assert.ok(['submitted', 'working'].includes(first.status), first.status);
         const id = first.transportTaskId ?? '';
         assert.equal((await client.cancelTransportTask(id)).status, 'canceled');

@@ -104,7 +104,7 @@ describe('buyer against the @adcp/sdk framework seller', () => {
 
         // The framework's task tools, called by name as any other tool.
         for (const tool of listed.filter((name) => name === 'tasks_get' || name === 'tasks/get')) {
-          const task = await client.call(tool, { task_id: submitted.taskId ?? '' });
+          const task = await client.call(tool as string, { task_id: submitted.taskId ?? '' });
           assert.equal(task.status, 'completed', `${tool}: ${JSON.stringify(task)}`);
           assert.equal(dataOf(task)['task_id'], submitted.taskId, tool);
         }
