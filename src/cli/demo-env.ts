@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWebhookListener, type ListenerEvent, type WebhookListener } from './webhook-listener.js';
 import type { ReferenceSeller } from '../seller/start-reference-seller.js';
+import { peerInstalled } from '../store/require-peer.js';
 
 /** Everything the demo starts, stopped together by `close()`. */
 export interface DemoEnv {
-  /** The temporary folder holding the SQLite files; removed by `close()`. */
+  /** The temporary folder holding the SQLite files (and the seller's JWKS); removed by `close()`. */
   dir: string;
+  /** Where the state is: SQLite files in `dir`, or in memory when `better-sqlite3` is not installed. */
+  state: 'sqlite' | 'memory';
   seller: ReferenceSeller;
   receiver: WebhookListener;
   /** Every verified webhook, in arrival order. */
@@ -25,6 +28,8 @@ export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Pro
   const close = async () => {
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
+  // Without the optional SQLite driver the demo keeps its state in memory (decision 0167).
+  const state = peerInstalled('better-sqlite3') ? 'sqlite' : 'memory';
   try {
     const { startReferenceSeller } = await import('../seller/index.js');
     // The seller's own emitter signs webhooks (RFC 9421, with a fresh Ed25519 key); loopback
@@ -32,7 +37,7 @@ export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Pro
     const seller = await startReferenceSeller({
       port: 0,
       host: '127.0.0.1',
-      dbPath: join(dir, 'seller.db'),
+      dbPath: state === 'sqlite' ? join(dir, 'seller.db') : ':memory:',
       timings: { workingAfterMs: 400, completeAfterMs: 1200 },
     });
     stops.push(async () => {
@@ -47,14 +52,14 @@ export async function startDemoEnv(onEvent: (event: ListenerEvent) => void): Pro
       host: '127.0.0.1',
       cwd: dir,
       jwksPath,
-      storeUrl: join(dir, 'buyer.db'),
+      storeUrl: state === 'sqlite' ? join(dir, 'buyer.db') : ':memory:',
       onEvent: (event) => {
         events.push(event);
         onEvent(event);
       },
     });
     stops.push(() => receiver.close());
-    return { dir, seller, receiver, events, close };
+    return { dir, state, seller, receiver, events, close };
   } catch (error) {
     await close();
     throw error;

@@ -16,7 +16,7 @@ import type { AdcpClient } from '../client/adcp-client.js';
 const HELP = `Usage: adcp demo [--json] [--mcp-era modern|legacy]
 
 The project's main job in one command. Starts, on loopback with SQLite state in a temporary
-folder, the reference seller (MCP and A2A) and a verifying webhook receiver, then plays a buyer:
+folder (in memory when the optional better-sqlite3 is not installed), the reference seller (MCP and A2A) and a verifying webhook receiver, then plays a buyer:
   1. discover the seller on both wires (and the MCP era it speaks)
   2. get_products over MCP
   3. get_products over A2A
@@ -69,7 +69,11 @@ export const demoCommand: Command = async (argv: string[], io: CliIo) => {
   try {
     write(style.bold('adcp demo: a seller, a webhook receiver and a buyer, all on loopback'));
     env = await startDemoEnv((event) => say(`${style.cyan('webhook')} ${formatEvent(event, style).trimEnd()}`));
-    write(`  state     ${printable(env.dir)} ${style.dim('(SQLite, removed at the end)')}`);
+    write(
+      env.state === 'sqlite'
+        ? `  state     ${printable(env.dir)} ${style.dim('(SQLite, removed at the end)')}`
+        : `  state     in memory ${style.dim('(better-sqlite3 is not installed; npm install better-sqlite3 keeps it in SQLite)')}`,
+    );
     write(`  seller    MCP ${env.seller.mcpUrl}   A2A ${env.seller.a2aUrl}`);
     write(
       `  webhooks  ${env.receiver.url} ${style.dim('(RFC 9421 signatures checked against the seller JWKS, de-duplicated)')}`,

@@ -22,7 +22,8 @@ Options:
   --host HOST       address to bind (default 127.0.0.1, loopback only)
   --public-url URL  origin the agent and server cards advertise (https://seller.example);
                     default the listen address (never the Host header a caller sends)
-  --db PATH         SQLite file for tasks, media buys and creatives (default: in memory)
+  --db PATH         SQLite file for tasks, media buys and creatives (needs better-sqlite3;
+                    default: in memory, no driver needed)
   --store-url URL   keep all state in a shared store instead: postgres://... (or set
                     ADCP_STORE_URL). Tasks, idempotency keys, the request-signing replay cache,
                     media buys and creatives then live in PostgreSQL: run several instances with
@@ -264,7 +265,7 @@ export function describeShutdown(report: ShutdownReport): string {
 }
 
 function where(db: string | undefined): string {
-  return db === undefined ? 'SQLite in memory' : `SQLite ${printable(db)}`;
+  return db === undefined ? 'in memory' : `SQLite ${printable(db)}`;
 }
 
 /** A store URL without its password. */

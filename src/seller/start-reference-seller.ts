@@ -20,6 +20,9 @@ import { createFaultInjector } from './fault-injection.js';
 import { sandboxScenarios } from './sandbox-controller.js';
 import { kitScenarios, sellerKit } from './seller-kit.js';
 import { openSellerDb, type SellerDb } from './seller-db.js';
+import { memorySellerDb } from './memory-seller-db.js';
+import { MemoryTaskStore } from '../store/memory-task-store.js';
+import { MemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import type { SellerTimings } from './seller-tools.js';
 import { sellerTools } from './seller-tools.js';
 
@@ -183,6 +186,17 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         requestSigning = { ...requestSigning, replay: opened.replay };
       }
     }
+  } else if (path === ':memory:') {
+    // In memory: no SQLite driver needed (decision 0167); a fresh, empty seller per process either way.
+    const tasks = new MemoryTaskStore({ policy });
+    const keys = new MemoryIdempotencyStore();
+    store = tasks;
+    idempotency = keys;
+    closeStore = async () => {
+      await tasks.close();
+      await keys.close();
+    };
+    db = memorySellerDb();
   } else {
     const tasks = new SqliteTaskStore({ path, policy });
     const keys = new SqliteIdempotencyStore({ path });

@@ -7,7 +7,7 @@ import type { PgConnectOptions, PgDatabase } from './pg-database.js';
 /** The three stores a process needs, opened on one backend, closed together. */
 export interface OpenedStores {
   /** Which backend was chosen, for a start-up line ("state: PostgreSQL at host:port/db"). */
-  kind: 'postgres' | 'sqlite';
+  kind: 'postgres' | 'sqlite' | 'memory';
   /** Where the state lives: `host:port/db` (never the password), a file path, or `:memory:`. */
   where: string;
   dedup: DedupStore;
@@ -17,7 +17,7 @@ export interface OpenedStores {
   idempotency: IdempotencyStore;
   /**
    * The RFC 9421 replay cache the processes on this state share (pass it as the handler's
-   * `signature.replay`): PostgreSQL, or the SQLite file; undefined for SQLite `:memory:`, where
+   * `signature.replay`): PostgreSQL, or the SQLite file; undefined in memory (`:memory:`), where
    * the handler's own per-process cache is the right one.
    */
   replay: SharedReplayStore | undefined;
@@ -42,7 +42,7 @@ export interface OpenStoresOptions {
   /**
    * `postgres://` or `postgresql://`: PostgreSQL, shared by every process given the same URL.
    * Anything else is a SQLite file path (`sqlite:` prefix allowed), or `:memory:`.
-   * Absent: `env.ADCP_STORE_URL`; absent too: SQLite in memory (the embedded default).
+   * Absent: `env.ADCP_STORE_URL`; absent too: in memory (the embedded default, no driver needed).
    */
   url?: string | undefined;
   /** Where `ADCP_STORE_URL` is read from (default `process.env`). */
@@ -143,6 +143,7 @@ async function openSqlite(
 ): Promise<OpenedStores> {
   const path = url === undefined ? ':memory:' : url.replace(/^sqlite:(\/\/)?/i, '');
   if (path === '') throw new TypeError('store URL: give postgres://..., a SQLite file path, or :memory:');
+  if (path === ':memory:') return openMemory(options);
   const [
     { SqliteDedupStore },
     { SqliteOperationStore },
@@ -175,6 +176,34 @@ async function openSqlite(
     replay,
     async close() {
       await Promise.all([dedup.close(), operations.close(), tasks.close(), idempotency.close(), replay?.close()]);
+    },
+  };
+}
+
+/**
+ * `:memory:`: the in-process stores, which need no SQLite driver (decision 0167). Nothing outlives
+ * the process, as with SQLite `:memory:`; the handler's own replay cache is the right one.
+ */
+async function openMemory(options: OpenStoresOptions): Promise<OpenedStores> {
+  const [{ MemoryDedupStore }, { MemoryOperationStore }, { MemoryTaskStore }, { MemoryIdempotencyStore }] =
+    await Promise.all([
+      import('./memory-dedup-store.js'),
+      import('./memory-operation-store.js'),
+      import('./memory-task-store.js'),
+      import('./memory-idempotency-store.js'),
+    ]);
+  const tasks = new MemoryTaskStore(options.taskPolicy ? { policy: options.taskPolicy } : {});
+  const idempotency = new MemoryIdempotencyStore();
+  return {
+    kind: 'memory',
+    where: ':memory:',
+    dedup: new MemoryDedupStore(),
+    operations: new MemoryOperationStore(),
+    tasks,
+    idempotency,
+    replay: undefined,
+    async close() {
+      await Promise.all([tasks.close(), idempotency.close()]);
     },
   };
 }

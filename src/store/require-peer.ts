@@ -10,6 +10,16 @@ const INSTALL: Record<PeerDriver, string> = {
 
 const require = createRequire(import.meta.url);
 
+/** Whether a database driver can be found (installed), without loading it. */
+export function peerInstalled(name: PeerDriver, resolve: (id: string) => string = require.resolve): boolean {
+  try {
+    resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Loads a database driver for `user` (the store or feature that needs it). A driver that is not
  * installed throws an Error with `code: 'missing_peer_dependency'` and a message naming the

@@ -21,9 +21,9 @@ describe('openStoresFromUrl', () => {
     assert.equal(isPgUrl(undefined), false);
   });
 
-  it('opens SQLite in memory when neither a URL nor ADCP_STORE_URL is given', async () => {
+  it('opens the in-memory stores when neither a URL nor ADCP_STORE_URL is given', async () => {
     const stores = await openStoresFromUrl({ env: {}, sweepIntervalMs: 0 });
-    assert.equal(stores.kind, 'sqlite');
+    assert.equal(stores.kind, 'memory');
     assert.equal(stores.where, ':memory:');
     assert.equal(stores.replay, undefined);
     assert.equal((await stores.dedup.claim('s', 'k', { leaseMs: 1000 })).kind, 'claimed');
