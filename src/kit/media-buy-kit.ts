@@ -9,6 +9,7 @@ import type { ControllerScenario } from '../server/tools/test-controller.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
 import { kitScenarios } from './controller.js';
+import { checkGoalSources, conversionTools } from './conversions.js';
 import { proposalRules } from './proposals.js';
 import {
   checkFlight,
@@ -249,6 +250,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         'total_budget.currency',
       );
     }
+    await checkGoalSources(records, principal, requested);
     const buy: ProposedBuy = {
       principal,
       accountId,
@@ -686,6 +688,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
   ];
 
+  tools.push(...conversionTools({ records, now, resolveAccount }));
+
   return {
     tools,
     scenarios: kitScenarios({ records, now }),
@@ -694,6 +698,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         creative_approval_mode: seller.creativeApproval === 'manual' ? 'manual' : 'auto_approve',
         buying_modes: ['brief', 'refine'],
         ...(proposals.supported ? { supports_proposals: true } : {}),
+        // sync_event_sources and log_event; one event_id counts once across sources.
+        conversion_tracking: { multi_source_event_dedup: true },
       },
       creative: { has_creative_library: true },
     },

@@ -20,7 +20,11 @@ export type KitKind =
   | 'directive'
   | 'governance'
   | 'format'
-  | 'proposal';
+  | 'proposal'
+  | 'event_source'
+  | 'event'
+  | 'audience'
+  | 'catalog';
 
 /**
  * The media-buy kit's state, per principal (another principal's entity does not exist for a

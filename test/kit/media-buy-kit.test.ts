@@ -318,6 +318,55 @@ for (const [label, open] of [
       assert.equal((rebrief.body.proposals as Json[])[0]?.proposal_status, 'committed', 'never back to draft');
     });
 
+    it('registers event sources, de-duplicates events across them, and binds goals to known sources', async () => {
+      const sync = (sources: Json[], extra: Json = {}) =>
+        call('sync_event_sources', { account, idempotency_key: key(), event_sources: sources, ...extra });
+      const pixel = { event_source_id: 'pixel', name: 'Pixel', event_types: ['purchase'] };
+      const first = await sync([pixel, { event_source_id: 'capi', event_types: ['purchase'] }]);
+      assert.equal(first.isError, false, JSON.stringify(first.body));
+      assert.deepEqual(
+        (first.body.event_sources as Json[]).map((e) => [e.event_source_id, e.action]),
+        [
+          ['pixel', 'created'],
+          ['capi', 'created'],
+        ],
+      );
+      assert.ok(typeof ((first.body.event_sources as Json[])[0]?.setup as Json).snippet === 'string');
+      assert.equal(((await sync([pixel])).body.event_sources as Json[])[0]?.action, 'unchanged');
+      const log = (source: string, ids: string[]) =>
+        call('log_event', {
+          event_source_id: source,
+          idempotency_key: key(),
+          events: ids.map((event_id) => ({ event_id, event_type: 'purchase', event_time: '2026-06-05T14:30:00Z' })),
+        });
+      const logged = await log('pixel', ['evt_1', 'evt_2']);
+      assert.deepEqual([logged.body.events_received, logged.body.events_processed], [2, 2]);
+      const again = await log('capi', ['evt_1']);
+      assert.deepEqual([again.body.events_received, again.body.events_processed], [1, 0]);
+      assert.equal((await log('nope', ['evt_3'])).code, 'REFERENCE_NOT_FOUND');
+      const goal = (source: string) => ({
+        optimization_goals: [
+          { kind: 'event', event_sources: [{ event_source_id: source, event_type: 'purchase' }], priority: 1 },
+        ],
+      });
+      const buyer = { brand: { domain: 'conv.example' }, operator: 'conv.example' };
+      const phantom = await create({ account: buyer }, goal('phantom'));
+      assert.deepEqual(
+        [phantom.code, (phantom.body.adcp_error as Json).field],
+        ['INVALID_REQUEST', 'packages[0].optimization_goals[0].event_sources[0].event_source_id'],
+      );
+      assert.equal((await create({ account: buyer }, goal('pixel'))).isError, false);
+      const pruned = await sync([pixel], { delete_missing: true });
+      assert.deepEqual(
+        (pruned.body.event_sources as Json[]).map((e) => [e.event_source_id, e.action]),
+        [
+          ['pixel', 'unchanged'],
+          ['capi', 'deleted'],
+        ],
+      );
+      assert.equal((await log('capi', ['evt_4'])).code, 'REFERENCE_NOT_FOUND');
+    });
+
     it('reports simulated delivery, lists formats, records feedback, and keeps principals apart', async () => {
       const created = await create({ account: { brand: { domain: 'd.example' }, operator: 'd.example' } });
       const id = created.body.media_buy_id as string;
