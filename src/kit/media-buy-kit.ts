@@ -9,6 +9,7 @@ import type { ControllerScenario } from '../server/tools/test-controller.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
 import { kitScenarios } from './controller.js';
+import { audienceTools, checkAudiences } from './audiences.js';
 import { checkGoalSources, conversionTools } from './conversions.js';
 import { proposalRules } from './proposals.js';
 import {
@@ -251,6 +252,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       );
     }
     await checkGoalSources(records, principal, requested);
+    await checkAudiences(records, principal, requested);
     const buy: ProposedBuy = {
       principal,
       accountId,
@@ -688,7 +690,11 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
   ];
 
-  tools.push(...conversionTools({ records, now, resolveAccount }));
+  const minimumSize = Math.max(1, Math.floor(seller.audienceMinimumSize ?? 1));
+  tools.push(
+    ...conversionTools({ records, now, resolveAccount }),
+    ...audienceTools({ records, now, minimumSize, resolveAccount }),
+  );
 
   return {
     tools,
@@ -700,6 +706,12 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         ...(proposals.supported ? { supports_proposals: true } : {}),
         // sync_event_sources and log_event; one event_id counts once across sources.
         conversion_tracking: { multi_source_event_dedup: true },
+        // sync_audiences: members matched on hashed email or phone, the platform's customer id, or uids.
+        audience_targeting: {
+          supported_identifier_types: ['hashed_email', 'hashed_phone'],
+          supports_platform_customer_id: true,
+          minimum_audience_size: minimumSize,
+        },
       },
       creative: { has_creative_library: true },
     },

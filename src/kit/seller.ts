@@ -78,6 +78,8 @@ export interface MediaBuySeller {
   proposalHoldMs?: number;
   /** Whether executing a committed proposal needs the buyer's `io_acceptance`. Default true. */
   proposalRequiresSignature?: boolean;
+  /** Matched members a synced audience needs to be `ready` (else `too_small`). Default 1. */
+  audienceMinimumSize?: number;
   /** How new creatives are reviewed: `auto_approve` (default: approved at once) or `manual` (pending_review). */
   creativeApproval?: 'auto_approve' | 'manual';
 }

@@ -367,6 +367,53 @@ for (const [label, open] of [
       assert.equal((await log('capi', ['evt_4'])).code, 'REFERENCE_NOT_FOUND');
     });
 
+    it('syncs audiences by external_id, lists, deletes, and binds targeting to known audiences', async () => {
+      const sync = (extra: Json) => call('sync_audiences', { account, idempotency_key: key(), ...extra });
+      const email = (n: number) => n.toString(16).padStart(64, '0');
+      const created = await sync({
+        audiences: [
+          {
+            audience_id: 'loyal',
+            name: 'Loyal customers',
+            audience_type: 'crm',
+            add: [
+              { external_id: 'c1', hashed_email: email(1) },
+              { external_id: 'c2', hashed_email: email(2) },
+            ],
+          },
+        ],
+      });
+      assert.equal(created.isError, false, JSON.stringify(created.body));
+      const first = (created.body.audiences as Json[])[0] as Json;
+      assert.deepEqual(
+        [first.action, first.status, first.total_uploaded_count, first.matched_count, first.members],
+        ['created', 'ready', 2, 2, undefined],
+      );
+      const removed = await sync({ audiences: [{ audience_id: 'loyal', remove: [{ external_id: 'c1', hashed_email: email(1) }] }] });
+      assert.deepEqual(
+        [(removed.body.audiences as Json[])[0]?.action, (removed.body.audiences as Json[])[0]?.total_uploaded_count],
+        ['updated', 1],
+      );
+      const listed = await sync({});
+      assert.deepEqual(
+        (listed.body.audiences as Json[]).map((a) => [a.audience_id, a.action]),
+        [['loyal', 'unchanged']],
+      );
+      const buyer = { brand: { domain: 'aud.example' }, operator: 'aud.example' };
+      const phantom = await create({ account: buyer }, { targeting_overlay: { audience_include: ['ghost'] } });
+      assert.deepEqual(
+        [phantom.code, (phantom.body.adcp_error as Json).field],
+        ['INVALID_REQUEST', 'packages[0].targeting_overlay.audience_include[0]'],
+      );
+      assert.equal(
+        (await create({ account: buyer }, { targeting_overlay: { audience_include: ['loyal'] } })).isError,
+        false,
+      );
+      const deleted = await sync({ audiences: [{ audience_id: 'loyal', delete: true }] });
+      assert.equal((deleted.body.audiences as Json[])[0]?.action, 'deleted');
+      assert.deepEqual((await sync({})).body.audiences, []);
+    });
+
     it('reports simulated delivery, lists formats, records feedback, and keeps principals apart', async () => {
       const created = await create({ account: { brand: { domain: 'd.example' }, operator: 'd.example' } });
       const id = created.body.media_buy_id as string;

@@ -51,10 +51,10 @@ const KNOWN: Record<string, string> = {
   'media_buy_seller/available_actions/discover_product_action_template/get_product_allowed_actions': `${NOT_YET}: products' allowed_actions`,
 };
 /**
- * Steps passed over each protocol (a ratchet: never fewer): 181 before the kit's proposals (201)
- * and conversion tracking (219), over MCP and A2A alike.
+ * Steps passed over each protocol (a ratchet: never fewer), over MCP and A2A alike: 181 before
+ * the kit's proposals (201), conversion tracking (219) and audiences (228).
  */
-const PASSED_AT_LEAST = 219;
+const PASSED_AT_LEAST = 228;
 
 function startExample(): Promise<{ child: ChildProcess; mcp: string; a2a: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/sales-agent.ts'], {
