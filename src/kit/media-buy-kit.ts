@@ -10,7 +10,9 @@ import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
 import { kitScenarios } from './controller.js';
 import { audienceTools, checkAudiences } from './audiences.js';
+import { catalogTools } from './catalogs.js';
 import { checkGoalSources, conversionTools } from './conversions.js';
+import { previewTools } from './previews.js';
 import { proposalRules } from './proposals.js';
 import {
   checkFlight,
@@ -690,10 +692,41 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
   ];
 
+  tools.push({
+    name: 'get_account_financials',
+    description: "An account's spend (from its media buys' reported delivery), payment status and terms.",
+    handler: async (args, ctx) => {
+      const id = await resolveAccount(ctx.principal, args.account, false);
+      const account = (await records.get(ctx.principal, 'account', id))?.body ?? {};
+      const day = (ms: number) => iso(ms).slice(0, 10);
+      const today = now();
+      const monthStart = Date.UTC(new Date(today).getUTCFullYear(), new Date(today).getUTCMonth(), 1);
+      const period = isJsonObject(args.period) ? args.period : { start: day(monthStart), end: day(today) };
+      const buys = (await records.list(ctx.principal, 'media_buy')).filter((b) => b.body.kit_account_id === id);
+      let spend = 0;
+      for (const buy of buys) {
+        const simulated = (await records.get(ctx.principal, 'delivery', buy.id))?.body ?? {};
+        spend += deliveryTotals(simulated).spend as number;
+      }
+      const status = String(account.status ?? 'active');
+      return {
+        account: args.account as JsonObject,
+        currency: str(buys[0]?.body.currency, 'USD'),
+        period,
+        timezone: 'UTC',
+        spend: { total_spend: money(spend), media_buy_count: buys.length },
+        payment_status: status === 'suspended' ? 'suspended' : status === 'payment_required' ? 'past_due' : 'current',
+        ...(typeof account.payment_terms === 'string' ? { payment_terms: account.payment_terms } : {}),
+      };
+    },
+  });
+  tools.push(...previewTools(now));
+
   const minimumSize = Math.max(1, Math.floor(seller.audienceMinimumSize ?? 1));
   tools.push(
     ...conversionTools({ records, now, resolveAccount }),
     ...audienceTools({ records, now, minimumSize, resolveAccount }),
+    ...catalogTools({ records, now, resolveAccount }),
   );
 
   return {

@@ -144,7 +144,9 @@ export function proposalRules(deps: ProposalDeps) {
         const id = String(entry.product_id);
         const product = products.find((p) => p.product_id === id);
         if (product === undefined) {
-          throw adcpError('PRODUCT_NOT_FOUND', { message: `No product ${id}.`, field: `refine[${i}].product_id` });
+          // Not an error (the spec names none for products): the entry could not be applied.
+          applied.push({ scope: 'product', product_id: id, status: 'unable', notes: 'No such product here.' });
+          continue;
         }
         let v: RefineVerdict = { status: 'applied' };
         if (entry.action === 'omit') shownProducts = shownProducts.filter((p) => p.product_id !== id);

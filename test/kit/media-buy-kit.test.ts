@@ -389,7 +389,9 @@ for (const [label, open] of [
         [first.action, first.status, first.total_uploaded_count, first.matched_count, first.members],
         ['created', 'ready', 2, 2, undefined],
       );
-      const removed = await sync({ audiences: [{ audience_id: 'loyal', remove: [{ external_id: 'c1', hashed_email: email(1) }] }] });
+      const removed = await sync({
+        audiences: [{ audience_id: 'loyal', remove: [{ external_id: 'c1', hashed_email: email(1) }] }],
+      });
       assert.deepEqual(
         [(removed.body.audiences as Json[])[0]?.action, (removed.body.audiences as Json[])[0]?.total_uploaded_count],
         ['updated', 1],
@@ -412,6 +414,103 @@ for (const [label, open] of [
       const deleted = await sync({ audiences: [{ audience_id: 'loyal', delete: true }] });
       assert.equal((deleted.body.audiences as Json[])[0]?.action, 'deleted');
       assert.deepEqual((await sync({})).body.audiences, []);
+    });
+
+    it('syncs catalogs, renders previews, and reports account financials', async () => {
+      const sync = (extra: Json) => call('sync_catalogs', { account, idempotency_key: key(), ...extra });
+      const items = [
+        { item_id: 'sku_1', title: 'Tent' },
+        { item_id: 'sku_2', title: 'Stove' },
+      ];
+      const created = await sync({
+        catalogs: [
+          { catalog_id: 'inline', type: 'product', items },
+          {
+            catalog_id: 'feed',
+            type: 'product',
+            url: 'https://feeds.example/products.xml',
+            feed_format: 'google_merchant_center',
+          },
+        ],
+      });
+      assert.equal(created.isError, false, JSON.stringify(created.body));
+      assert.deepEqual(
+        (created.body.catalogs as Json[]).map((c) => [c.catalog_id, c.action, c.item_count]),
+        [
+          ['inline', 'created', 2],
+          ['feed', 'created', 0],
+        ],
+      );
+      const dry = await sync({
+        catalogs: [{ catalog_id: 'inline', type: 'product', items }],
+        delete_missing: true,
+        dry_run: true,
+      });
+      assert.deepEqual(
+        (dry.body.catalogs as Json[]).map((c) => [c.catalog_id, c.action]),
+        [
+          ['inline', 'unchanged'],
+          ['feed', 'deleted'],
+        ],
+      );
+      assert.deepEqual(
+        ((await sync({ catalog_ids: ['feed'] })).body.catalogs as Json[]).map((c) => c.catalog_id),
+        ['feed'],
+        'a dry run deletes nothing',
+      );
+
+      const manifest = {
+        creative_id: 'cr_1',
+        format_id: FORMAT,
+        assets: { image: { asset_type: 'image', url: 'https://cdn.example/a.png?x=1&y=2', width: 300, height: 250 } },
+      };
+      const preview = await call('preview_creative', {
+        request_type: 'single',
+        creative_manifest: manifest,
+      });
+      assert.equal(preview.isError, false, JSON.stringify(preview.body));
+      const render = ((preview.body.previews as Json[])[0]?.renders as Json[])[0] as Json;
+      assert.deepEqual(render.dimensions, { width: 300, height: 250 });
+      const page = render.preview_url as string;
+      assert.ok(page.startsWith('data:text/html;base64,'));
+      const decoded = Buffer.from(page.slice('data:text/html;base64,'.length), 'base64').toString();
+      assert.ok(decoded.includes('src="https://cdn.example/a.png?x=1&amp;y=2"'), decoded);
+      const hostile = {
+        creative_id: '<script>alert(1)</script>',
+        format_id: FORMAT,
+        assets: { click: { asset_type: 'url', url: 'https://acme.example/' } },
+      };
+      const batch = await call('preview_creative', {
+        request_type: 'batch',
+        requests: [{ creative_manifest: hostile, output_format: 'html' }],
+      });
+      const result = (batch.body.results as Json[])[0] as Json;
+      const html = ((((result.response as Json).previews as Json[])[0]?.renders as Json[])[0] as Json)
+        .preview_html as string;
+      assert.ok(html.includes('&lt;script&gt;') && !html.includes('<script>'), 'buyer values are escaped');
+
+      const buyer = { brand: { domain: 'fin.example' }, operator: 'fin.example' };
+      await call('sync_accounts', {
+        idempotency_key: key(),
+        accounts: [{ ...buyer, billing: 'operator', payment_terms: 'net_30' }],
+      });
+      const bought = await create({ account: buyer });
+      await control('simulate_delivery', {
+        media_buy_id: bought.body.media_buy_id,
+        impressions: 1000,
+        reported_spend: { amount: 12.5, currency: 'USD' },
+      });
+      const financials = await call('get_account_financials', { account: buyer });
+      assert.equal(financials.isError, false, JSON.stringify(financials.body));
+      assert.deepEqual(
+        [financials.body.spend, financials.body.payment_status, financials.body.payment_terms],
+        [{ total_spend: 12.5, media_buy_count: 1 }, 'current', 'net_30'],
+      );
+      const unknownProduct = await call('get_products', {
+        buying_mode: 'refine',
+        refine: [{ scope: 'product', product_id: 'nope', ask: 'more' }],
+      });
+      assert.deepEqual((unknownProduct.body.refinement_applied as Json[])[0]?.status, 'unable');
     });
 
     it('reports simulated delivery, lists formats, records feedback, and keeps principals apart', async () => {

@@ -52,9 +52,9 @@ const KNOWN: Record<string, string> = {
 };
 /**
  * Steps passed over each protocol (a ratchet: never fewer), over MCP and A2A alike: 181 before
- * the kit's proposals (201), conversion tracking (219) and audiences (228).
+ * the kit's proposals (201), conversion tracking (219), audiences (228) and previews (229).
  */
-const PASSED_AT_LEAST = 228;
+const PASSED_AT_LEAST = 229;
 
 function startExample(): Promise<{ child: ChildProcess; mcp: string; a2a: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/sales-agent.ts'], {
