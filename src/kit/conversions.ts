@@ -122,7 +122,11 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
         for (const event of events) {
           const id = event.event_id;
           if (typeof id !== 'string' || id === '' || id.length > 256) {
-            failures.push({ event_id: String(id ?? ''), code: 'INVALID_REQUEST', message: 'event_id is required.' });
+            failures.push({
+              event_id: typeof id === 'string' ? id : '',
+              code: 'INVALID_REQUEST',
+              message: 'event_id is required.',
+            });
             continue;
           }
           // Test events are checked, never recorded (log-event-request.json test_event_code).

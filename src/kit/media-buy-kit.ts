@@ -708,7 +708,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         const simulated = (await records.get(ctx.principal, 'delivery', buy.id))?.body ?? {};
         spend += deliveryTotals(simulated).spend as number;
       }
-      const status = String(account.status ?? 'active');
+      const status = str(account.status, 'active');
       return {
         account: args.account as JsonObject,
         currency: str(buys[0]?.body.currency, 'USD'),

@@ -39,7 +39,7 @@ function render(manifest: JsonObject): { html: string; width: number; height: nu
   const url = visual === undefined ? undefined : (webUrl(visual.url) as string);
   const body =
     url === undefined
-      ? `<p>${escape(String(manifest.creative_id ?? 'creative'))}: no image or video asset to show</p>`
+      ? `<p>${escape(typeof manifest.creative_id === 'string' ? manifest.creative_id : 'creative')}: no image or video asset to show</p>`
       : visual?.asset_type === 'video'
         ? `<video src="${escape(url)}" width="${width}" height="${height}" controls muted></video>`
         : `<img src="${escape(url)}" width="${width}" height="${height}" alt="">`;
@@ -71,7 +71,7 @@ function previewsOf(manifest: JsonObject, inputs: JsonObject[], format: 'url' | 
           embedding: { recommended_sandbox: 'allow-scripts', requires_https: false },
         },
       ],
-      input: { name: String(input.name ?? 'default') },
+      input: { name: typeof input.name === 'string' ? input.name : 'default' },
     };
   });
 }
@@ -106,7 +106,7 @@ export function previewTools(now: () => number): AdcpToolDefinition[] {
               const manifest = isJsonObject(r.creative_manifest) ? r.creative_manifest : {};
               return {
                 success: true,
-                creative_id: String(manifest.creative_id ?? ''),
+                creative_id: typeof manifest.creative_id === 'string' ? manifest.creative_id : '',
                 response: {
                   previews: previewsOf(manifest, objects(r.inputs), outputOf(r)),
                   expires_at: expires,

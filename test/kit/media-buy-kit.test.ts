@@ -331,7 +331,7 @@ for (const [label, open] of [
           ['capi', 'created'],
         ],
       );
-      assert.ok(typeof ((first.body.event_sources as Json[])[0]?.setup as Json).snippet === 'string');
+      assert.ok(typeof (((first.body.event_sources as Json[])[0] as Json).setup as Json).snippet === 'string');
       assert.equal(((await sync([pixel])).body.event_sources as Json[])[0]?.action, 'unchanged');
       const log = (source: string, ids: string[]) =>
         call('log_event', {
@@ -469,7 +469,7 @@ for (const [label, open] of [
         creative_manifest: manifest,
       });
       assert.equal(preview.isError, false, JSON.stringify(preview.body));
-      const render = ((preview.body.previews as Json[])[0]?.renders as Json[])[0] as Json;
+      const render = (((preview.body.previews as Json[])[0] as Json).renders as Json[])[0] as Json;
       assert.deepEqual(render.dimensions, { width: 300, height: 250 });
       const page = render.preview_url as string;
       assert.ok(page.startsWith('data:text/html;base64,'));
@@ -485,7 +485,7 @@ for (const [label, open] of [
         requests: [{ creative_manifest: hostile, output_format: 'html' }],
       });
       const result = (batch.body.results as Json[])[0] as Json;
-      const html = ((((result.response as Json).previews as Json[])[0]?.renders as Json[])[0] as Json)
+      const html = (((((result.response as Json).previews as Json[])[0] as Json).renders as Json[])[0] as Json)
         .preview_html as string;
       assert.ok(html.includes('&lt;script&gt;') && !html.includes('<script>'), 'buyer values are escaped');
 
