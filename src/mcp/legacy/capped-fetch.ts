@@ -2,8 +2,7 @@ import { AdcpWireError } from '../../core/wire-error.js';
 import { abortReason } from '../../transport/abort-reason.js';
 import type { CallContext, CallRequest, RequestLedger } from './call-context.js';
 import { capBody, type CapOptions } from '../../transport/capped-body.js';
-import { mediaTypeEssence } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { checkJsonAnswer, sseField, watchSseAnswer } from './watch-answer.js';
+import { checkJsonAnswer, watchSseAnswer } from './watch-answer.js';
 import { retryAfterHeaderSeconds } from '../../core/retry-after-header.js';
 import { toFetchError } from '../fetch-error.js';
 
@@ -98,22 +97,10 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       done();
       return response;
     }
-    // A call's SSE answer passes through one stream: capped (when it must be counted) and watched
-    // for the answer in the same pull, handed to the SDK as the fetch's own Response.
+    // Every body is read through the cap (a declared length may lie, or be the compressed one).
+    // A call's answer is watched too: an SSE answer as it streams, a JSON one once read whole.
     const answering = context !== undefined && requestId !== undefined && response.ok;
     const sse = answering && isEventStream(response.headers.get('content-type'));
-    // A declared length within the cap needs no counting (the body cannot outgrow it), unless the
-    // body is compressed: fetch inflates it, and the declared length is the compressed one.
-    const counted = !(declared >= 0 && response.ok && !response.headers.has('content-encoding'));
-    if (!counted && !sse) {
-      done();
-      return answering ? watchAnswer(response, requestId, context) : response;
-    }
-    if (!counted && sse) {
-      // A whole SSE answer of a declared length (as the SDK server sends one it has whole).
-      done();
-      return readWholeSseAnswer(response, requestId, context, options.url);
-    }
     const perEvent = (init.method ?? 'GET').toUpperCase() === 'GET';
     const cap: CapOptions = {
       maxBytes,
@@ -135,9 +122,8 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       },
     };
     if (sse) {
-      const report = answerReport(context, response.url);
+      const report = answerReport(context, options.url);
       cap.watch = watchSseAnswer(requestId, report.fail, report.keep, () => context.settled === true);
-      return withBody(response, capBody(response.body, cap));
     }
     const capped = new Response(capBody(response.body, cap), {
       status: response.status,
@@ -145,7 +131,7 @@ export function createCappedFetch(options: CappedFetchOptions): CappedFetch {
       headers: response.headers,
     });
     if (!response.ok && context !== undefined) return keepRpcError(capped, context);
-    if (answering) return watchAnswer(capped, requestId, context);
+    if (answering && !sse) return watchAnswer(capped, requestId, context, options.url);
     return capped;
   }
 
@@ -185,89 +171,19 @@ function failIfUnanswered(context: CallContext, readError: unknown, url: string)
  * (or none). The SDK drops such answers and would wait for the call's whole deadline. (An SSE
  * answer is watched as it streams, in `capBody`'s pull: see `watchSseAnswer`.)
  */
-async function watchAnswer(response: Response, id: number | string, context: CallContext): Promise<Response> {
-  const type = (response.headers.get('content-type') ?? '').toLowerCase();
-  if (!type.includes('application/json')) return response;
-  const text = await response.text();
-  const report = answerReport(context, response.url);
-  const { parsed, problem } = checkJsonAnswer(text, id, report.keep);
-  if (problem !== undefined) report.fail(problem);
-  return withReadBody(response, text, parsed);
-}
-
-/**
- * An SSE answer whose length is declared (within the cap) is whole once read: read at once and,
- * when it is one plain `message` event (no event id, no `retry`) answering the request, handed to
- * the SDK as the JSON answer it carries, parsed once. The SDK's SSE path would decode and parse it
- * through two more streams after the one this client watches it with (on Node 20 each stream
- * costs tens of µs to make), and parse it a second time. Anything else (progress events before
- * the answer, a resumable or unreadable event, no answer) goes to the SDK as the event stream it
- * was, watched as any SSE answer is. A connection that breaks mid-body fails as a dropped one.
- */
-async function readWholeSseAnswer(
+async function watchAnswer(
   response: Response,
   id: number | string,
   context: CallContext,
   url: string,
 ): Promise<Response> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    if (context.signal.aborted) throw abortReason(context.signal.reason);
-    throw brokenAnswer(error, url);
-  }
-  const report = answerReport(context, response.url);
-  const data = soleMessageData(text);
-  if (data !== undefined) {
-    const { parsed, problem } = checkJsonAnswer(data, id, report.keep);
-    if (parsed !== undefined && problem === undefined) {
-      const headers = new Headers(response.headers);
-      headers.set('content-type', 'application/json');
-      Object.defineProperty(response, 'headers', { value: headers });
-      return withReadBody(response, data, parsed);
-    }
-  }
-  const watch = watchSseAnswer(id, report.fail, report.keep, () => context.settled === true);
-  const bytes = new TextEncoder().encode(text);
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      watch.chunk(bytes);
-      watch.end();
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-  return withBody(response, body);
-}
-
-/**
- * The data of `text`'s only event when the whole SSE body is one `message` event with data and
- * nothing the SDK would act on besides (an `id` or `retry` field, another event): else `undefined`.
- */
-export function soleMessageData(text: string): string | undefined {
-  let data: string[] | undefined;
-  let event = '';
-  let found: string | undefined;
-  const lines = text.split(/\r\n|\r|\n/);
-  lines.pop(); // what follows the last line break is no line (an unfinished one, or nothing)
-  for (const line of lines) {
-    if (line === '') {
-      if (data !== undefined) {
-        if (found !== undefined || (event !== '' && event !== 'message')) return undefined;
-        found = data.join('\n');
-      }
-      data = undefined;
-      event = '';
-      continue;
-    }
-    const { field, value } = sseField(line);
-    if (field === 'data') (data ??= []).push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id' || field === 'retry') return undefined;
-  }
-  // An event the body ends before its blank line is dropped (the SSE rules, and the SDK's).
-  return found === '' ? undefined : found;
+  const type = (response.headers.get('content-type') ?? '').toLowerCase();
+  if (!type.includes('application/json')) return response;
+  const text = await response.text();
+  const report = answerReport(context, url);
+  const { problem } = checkJsonAnswer(text, id, report.keep);
+  if (problem !== undefined) report.fail(problem);
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /**
@@ -289,38 +205,12 @@ function answerReport(
 }
 
 /**
- * Whether a `Content-Type` is an SSE stream, by the SDK's own rule (the parsed media type), so
- * that the body this client watches is the one the SDK reads as a stream.
+ * Whether a `Content-Type` is an SSE stream: its media type (before any parameter), as the SDK
+ * decides whether to read an answer as a stream. (Where a malformed header makes the two differ,
+ * the answer is still capped; only the early failure of a wrong answer is lost.)
  */
 function isEventStream(type: string | null): boolean {
-  return type === 'text/event-stream' || mediaTypeEssence(type) === 'text/event-stream';
-}
-
-/**
- * `response` with `body` replaced by `body` (a stream reading the original one): the status,
- * headers and URL stay the fetch's own, and no new Response is made (on Node 20 each costs
- * `makeTransferable` and a copy of the headers). The SDK reads an SSE answer through `body` only.
- */
-function withBody(response: Response, body: ReadableStream<Uint8Array>): Response {
-  Object.defineProperty(response, 'body', { value: body });
-  return response;
-}
-
-/**
- * `response`, whose body was read as `text` (and parsed, when it is JSON) to check it, answering
- * `text()` and `json()` for the SDK from what was read: the body is not parsed twice, and no new
- * Response is made (on Node 20 its ReadableStream runs `makeTransferable`, tens of µs per call).
- * The status, headers and URL stay the fetch's own.
- */
-function withReadBody(response: Response, text: string, parsed?: unknown): Response {
-  Object.defineProperties(response, {
-    text: { value: () => Promise.resolve(text) },
-    json: {
-      value: () =>
-        parsed === undefined ? new Promise((resolve) => resolve(JSON.parse(text))) : Promise.resolve(parsed),
-    },
-  });
-  return response;
+  return (type ?? '').split(';', 1)[0]?.trim().toLowerCase() === 'text/event-stream';
 }
 
 /**
