@@ -265,7 +265,8 @@ async function main(): Promise<void> {
     '@modelcontextprotocol/sdk/types.js',
   ];
   const client = [join(out, 'client/index.js')];
-  const clientAndMcp = [...client, join(out, 'mcp/index.js')];
+  // What a first call to a 2025-era agent loads: the era chooser and the 2025-era transport (with the SDK 1.x).
+  const clientAndMcp = [...client, join(out, 'mcp/index.js'), join(out, 'mcp/legacy/legacy-transport.js')];
   const samples = { sdk: [] as number[], client: [] as number[], clientAndMcp: [] as number[] };
   for (let i = 0; i < IMPORT_RUNS; i++) {
     samples.sdk.push(...coldImport(sdk));
@@ -281,7 +282,7 @@ async function main(): Promise<void> {
   console.log(`| MCP SDK client modules (baseline) | ${base.toFixed(1)} | 1.000x | |`);
   const rowsImport: [string, number[]][] = [
     ['`adcp-wire/client` alone (transport not loaded yet)', samples.client],
-    ['`adcp-wire/client` + its MCP transport (`src/mcp`)', samples.clientAndMcp],
+    ['`adcp-wire/client` + its 2025-era MCP transport (`src/mcp`, `src/mcp/legacy`)', samples.clientAndMcp],
   ];
   for (const [label, values] of rowsImport) {
     const ratio = median(values) / base;
