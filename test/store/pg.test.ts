@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 import { describe, it, after } from 'node:test';
 import pg from 'pg';
 import assert from 'node:assert/strict';
