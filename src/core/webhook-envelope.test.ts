@@ -23,6 +23,16 @@ describe('validateWebhookEnvelope', () => {
     assert.equal(check.ok, true);
     assert.equal(check.ok && check.envelope.task_id, 'task_1');
   });
+  it('takes a 3.0 envelope without operation_id from a 3.0 sender only (3.0 does not require it)', () => {
+    const { operation_id: _omitted, ...v30 } = good;
+    assert.equal(errorOf(v30), 'missing_envelope_fields');
+    assert.equal(validateWebhookEnvelope(v30, { release: '3.1' }).ok, false);
+    for (const release of ['3.0', '3.0.26', '3.0-rc.1'])
+      assert.equal(validateWebhookEnvelope(v30, { release }).ok, true);
+    // Present, it is still a non-empty string; every other field stays required.
+    assert.equal(validateWebhookEnvelope({ ...good, operation_id: 7 }, { release: '3.0' }).ok, false);
+    assert.equal(validateWebhookEnvelope({ ...v30, task_id: undefined }, { release: '3.0' }).ok, false);
+  });
   it('refuses non-objects', () => {
     for (const v of [null, 'x', [good], 1]) assert.equal(errorOf(v), 'not_an_object');
   });

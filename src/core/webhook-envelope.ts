@@ -9,7 +9,8 @@ import type { JsonObject, TaskStatus } from './types.js';
  */
 export interface McpWebhookEnvelope extends JsonObject {
   idempotency_key: string;
-  operation_id: string;
+  /** Required from AdCP 3.1; a 3.0 sender may leave it out (its schema does not require it). */
+  operation_id?: string;
   task_id: string;
   task_type: string;
   status: TaskStatus | 'unknown';
@@ -35,6 +36,8 @@ export type WebhookEnvelopeCheck =
 /** Fields whose presence makes a body envelope-shaped; a body with none is a bare result. */
 const ENVELOPE_MARKERS = ['idempotency_key', 'operation_id', 'task_id', 'task_type'] as const;
 const REQUIRED_STRINGS = ['operation_id', 'task_id', 'task_type', 'timestamp'] as const;
+/** AdCP 3.0's `mcp-webhook-payload.json` requires all of these but `operation_id` (added in 3.1). */
+const REQUIRED_STRINGS_3_0 = ['task_id', 'task_type', 'timestamp'] as const;
 /** security.md: "Schema enforces `^[A-Za-z0-9_.:-]{16,255}$`". */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{16,255}$/;
 /** ISO 8601 / RFC 3339 date-time with seconds and a zone. */
@@ -44,9 +47,11 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:
  * Checks a parsed webhook POST body against the MCP webhook envelope: envelope-shaped at all
  * (`missing_envelope_fields`), then `idempotency_key` present and well-formed, the other required
  * fields present and strings, a known `status`, a date-time `timestamp`, `result` an object when
- * present. Returns the typed envelope, or the first failure. Never throws.
+ * present. Returns the typed envelope, or the first failure. Never throws. `release`: the AdCP
+ * release the sender speaks (default 3.1); for a 3.0 sender `operation_id` may be absent, as its
+ * schema allows (decision 0243), and must still be a string when present.
  */
-export function validateWebhookEnvelope(payload: unknown): WebhookEnvelopeCheck {
+export function validateWebhookEnvelope(payload: unknown, options: { release?: string } = {}): WebhookEnvelopeCheck {
   if (!isPlainObject(payload)) return { ok: false, error: 'not_an_object' };
   if (!ENVELOPE_MARKERS.some((key) => Object.hasOwn(payload, key))) {
     return { ok: false, error: 'missing_envelope_fields' };
@@ -57,11 +62,15 @@ export function validateWebhookEnvelope(payload: unknown): WebhookEnvelopeCheck 
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     return { ok: false, error: 'invalid_idempotency_key', field: 'idempotency_key' };
   }
-  for (const field of [...REQUIRED_STRINGS, 'status'] as const) {
+  const required = /^3\.0(\.|-|$)/.test(options.release ?? '') ? REQUIRED_STRINGS_3_0 : REQUIRED_STRINGS;
+  for (const field of [...required, 'status'] as const) {
     const value = payload[field];
     if (value === undefined || value === null) return { ok: false, error: 'missing_envelope_fields', field };
     if (typeof value !== 'string' || value.length === 0) return { ok: false, error: 'invalid_field_type', field };
   }
+  const operationId = payload['operation_id'];
+  if (operationId !== undefined && (typeof operationId !== 'string' || operationId.length === 0))
+    return { ok: false, error: 'invalid_field_type', field: 'operation_id' };
   const status = payload['status'];
   if (!isTaskStatus(status) && status !== 'unknown')
     return { ok: false, error: 'invalid_envelope_status', field: 'status' };

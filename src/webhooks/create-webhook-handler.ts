@@ -59,6 +59,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     now: options.now ?? Date.now,
     notify: (record) => signals.notify(record),
     validateRelease: options.validate === true ? (options.adcpVersion ?? '3.1') : undefined,
+    release: options.adcpVersion,
   };
 
   const onReject = options.onReject;

@@ -37,7 +37,11 @@ export interface WebhookHandlerOptions {
    * the outcome on `event.validation` (the schemas must be on disk, see adcp-wire/schemas). Default false.
    */
   validate?: boolean;
-  /** The release to validate against when the payload names none. Default `3.1`. */
+  /**
+   * The release the sender speaks: the envelope's required fields (a 3.0 sender may leave out
+   * `operation_id`, decision 0243) and, with `validate`, the schemas results are checked
+   * against. Default `3.1`.
+   */
   adcpVersion?: string;
   /** Durable dedup keys (SQLite by default in production; memory for tests). */
   dedup: DedupStore;

@@ -36,6 +36,8 @@ export interface DeliveryContext {
   notify: (record: OperationRecord) => void;
   /** The release results are validated against, when the handler validates. */
   validateRelease?: string | undefined;
+  /** The release the sender speaks, for the envelope's required fields (`adcpVersion`). */
+  release?: string | undefined;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function processDelivery(ctx: DeliveryContext, request: IncomingDel
     return { status: auth.status, reason: auth.reason, headers };
   }
 
-  const read = readWebhookEvent(body, ctx.format);
+  const read = readWebhookEvent(body, ctx.format, ctx.release);
   if (!read.ok)
     return { status: 400, reason: read.reason, ...(read.detail !== undefined ? { detail: read.detail } : {}) };
   const delivery = read.delivery;

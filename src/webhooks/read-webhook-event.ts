@@ -33,7 +33,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * then the MCP envelope checks or the A2A Task/update shape. A bare result, a bare `{ message }`
  * or an A2A Message are refused (400): only envelopes carrying a task state are webhooks.
  */
-export function readWebhookEvent(body: Buffer, knownFormat: 'mcp' | 'a2a' | undefined): ReadOutcome {
+export function readWebhookEvent(body: Buffer, knownFormat: 'mcp' | 'a2a' | undefined, release?: string): ReadOutcome {
   let text: string;
   try {
     text = utf8.decode(body);
@@ -48,11 +48,11 @@ export function readWebhookEvent(body: Buffer, knownFormat: 'mcp' | 'a2a' | unde
   }
   const payload = parsed.value;
   const format = knownFormat ?? detectWebhookFormat(payload) ?? 'mcp';
-  return format === 'a2a' ? readA2A(payload) : readMcp(payload);
+  return format === 'a2a' ? readA2A(payload) : readMcp(payload, release);
 }
 
-function readMcp(payload: unknown): ReadOutcome {
-  const check = validateWebhookEnvelope(payload);
+function readMcp(payload: unknown, release: string | undefined): ReadOutcome {
+  const check = validateWebhookEnvelope(payload, release === undefined ? {} : { release });
   if (!check.ok) {
     return {
       ok: false,
