@@ -241,6 +241,14 @@ export async function startV1Server(
             metadata: undefined,
           }),
         );
+      } else {
+        // A continued task (input-required answered): a stream's first event must be the Task.
+        bus.publish(
+          V1Server.AgentEvent.task({
+            ...ctx.task,
+            status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined },
+          }),
+        );
       }
       for (const step of script(skill, input, ids)) {
         if ('wait' in step) await step.wait;
