@@ -168,9 +168,12 @@ export class SchemaForm extends HTMLElement {
         )
       : null;
     const body = [first.map((c) => c.node.el), optional];
+    // A variant's fields sit under the choice that names it: no second legend with the same name.
     const el = ctx.root
       ? h('div', { class: 'object root' }, ...body)
-      : h('fieldset', { class: 'field object' }, legend(ctx, s), ...body);
+      : ctx.variant
+        ? h('div', { class: 'field object variant-body', role: 'group', 'aria-labelledby': ctx.labelledBy }, ...body)
+        : h('fieldset', { class: 'field object' }, legend(ctx, s), ...body);
     return {
       el,
       bind(pointer) {
@@ -215,7 +218,9 @@ export class SchemaForm extends HTMLElement {
       entry.li.querySelector('input, select, textarea')?.focus();
       this.dispatchEvent(new Event('input', { bubbles: true }));
     } }, `Add ${ctx.name} item`);
-    const el = h('fieldset', { class: 'field array' }, legend(ctx, s), list, addButton);
+    const el = ctx.variant
+      ? h('div', { class: 'field array variant-body', role: 'group', 'aria-labelledby': ctx.labelledBy }, list, addButton)
+      : h('fieldset', { class: 'field array' }, legend(ctx, s), list, addButton);
     return {
       el,
       bind(pointer) {
@@ -239,6 +244,7 @@ export class SchemaForm extends HTMLElement {
       return { schema: merged, label: variantLabel(merged) };
     });
     const id = uid('choice');
+    const labelId = `${id}-label`;
     const select = h('select', { id }, h('option', { value: '' }, ctx.required ? '— choose one —' : '— not set —'),
       options.map((o, i) => h('option', { value: String(i) }, o.label)));
     const slot = h('div', { class: 'variant' });
@@ -246,7 +252,7 @@ export class SchemaForm extends HTMLElement {
     let pointer = '';
     const show = (value) => {
       slot.replaceChildren();
-      current = select.value === '' ? undefined : this.#node(options[Number(select.value)].schema, { ...ctx, name: ctx.name, depth: ctx.depth + 1, variant: true }, value);
+      current = select.value === '' ? undefined : this.#node(options[Number(select.value)].schema, { ...ctx, depth: ctx.depth + 1, variant: true, labelledBy: labelId }, value);
       if (current) {
         slot.append(current.el);
         current.bind(pointer);
@@ -258,7 +264,7 @@ export class SchemaForm extends HTMLElement {
       show(undefined);
       this.dispatchEvent(new Event('input', { bubbles: true }));
     });
-    const el = h('div', { class: 'field choice' }, h('label', { for: id }, labelText(ctx, 'one of')), h('div', { class: 'control' }, select), slot);
+    const el = h('div', { class: 'field choice' }, h('label', { for: id, id: labelId }, labelText(ctx, 'one of')), h('div', { class: 'control' }, select), slot);
     show(fit >= 0 ? initial : undefined);
     return {
       el,
@@ -357,8 +363,9 @@ function legend(ctx, s) {
 }
 
 function labelText(ctx, hint = '') {
-  const parts = [h('span', { class: 'name' }, ctx.name || 'arguments')];
-  if (ctx.required && !ctx.inArray) parts.push(h('span', { class: 'req' }, ' required'));
+  // Inside a variant the choice above already shows the name: screen readers still hear it.
+  const parts = [h('span', { class: ctx.variant ? 'name visually-hidden' : 'name' }, ctx.name || 'arguments')];
+  if (ctx.required && !ctx.inArray && !ctx.variant) parts.push(h('span', { class: 'req' }, ' required'));
   if (hint) parts.push(h('span', { class: 'hint' }, ` ${hint}`));
   return parts;
 }
