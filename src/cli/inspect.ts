@@ -5,6 +5,7 @@ import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
 import { createStyle, wantsColor } from './style.js';
+import { complianceSource, SOURCE_OPTIONS } from './storyboard.js';
 import { exitOnSecondSignal, untilStopped } from './until-stopped.js';
 
 export const DEFAULT_INSPECT_PORT = 3100;
@@ -36,6 +37,14 @@ Options:
   --credential-origin URL  another origin --auth and --header may be sent to, repeatable
   --timeout SECONDS        deadline of one call (default 60)
   --sign-key FILE          sign every request to url (RFC 9421) with this private JWK
+  --compliance-dir DIR     the compliance folder of a release, for the Check tab's storyboards
+                           (or set ADCP_COMPLIANCE_DIR)
+  --release VERSION        else: the official release tarball of VERSION, fetched and checked on
+                           the first storyboard run (--from FILE|URL: that tarball instead);
+                           without any of these the Check tab runs the conformance checks only
+  --webhook-jwks URL       the agent's published JWKS (its brand.json jwks_uri): webhooks are
+                           then verified as RFC 9421 signatures against it; without it they
+                           use the legacy HMAC-SHA256 with a secret made for this run
   --json                   print {"url": ...} as one JSON line once the page is up
   -h, --help               show this help
 
@@ -59,6 +68,8 @@ const SPEC = {
     open: { type: 'boolean' },
     history: { type: 'string' },
     'no-history': { type: 'boolean' },
+    'webhook-jwks': { type: 'string' },
+    ...SOURCE_OPTIONS,
   },
 } as const;
 
@@ -73,7 +84,10 @@ export const inspectCommand: Command = async (argv: string[], io: CliIo) => {
     if (values.history !== undefined && values['no-history'] === true)
       throw new UsageError('--history and --no-history do not go together.');
     const url = positionals[0];
+    if (values['webhook-jwks'] !== undefined && url === undefined)
+      throw new UsageError('--webhook-jwks belongs to the agent: give its url too.');
     const connection = url === undefined ? undefined : readConnection(url, values, io, 60_000);
+    const compliance = complianceSource(values, io);
     const { startInspector, defaultHistoryPath } = await import('../inspect/index.js');
     const historyPath = values['no-history'] === true ? ':memory:' : (values.history ?? defaultHistoryPath(io.env));
     let running;
@@ -82,6 +96,7 @@ export const inspectCommand: Command = async (argv: string[], io: CliIo) => {
         port,
         historyPath,
         timeoutMs: connection?.timeoutMs ?? parseTimeout(values.timeout),
+        ...(compliance !== undefined ? { compliance } : {}),
         ...(connection !== undefined
           ? {
               agents: [
@@ -96,12 +111,14 @@ export const inspectCommand: Command = async (argv: string[], io: CliIo) => {
                     ? { credentialOrigins: connection.credentialOrigins }
                     : {}),
                   ...(connection.signing !== undefined ? { signing: connection.signing } : {}),
+                  ...(values['webhook-jwks'] !== undefined ? { webhookJwks: values['webhook-jwks'] } : {}),
                 },
               ],
             }
           : {}),
       });
     } catch (error) {
+      if (error instanceof TypeError) throw new UsageError(error.message);
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
         throw new UsageError(`port ${port} is in use; pick another with --port (0 picks a free one).`);
       if ((error as { code?: unknown }).code === 'missing_peer_dependency')

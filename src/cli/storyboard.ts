@@ -111,6 +111,26 @@ async function loadSource(
   }
 }
 
+/**
+ * For `adcp inspect`: the same source flags, read on first use; undefined when none is given (no
+ * flag, no ADCP_COMPLIANCE_DIR), so nothing is fetched unless asked. Flag clashes throw UsageError now.
+ */
+export function complianceSource(
+  values: { 'compliance-dir'?: string; release?: string; from?: string },
+  io: CliIo,
+): (() => Promise<ComplianceRelease>) | undefined {
+  const dir = values['compliance-dir'] ?? io.env['ADCP_COMPLIANCE_DIR'];
+  const named = (dir !== undefined && dir !== '') || values.release !== undefined || values.from !== undefined;
+  if (!named) return undefined;
+  if (dir !== undefined && dir !== '' && (values.release !== undefined || values.from !== undefined))
+    throw new UsageError('give --compliance-dir or --release/--from, not both.');
+  if (values.from !== undefined && values.release === undefined)
+    throw new UsageError("--from needs --release VERSION (the tarball's version).");
+  return () => loadSource(values, io);
+}
+
+export { SOURCE_OPTIONS };
+
 class SourceError extends Error {}
 
 async function withSource(name: string, io: CliIo, fn: () => Promise<number>): Promise<number> {

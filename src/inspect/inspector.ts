@@ -7,6 +7,8 @@ import type { A2AWireChoice } from '../core/a2a-wire.js';
 import { isPlainObject } from '../core/plain-object.js';
 import { createNodeHttpFetch } from '../transport/node-http-fetch.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
+import type { ComplianceRelease } from '../storyboard/load.js';
+import type { RunReport } from '../storyboard/types.js';
 import { History, type HistoryEntry } from './history.js';
 import { inScope, recordingFetch, SecretMask, type Exchange, type WireScope } from './wire-log.js';
 import type { CheckResult } from './checks.js';
@@ -27,6 +29,13 @@ export interface AgentConfig {
   headers?: Record<string, string>;
   credentialOrigins?: string[];
   signing?: RequestSigningOptions;
+  /**
+   * The seller's published JWKS (its brand.json `jwks_uri`): with it, a call that asks for
+   * webhooks registers none of the legacy `authentication` and the receiver verifies the RFC 9421
+   * signatures against these keys (webhooks.md, the default); without it, the legacy HMAC-SHA256
+   * fallback with a secret made for this run (decision 0242).
+   */
+  webhookJwks?: string;
 }
 
 /** An agent as the page sees it: never its credentials, only whether it has some. */
@@ -37,6 +46,8 @@ export interface AgentView {
   auth: boolean;
   headers: string[];
   signing: boolean;
+  /** The JWKS the agent's webhooks are verified against (RFC 9421), when given. */
+  webhookJwks?: string;
 }
 
 export interface WebhookDelivery {
@@ -44,6 +55,8 @@ export interface WebhookDelivery {
   /** Verified and accepted, a duplicate, or refused (with why). */
   outcome: 'accepted' | 'duplicate' | 'refused';
   scheme?: string;
+  /** RFC 9421: the key that signed it. */
+  keyid?: string;
   status?: string;
   message?: string;
   httpStatus?: number;
@@ -84,6 +97,8 @@ export interface CallView {
   following: boolean;
   events: TaskEvent[];
   webhookUrl?: string;
+  /** How the registered webhooks are verified: RFC 9421 against the agent's JWKS, or the legacy HMAC. */
+  webhookScheme?: 'rfc9421' | 'hmac';
   webhooks: WebhookDelivery[];
   exchanges: Exchange[];
 }
@@ -102,7 +117,10 @@ export interface CallRequest {
   continueOf?: string;
 }
 
-export type InspectorEvent = { type: 'call'; call: CallView } | { type: 'agent'; agent: AgentView };
+export type InspectorEvent =
+  | { type: 'call'; call: CallView }
+  | { type: 'agent'; agent: AgentView }
+  | { type: 'storyboard'; agentId: string; line: string; done: number; total: number };
 
 export interface InspectorOptions {
   /** SQLite file for the kept calls, or `:memory:`. */
@@ -113,12 +131,22 @@ export interface InspectorOptions {
   followMs?: number;
   /** First and largest poll interval while following, ms (default 1000 and 5000). */
   pollMs?: [number, number];
+  /**
+   * Where the Check tab's storyboards come from (a compliance folder or a verified release
+   * tarball, read on the first run); without it the Check tab runs the conformance checks only.
+   */
+  compliance?: () => Promise<ComplianceRelease>;
+  /** Deadline of one storyboard run, ms (default 5 min); the report says what it cut short. */
+  storyboardBudgetMs?: number;
 }
 
 interface Agent {
   view: AgentView;
   config: AgentConfig;
-  client: AdcpClient;
+  /** The agent's one AdcpClient, made on first use. */
+  client(): Promise<AdcpClient>;
+  /** The client if it was ever asked for (to close it). */
+  opened(): Promise<AdcpClient> | undefined;
   mask: SecretMask;
   recorder: { close(): void };
 }
@@ -149,12 +177,24 @@ export class Inspector {
   readonly #followMs: number;
   readonly #pollMs: [number, number];
   readonly #pending = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #compliance: (() => Promise<ComplianceRelease>) | undefined;
+  #suite: Promise<ComplianceRelease> | undefined;
+  readonly #storyboardBudgetMs: number;
+  /** Storyboard runs under way, by agent: one at a time each, stopped by close(). */
+  readonly #runs = new Map<string, AbortController>();
 
   constructor(options: InspectorOptions) {
     this.history = new History(options.historyPath);
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#followMs = options.followMs ?? 30 * 60_000;
     this.#pollMs = options.pollMs ?? [1000, 5000];
+    this.#compliance = options.compliance;
+    this.#storyboardBudgetMs = options.storyboardBudgetMs ?? 5 * 60_000;
+  }
+
+  /** Whether the Check tab can run storyboards (a compliance suite was named). */
+  get storyboards(): boolean {
+    return this.#compliance !== undefined;
   }
 
   /** Told of every change to an agent or a call (the page's live stream). */
@@ -171,8 +211,25 @@ export class Inspector {
   async addAgent(config: AgentConfig): Promise<AgentView> {
     const protocol = config.protocol ?? 'auto';
     const url = new URL(config.url).href;
+    if (config.webhookJwks !== undefined) {
+      let jwks: URL;
+      try {
+        jwks = new URL(config.webhookJwks);
+      } catch {
+        throw new TypeError(`webhookJwks: '${config.webhookJwks.slice(0, 200)}' is not a URL`);
+      }
+      if (jwks.protocol !== 'https:' && !['127.0.0.1', 'localhost', '[::1]'].includes(jwks.hostname))
+        throw new TypeError('webhookJwks must be https (loopback http is allowed)');
+      config = { ...config, webhookJwks: jwks.href };
+    }
     for (const agent of this.#agents.values()) {
-      if (agent.view.url === url && agent.view.protocol === protocol && config.auth === undefined) return agent.view;
+      if (
+        agent.view.url === url &&
+        agent.view.protocol === protocol &&
+        config.auth === undefined &&
+        agent.view.webhookJwks === config.webhookJwks
+      )
+        return agent.view;
     }
     const mask = new SecretMask();
     mask.addSecret(config.auth);
@@ -180,21 +237,29 @@ export class Inspector {
     for (const [name, value] of Object.entries(config.headers ?? {})) mask.addHeader(name, value);
     const node = createNodeHttpFetch();
     const recorder = recordingFetch(node.fetch, mask);
-    const { AdcpClient } = await import('../client/adcp-client.js');
-    const client = new AdcpClient({
-      url,
-      protocol,
-      fetch: recorder.fetch,
-      timeoutMs: this.#timeoutMs,
-      negotiate: true,
-      validate: 'response',
-      ...(config.mcpEra !== undefined ? { mcpEra: config.mcpEra } : {}),
-      ...(config.a2aWire !== undefined ? { a2aWire: config.a2aWire } : {}),
-      ...(config.auth !== undefined ? { auth: config.auth } : {}),
-      ...(config.headers !== undefined ? { headers: config.headers } : {}),
-      ...(config.credentialOrigins !== undefined ? { credentialOrigins: config.credentialOrigins } : {}),
-      ...(config.signing !== undefined ? { signing: config.signing } : {}),
-    });
+    const agentConfig: AgentConfig = { ...config, url };
+    const timeoutMs = this.#timeoutMs;
+    let opening: Promise<AdcpClient> | undefined;
+    // The client (and the MCP and A2A SDKs under it) loads with the agent's first use, not before
+    // the page is up: `adcp inspect <url>` prints its address without waiting for it.
+    const client = (): Promise<AdcpClient> =>
+      (opening ??= import('../client/adcp-client.js').then(
+        ({ AdcpClient }) =>
+          new AdcpClient({
+            url,
+            protocol,
+            fetch: recorder.fetch,
+            timeoutMs,
+            negotiate: true,
+            validate: 'response',
+            ...(config.mcpEra !== undefined ? { mcpEra: config.mcpEra } : {}),
+            ...(config.a2aWire !== undefined ? { a2aWire: config.a2aWire } : {}),
+            ...(config.auth !== undefined ? { auth: config.auth } : {}),
+            ...(config.headers !== undefined ? { headers: config.headers } : {}),
+            ...(config.credentialOrigins !== undefined ? { credentialOrigins: config.credentialOrigins } : {}),
+            ...(config.signing !== undefined ? { signing: config.signing } : {}),
+          }),
+      ));
     const view: AgentView = {
       id: randomUUID().slice(0, 8),
       url,
@@ -202,11 +267,13 @@ export class Inspector {
       auth: config.auth !== undefined,
       headers: Object.keys(config.headers ?? {}),
       signing: config.signing !== undefined,
+      ...(config.webhookJwks !== undefined ? { webhookJwks: config.webhookJwks } : {}),
     };
     this.#agents.set(view.id, {
       view,
-      config: { ...config, url },
+      config: agentConfig,
       client,
+      opened: () => opening,
       mask,
       recorder: { close: () => (recorder.close(), node.close()) },
     });
@@ -228,12 +295,12 @@ export class Inspector {
       let found: DiscoverResult | undefined;
       let problem: string | undefined;
       try {
-        found = await agent.client.discover({ timeoutMs: this.#timeoutMs });
+        found = await (await agent.client()).discover({ timeoutMs: this.#timeoutMs });
       } catch (error) {
         problem = error instanceof Error ? error.message : String(error);
       }
       const other = found === undefined ? undefined : await this.#otherCard(agent, found.protocol);
-      const release = found === undefined ? undefined : await agent.client.negotiatedRelease().catch(() => undefined);
+      const release = found === undefined ? undefined : await releaseOf(agent);
       return describeDiscovery({
         agent: agent.view,
         ...(found !== undefined ? { found } : {}),
@@ -284,14 +351,14 @@ export class Inspector {
   /** The request schema of `tool` in the release negotiated with the agent, for the page's form. */
   async schema(agentId: string, tool: string): Promise<SchemaView> {
     const agent = this.#agent(agentId);
-    const release = await agent.client.negotiatedRelease().catch(() => undefined);
+    const release = await releaseOf(agent);
     return (await schemaView()).requestSchemaFor(tool, release);
   }
 
   /** The arguments against the request schema, with what the client adds (idempotency key, version) filled in. */
   async validate(agentId: string, tool: string, args: JsonObject): Promise<ValidationView> {
     const agent = this.#agent(agentId);
-    const release = await agent.client.negotiatedRelease().catch(() => undefined);
+    const release = await releaseOf(agent);
     return (await schemaView()).validateRequest(tool, args, release);
   }
 
@@ -333,11 +400,15 @@ export class Inspector {
     if (request.webhook === true) {
       if (this.webhookBase === undefined) throw new TypeError('the webhook receiver is not listening');
       view.webhookUrl = `${this.webhookBase}${id}`;
-      args['push_notification_config'] = {
-        url: view.webhookUrl,
-        operation_id: id,
-        authentication: { schemes: ['HMAC-SHA256'], credentials: this.webhookSecret },
-      };
+      view.webhookScheme = agent.config.webhookJwks !== undefined ? 'rfc9421' : 'hmac';
+      args['push_notification_config'] =
+        view.webhookScheme === 'rfc9421'
+          ? { url: view.webhookUrl, operation_id: id }
+          : {
+              url: view.webhookUrl,
+              operation_id: id,
+              authentication: { schemes: ['HMAC-SHA256'], credentials: this.webhookSecret },
+            };
       view.args = agent.mask.json(args);
     }
     const onProgress = (event: { status: string; taskId?: string; message?: string }) => {
@@ -353,7 +424,9 @@ export class Inspector {
     await inScope(call.scope, async () => {
       try {
         const continuing = parent?.result;
-        const result = await agent.client.call(request.tool, args, {
+        const result = await (
+          await agent.client()
+        ).call(request.tool, args, {
           onProgress,
           ...(request.mcpTask === true ? { task: {} } : {}),
           ...(continuing?.protocol === 'a2a' && continuing.transportTaskId !== undefined
@@ -366,7 +439,7 @@ export class Inspector {
         call.result = result;
         view.result = resultView(result, agent.mask);
         view.protocol = result.protocol;
-        const release = view.release ?? (await agent.client.negotiatedRelease().catch(() => undefined));
+        const release = view.release ?? (await releaseOf(agent));
         if (release !== undefined) view.release = release;
       } catch (error) {
         view.failure = failureOf(error);
@@ -386,7 +459,9 @@ export class Inspector {
     call.view.following = true;
     void inScope(call.scope, async () => {
       try {
-        const final = await call.agent.client.waitFor(result, {
+        const final = await (
+          await call.agent.client()
+        ).waitFor(result, {
           signal: stop.signal,
           timeoutMs: this.#followMs,
           pollIntervalMs: this.#pollMs[0],
@@ -442,7 +517,7 @@ export class Inspector {
         return;
       }
       try {
-        const canceled = await call.agent.client.cancelTransportTask(taskId, { timeoutMs: this.#timeoutMs });
+        const canceled = await (await call.agent.client()).cancelTransportTask(taskId, { timeoutMs: this.#timeoutMs });
         call.view.final = resultView(canceled, call.agent.mask);
         call.view.events.push({ at: Date.now(), kind: 'cancel', status: canceled.status, taskId });
       } catch (error) {
@@ -463,7 +538,71 @@ export class Inspector {
     const agent = this.#agent(agentId);
     const discovery = await this.discover(agentId);
     const { runChecks } = await import('./checks.js');
-    return runChecks(discovery, agent.client);
+    return runChecks(discovery, await agent.client());
+  }
+
+  /**
+   * Runs the storyboards that apply to the agent (selected from its capabilities, or `ids`) with
+   * the storyboard runner, over their own connections: every verdict comes back explained
+   * (request, answer, pointer, expected, actual, storyboard source). Progress goes to subscribers
+   * as `storyboard` events. Throws TypeError when no compliance suite was named or a run is
+   * already under way for this agent, RangeError for an unknown id.
+   */
+  async runStoryboards(agentId: string, ids?: readonly string[]): Promise<RunReport> {
+    const agent = this.#agent(agentId);
+    if (this.#compliance === undefined)
+      throw new TypeError(
+        'no compliance suite: start adcp inspect with --compliance-dir DIR (or ADCP_COMPLIANCE_DIR), or --release VERSION',
+      );
+    if (this.#runs.has(agentId)) throw new TypeError('a storyboard run is already under way for this agent');
+    const stop = new AbortController();
+    this.#runs.set(agentId, stop);
+    try {
+      const load = this.#compliance;
+      const suite = await (this.#suite ??= load().catch((error: unknown) => {
+        this.#suite = undefined;
+        throw error;
+      }));
+      const { runStoryboards } = await import('../storyboard/run.js');
+      const { ComplianceError } = await import('../storyboard/load.js');
+      const { config } = agent;
+      let done = 0;
+      let total = 0;
+      const say = (line: string) =>
+        this.#emit({ type: 'storyboard', agentId, line: agent.mask.text(line), done, total });
+      try {
+        const report = await runStoryboards({
+          agentUrl: config.url,
+          compliance: suite,
+          protocol: config.protocol ?? 'auto',
+          stepTimeoutMs: Math.min(this.#timeoutMs, 30_000),
+          budgetMs: this.#storyboardBudgetMs,
+          signal: stop.signal,
+          ...(ids !== undefined && ids.length > 0 ? { ids } : {}),
+          ...(config.auth !== undefined ? { auth: config.auth } : {}),
+          ...(config.headers !== undefined ? { headers: config.headers } : {}),
+          ...(config.mcpEra !== undefined ? { mcpEra: config.mcpEra } : {}),
+          ...(config.signing !== undefined ? { signing: config.signing } : {}),
+          ...(config.credentialOrigins !== undefined ? { credentialOrigins: config.credentialOrigins } : {}),
+          onEvent: (event) => {
+            if (event.type === 'selected') {
+              total = event.storyboards.length;
+              say(`${total} storyboards selected (compliance ${suite.version})`);
+            } else if (event.type === 'storyboard_start') say(`running ${event.id}: ${event.title}`);
+            else if (event.type === 'storyboard_end') {
+              done = event.index + 1;
+              say(`${event.outcome.id}: ${event.outcome.verdict.replace('_', ' ')}`);
+            }
+          },
+        });
+        return agent.mask.json(report);
+      } catch (error) {
+        if (error instanceof ComplianceError) throw new RangeError(error.message);
+        throw error;
+      }
+    } finally {
+      this.#runs.delete(agentId);
+    }
   }
 
   /** A delivery the receiver answered, matched to its call by the URL it was sent to. */
@@ -474,6 +613,23 @@ export class Inspector {
     call.view.webhooks.push(masked);
     this.#changed(call);
     this.#save(call);
+  }
+
+  /**
+   * How a call's webhooks are received: the JWKS they are verified against (RFC 9421; none for the
+   * legacy HMAC) and the release the agent speaks (its envelope rules).
+   */
+  webhookRouteOf(callId: string): { jwks?: { url: string; agentUrl: string }; release?: string } {
+    const call = this.#calls.get(callId);
+    if (call === undefined) return {};
+    const jwks =
+      call.view.webhookScheme === 'rfc9421' && call.agent.config.webhookJwks !== undefined
+        ? { url: call.agent.config.webhookJwks, agentUrl: call.agent.view.url }
+        : undefined;
+    return {
+      ...(jwks !== undefined ? { jwks } : {}),
+      ...(call.view.release !== undefined ? { release: call.view.release } : {}),
+    };
   }
 
   /** Knows the call, so the receiver can refuse deliveries for calls it never made. */
@@ -524,9 +680,11 @@ export class Inspector {
     for (const timer of this.#pending.values()) clearTimeout(timer);
     this.#pending.clear();
     for (const call of this.#calls.values()) call.stop?.abort();
+    for (const run of this.#runs.values()) run.abort();
     for (const agent of this.#agents.values()) {
       agent.recorder.close();
-      await agent.client.close().catch(() => undefined);
+      const opened = agent.opened();
+      if (opened !== undefined) await opened.then((client) => client.close()).catch(() => undefined);
     }
     this.#agents.clear();
     this.history.close();
@@ -568,6 +726,14 @@ function failureOf(error: unknown): { code: string; message: string } {
     code: typeof code === 'string' ? code : error instanceof TypeError ? 'misuse' : 'error',
     message: error instanceof Error ? error.message : String(error),
   };
+}
+
+/** The release negotiated with the agent, or undefined when there is none (yet). */
+function releaseOf(agent: Agent): Promise<string | undefined> {
+  return agent
+    .client()
+    .then((client) => client.negotiatedRelease())
+    .catch(() => undefined);
 }
 
 /** Lets the recorder finish reading bodies that ended with the answer (a few ms). */

@@ -54,15 +54,42 @@ export async function startInspector(options: InspectServerOptions = {}): Promis
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.followMs !== undefined ? { followMs: options.followMs } : {}),
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+    ...(options.compliance !== undefined ? { compliance: options.compliance } : {}),
+    ...(options.storyboardBudgetMs !== undefined ? { storyboardBudgetMs: options.storyboardBudgetMs } : {}),
   });
   try {
+    // Named before listening: an agent the inspector refuses (TypeError) leaves no port open.
+    for (const agent of options.agents ?? []) await inspector.addAgent(agent);
     const webhookCall = new AsyncLocalStorage<string>();
-    // The receiver (the webhooks library) loads with the first delivery, not with the page.
-    let receiver: Promise<WebhookHandler> | undefined;
-    const makeReceiver = async (): Promise<WebhookHandler> => {
+    // One receiver per way of verifying (the HMAC secret of this run, or an agent's JWKS), each
+    // loaded with the first delivery it takes, not with the page.
+    const receivers = new Map<string, Promise<WebhookHandler>>();
+    const receiverFor = (callId: string): Promise<WebhookHandler> => {
+      const route = inspector.webhookRouteOf(callId);
+      const key = `${route.jwks === undefined ? 'hmac' : `rfc9421 ${route.jwks.url}`} ${route.release ?? ''}`;
+      let receiver = receivers.get(key);
+      if (receiver === undefined) {
+        receiver = makeReceiver(route);
+        receivers.set(key, receiver);
+      }
+      return receiver;
+    };
+    const makeReceiver = async ({
+      jwks,
+      release,
+    }: {
+      jwks?: { url: string; agentUrl: string };
+      release?: string;
+    }): Promise<WebhookHandler> => {
       const { createWebhookHandler } = await import('../webhooks/create-webhook-handler.js');
       return createWebhookHandler({
-        signature: { scheme: 'hmac', secret: inspector.webhookSecret },
+        signature:
+          jwks === undefined
+            ? { scheme: 'hmac', secret: inspector.webhookSecret }
+            : { scheme: 'rfc9421', jwks: jwks.url },
+        ...(jwks !== undefined ? { agent: jwks.agentUrl } : {}),
+        // The envelope rules of the release the agent speaks (a 3.0 seller may omit operation_id).
+        ...(release !== undefined ? { adcpVersion: release } : {}),
         dedup: new MemoryDedupStore(),
         sweepIntervalMs: 0,
         onEvent: (event) => {
@@ -70,6 +97,7 @@ export async function startInspector(options: InspectServerOptions = {}): Promis
             at: Date.now(),
             outcome: 'accepted',
             scheme: event.sender.scheme,
+            ...(event.sender.keyid !== undefined ? { keyid: event.sender.keyid } : {}),
             ...(event.status !== null ? { status: event.status } : {}),
             ...(event.message !== undefined ? { message: event.message } : {}),
             ...(event.operationId !== undefined ? { operationId: event.operationId } : {}),
@@ -102,7 +130,7 @@ export async function startInspector(options: InspectServerOptions = {}): Promis
       const hook = /^\/webhooks\/([0-9a-f-]{36})$/.exec(path);
       if (hook !== null) {
         const callId = hook[1]!;
-        (receiver ??= makeReceiver()).then(
+        receiverFor(callId).then(
           (handler) => webhookCall.run(callId, () => handler.node(req, res)),
           (error: unknown) => send(res, 500, { error: { code: 'internal', message: messageOf(error) } }),
         );
@@ -128,12 +156,11 @@ export async function startInspector(options: InspectServerOptions = {}): Promis
     const host = address.includes(':') ? `[${address}]` : address;
     const origin = `http://${host}:${port}`;
     inspector.webhookBase = `${origin}/webhooks/`;
-    for (const agent of options.agents ?? []) await inspector.addAgent(agent);
     return {
       url: `${origin}/`,
       inspector,
       async close() {
-        if (receiver !== undefined) (await receiver.catch(() => undefined))?.close();
+        for (const receiver of receivers.values()) (await receiver.catch(() => undefined))?.close();
         for (const res of streams) res.end();
         server.closeAllConnections();
         await new Promise<void>((done) => server.close(() => done()));
@@ -209,7 +236,12 @@ async function api(
   const parts = path.split('/').slice(2); // ['agents', id, 'discover']
   const [room, id, action] = parts;
   if (method === 'GET' && path === '/api/state')
-    return { agents: inspector.agents(), webhookBase: inspector.webhookBase, historyPath: inspector.history.path };
+    return {
+      agents: inspector.agents(),
+      webhookBase: inspector.webhookBase,
+      historyPath: inspector.history.path,
+      storyboards: inspector.storyboards,
+    };
   if (room === 'agents') {
     if (method === 'POST' && id === undefined) return inspector.addAgent(agentConfig(body));
     if (id === undefined) throw new RangeError('no agent');
@@ -218,6 +250,7 @@ async function api(
     if (method === 'POST' && action === 'validate')
       return inspector.validate(id, stringOf(body['tool'], 'tool'), objectOf(body['args'], 'args'));
     if (method === 'POST' && action === 'checks') return { checks: await inspector.checks(id) };
+    if (method === 'POST' && action === 'storyboards') return inspector.runStoryboards(id, idsOf(body['ids']));
   }
   if (room === 'calls') {
     if (method === 'POST' && id === undefined) {
@@ -297,7 +330,20 @@ function agentConfig(body: JsonObject): AgentConfig {
     throw new TypeError('protocol: mcp, a2a or auto');
   const config: AgentConfig = { url: parsed.href, protocol };
   if (typeof body['auth'] === 'string' && body['auth'] !== '') config.auth = body['auth'];
+  if (typeof body['webhookJwks'] === 'string' && body['webhookJwks'] !== '') config.webhookJwks = body['webhookJwks'];
   return config;
+}
+
+/** Storyboard ids or files from the page: absent, or a list of short names. */
+function idsOf(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !Array.isArray(value) ||
+    value.length > 200 ||
+    !value.every((v) => typeof v === 'string' && /^[\w./-]{1,200}$/.test(v))
+  )
+    throw new TypeError('ids: a list of storyboard ids (letters, digits, _ . / -)');
+  return value as string[];
 }
 
 function stringOf(value: unknown, name: string): string {

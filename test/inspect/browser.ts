@@ -58,8 +58,11 @@ export async function launchChromium(): Promise<OpenBrowser> {
   };
 }
 
-/** Saves a full-page screenshot of the step as `.tmp/inspect/{name}.png`. */
-export async function shot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot of the step as `.tmp/inspect/{name}.png`: the full page, or the window only
+ * (`fullPage: false`) for a page too long to render whole in time (a storyboard report).
+ */
+export async function shot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: options.fullPage ?? true });
 }

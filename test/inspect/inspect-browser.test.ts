@@ -39,13 +39,17 @@ async function fillMediaBuy(page: Page, productId: string): Promise<void> {
   await page.fill('[data-pointer="/packages/0/budget"] input', '25000');
 }
 
-function scenario(
-  name: string,
-  start: () => Promise<{ url: string; productId: string; close(): Promise<void> }>,
-  expectWebhook: boolean,
-) {
+interface Agent {
+  url: string;
+  productId: string;
+  /** The seller's published JWKS: its webhooks are RFC 9421-signed (else the legacy HMAC). */
+  webhookJwks?: string;
+  close(): Promise<void>;
+}
+
+function scenario(name: string, start: () => Promise<Agent>, webhookScheme: 'hmac' | 'rfc9421') {
   describe(`adcp inspect in Chromium against ${name}`, { skip, timeout: 240_000 }, () => {
-    let agent: { url: string; productId: string; close(): Promise<void> };
+    let agent: Agent;
     let inspector: RunningInspector;
     let chromium: OpenBrowser;
     let page: Page;
@@ -53,7 +57,11 @@ function scenario(
 
     before(async () => {
       agent = await start();
-      inspector = await startInspector({ port: 0, agents: [{ url: agent.url }], pollMs: [300, 600] });
+      inspector = await startInspector({
+        port: 0,
+        agents: [{ url: agent.url, ...(agent.webhookJwks !== undefined ? { webhookJwks: agent.webhookJwks } : {}) }],
+        pollMs: [300, 600],
+      });
       chromium = await launchChromium();
       page = await chromium.context.newPage();
       page.setDefaultTimeout(STEP_MS);
@@ -118,7 +126,7 @@ function scenario(
       await page.getByRole('tab', { name: 'Call' }).click();
       await fillMediaBuy(page, agent.productId);
       await page.getByText('✓ Valid against the AdCP').waitFor();
-      if (expectWebhook) await page.getByLabel('Push status changes to the inspector’s webhook receiver').check();
+      await page.getByLabel('Push status changes to the inspector’s webhook receiver').check();
       await shot(page, `${tag}-4-media-buy-form`);
       await page.getByRole('button', { name: 'Send' }).click();
       const call = page.locator('#call-result article.call');
@@ -129,10 +137,13 @@ function scenario(
       await page.locator('#call-result article.call[data-status="completed"]').waitFor({ timeout: 60_000 });
       const done = page.locator('#call-result article.call');
       assert.match(await done.innerText(), /media_buy_id/);
-      if (expectWebhook) {
-        await done.locator('.delivery.accepted').first().waitFor({ timeout: 30_000 });
-        assert.match(await done.locator('section.webhooks').innerText(), /verified \(hmac\)/);
-      }
+      await done.locator('.delivery.accepted').first().waitFor({ timeout: 30_000 });
+      const webhooks = await done.locator('section.webhooks').innerText();
+      assert.match(
+        webhooks,
+        webhookScheme === 'hmac' ? /verified \(hmac\)/ : /verified \(rfc9421, key framework-webhooks-/,
+      );
+      assert.doesNotMatch(webhooks, /refused/);
       await done.getByText(/Wire exchange/).click();
       assert.match(await done.locator('details.wire').innerText(), /POST /);
       await shot(page, `${tag}-6-completed`);
@@ -167,16 +178,22 @@ scenario(
     });
     return { url: seller.mcpUrl, productId: 'ctv_premium_sports', close: () => seller.close().then(() => undefined) };
   },
-  true,
+  'hmac',
 );
 
-// The framework refuses loopback http webhook URLs by default (and sends none without an emitter
-// configured): against it the task is followed by polling its tasks_get tool alone.
+// The framework sends webhooks only with an emitter configured, signs them RFC 9421 (it ignores the
+// legacy HMAC registration) and refuses loopback receivers unless told: the peer is started as a
+// sandbox seller, and the inspector is given its JWKS.
 scenario(
   'the @adcp/sdk framework seller',
   async () => {
-    const seller: FrameworkSeller = await startFrameworkSeller({ approvalMs: 500 });
-    return { url: seller.mcpUrl, productId: 'olv_pets', close: () => seller.close() };
+    const seller: FrameworkSeller = await startFrameworkSeller({ approvalMs: 500, webhooks: true });
+    return {
+      url: seller.mcpUrl,
+      productId: 'olv_pets',
+      webhookJwks: seller.jwksUrl!,
+      close: () => seller.close(),
+    };
   },
-  false,
+  'rfc9421',
 );

@@ -10,11 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/index.js';
 import { startInspector, type CallView, type RunningInspector } from '../../src/inspect/index.js';
 import { main } from '../../src/cli/main.js';
 import { recordingIo } from '../cli/fake-io.js';
 import { browserMissing } from './browser.js';
+import { loadComplianceDir, type RunReport } from '../../src/storyboard/index.js';
+
+const COMPLIANCE = fileURLToPath(new URL('../../../shared/compliance/3.1.19', import.meta.url));
 
 const TOKEN = 'tok-inspector-secret-0123456789';
 
@@ -194,15 +198,103 @@ describe('the inspector server', () => {
   });
 });
 
+describe('the inspector runs storyboards', () => {
+  let seller: ReferenceSeller;
+  let running: RunningInspector;
+  let bare: RunningInspector;
+
+  before(async () => {
+    seller = await startReferenceSeller({ port: 0 });
+    running = await startInspector({
+      port: 0,
+      agents: [{ url: seller.mcpUrl }],
+      compliance: async () => loadComplianceDir(COMPLIANCE),
+    });
+    bare = await startInspector({ port: 0, agents: [{ url: seller.mcpUrl }] });
+  });
+  after(async () => {
+    await running?.close();
+    await bare?.close();
+    await seller?.close();
+  });
+
+  it('says how to name a compliance suite when none was given', async () => {
+    assert.equal(((await (await fetch(new URL('/api/state', bare.url))).json()) as any).storyboards, false);
+    const id = bare.inspector.agents()[0]!.id;
+    const res = await post(bare.url, `/api/agents/${id}/storyboards`, {});
+    assert.equal(res.status, 400);
+    assert.match(res.json.error.message, /--compliance-dir/);
+  });
+
+  it('refuses ids that are not storyboard ids, and names an unknown one', async () => {
+    const id = running.inspector.agents()[0]!.id;
+    assert.equal(
+      (await post(running.url, `/api/agents/${id}/storyboards`, { ids: 'capability_discovery' })).status,
+      400,
+    );
+    assert.equal((await post(running.url, `/api/agents/${id}/storyboards`, { ids: ['<script>'] })).status, 400);
+    const unknown = await post(running.url, `/api/agents/${id}/storyboards`, { ids: ['no_such_storyboard'] });
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.json.error.message, /no_such_storyboard/);
+  });
+
+  it('runs the storyboards asked for, with progress events and every verdict explained', async () => {
+    const id = running.inspector.agents()[0]!.id;
+    const lines: string[] = [];
+    const stop = running.inspector.subscribe((event) => {
+      if (event.type === 'storyboard') lines.push(event.line);
+    });
+    const res = await post(running.url, `/api/agents/${id}/storyboards`, {
+      ids: ['capability_discovery', 'security_baseline'],
+    });
+    stop();
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const report = res.json as RunReport;
+    assert.deepEqual(
+      report.storyboards.map((s) => `${s.id} ${s.verdict}`).sort((a, b) => a.localeCompare(b)),
+      ['capability_discovery passed', 'security_baseline failed'],
+    );
+    const failed = report.storyboards
+      .find((s) => s.id === 'security_baseline')!
+      .steps.find((s) => s.verdict === 'failed')!;
+    assert.ok(failed.request !== undefined && failed.response !== undefined && failed.source.storyboard !== '');
+    assert.ok(failed.validations.some((v) => v.verdict === 'failed' && v.expected !== undefined));
+    assert.ok(
+      lines.some((l) => /2 storyboards selected/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /security_baseline: failed/.test(l)),
+      lines.join('\n'),
+    );
+  });
+});
+
 describe('adcp inspect (the command)', () => {
   it('documents itself and refuses contradictory flags', async () => {
     const help = recordingIo();
     assert.equal(await main(['inspect', '--help'], help), 0);
     assert.match(help.out(), /Usage: adcp inspect \[url\]/);
+    assert.match(help.out(), /--compliance-dir DIR/);
+    assert.match(help.out(), /--webhook-jwks URL/);
     const both = recordingIo();
     assert.equal(await main(['inspect', '--history', 'x.db', '--no-history'], both), 2);
     const bad = recordingIo();
     assert.equal(await main(['inspect', 'not a url'], bad), 2);
+    const sources = recordingIo();
+    assert.equal(await main(['inspect', '--compliance-dir', COMPLIANCE, '--release', '3.1.19'], sources), 2);
+    assert.match(sources.err(), /not both/);
+    const jwks = recordingIo();
+    assert.equal(await main(['inspect', '--webhook-jwks', 'https://seller.example/jwks.json'], jwks), 2);
+    const plain = recordingIo();
+    assert.equal(
+      await main(
+        ['inspect', 'http://127.0.0.1:1/mcp', '--port', '0', '--webhook-jwks', 'http://seller.example/jwks.json'],
+        plain,
+      ),
+      2,
+    );
+    assert.match(plain.err(), /webhookJwks must be https/);
   });
 
   it('starts on a free port, says where, and stops when told', async () => {

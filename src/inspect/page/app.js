@@ -1,7 +1,7 @@
 // <adcp-inspector>: the page. Agents, then five tabs: Discover, Call, Tasks, Check, History.
 // Credentials never reach this page: it names an agent by the id the inspector gave it.
 import { api, h, time, badge } from './dom.js';
-import { callView, checksView, discoveryView, issueList, statusOf } from './views.js';
+import { callView, checksView, discoveryView, issueList, statusOf, storyboardReport } from './views.js';
 import './schema-form.js';
 
 const TABS = [
@@ -31,6 +31,10 @@ class AdcpInspector extends HTMLElement {
     this.agents = state.agents;
     this.webhookBase = state.webhookBase;
     this.historyPath = state.historyPath;
+    if (!state.storyboards) {
+      this.querySelector('#run-storyboards').disabled = true;
+      this.querySelector('#storyboard-about').textContent = 'No compliance suite: start adcp inspect with --compliance-dir DIR (or ADCP_COMPLIANCE_DIR), or --release VERSION, to run the storyboards here.';
+    }
     this.#renderAgents();
     this.#stream();
     const wanted = location.hash.slice(1);
@@ -62,6 +66,8 @@ class AdcpInspector extends HTMLElement {
               h('select', { id: 'agent-protocol' }, ['auto', 'mcp', 'a2a'].map((p) => h('option', { value: p }, p))),
               h('label', { for: 'agent-auth' }, 'Bearer token'),
               h('input', { id: 'agent-auth', type: 'password', autocomplete: 'off', placeholder: 'optional; kept by the inspector, not this page' }),
+              h('label', { for: 'agent-jwks' }, 'Webhook JWKS URL'),
+              h('input', { id: 'agent-jwks', type: 'url', autocomplete: 'off', placeholder: 'optional; else webhooks use the legacy HMAC' }),
               h('button', { type: 'submit' }, 'Add and discover'),
               h('p', { class: 'form-error', id: 'agent-error', role: 'alert' }))))),
       h('nav', {}, tablist),
@@ -100,9 +106,18 @@ class AdcpInspector extends HTMLElement {
     }
     if (id === 'tasks') return [h('p', { class: 'hint' }, 'Calls answered submitted or working are followed here live, with their webhooks.'), h('div', { id: 'task-list' })];
     if (id === 'check') {
-      return [h('p', {}, h('button', { type: 'button', id: 'run-checks', onclick: () => this.#runChecks() }, 'Run the checks'), ' ',
-        h('span', { class: 'hint' }, 'The conformance checks that apply to a live agent: cards, A2A profile, capabilities and their schema, release, MCP era, task support, tools.')),
-        h('div', { id: 'checks', 'aria-live': 'polite' })];
+      return [h('h3', {}, 'Conformance checks'),
+        h('p', {}, h('button', { type: 'button', id: 'run-checks', onclick: () => this.#runChecks() }, 'Run the checks'), ' ',
+          h('span', { class: 'hint' }, 'The conformance checks that apply to a live agent: cards, A2A profile, capabilities and their schema, release, MCP era, task support, tools.')),
+        h('div', { id: 'checks', 'aria-live': 'polite' }),
+        h('h3', {}, 'Storyboards'),
+        h('form', { id: 'storyboard-form', class: 'row', onsubmit: (e) => this.#runStoryboards(e) },
+          h('button', { type: 'submit', id: 'run-storyboards' }, 'Run the storyboards'), ' ',
+          h('label', { for: 'storyboard-ids' }, 'Only these (ids, comma-separated)'), ' ',
+          h('input', { id: 'storyboard-ids', type: 'text', autocomplete: 'off', spellcheck: false, placeholder: 'default: every storyboard that applies' })),
+        h('p', { id: 'storyboard-about', class: 'hint' }, 'The official compliance storyboards that apply to the agent (selected from its capabilities), run against it live: every step\u2019s verdict with the request, the answer, the JSON pointer, expected and actual, and the storyboard text it comes from.'),
+        h('p', { id: 'storyboard-progress', class: 'hint', role: 'status' }),
+        h('div', { id: 'storyboards' })];
     }
     return [h('p', {},
       h('button', { type: 'button', id: 'history-refresh', onclick: () => this.#loadHistory() }, 'Refresh'), ' ',
@@ -142,7 +157,7 @@ class AdcpInspector extends HTMLElement {
   #renderAgents() {
     const select = this.querySelector('#agent-select');
     select.replaceChildren(...(this.agents.length === 0 ? [h('option', { value: '' }, '(none yet)')] : this.agents.map((a) =>
-      h('option', { value: a.id }, `${a.url} (${a.protocol}${a.auth ? ', token' : ''})`))));
+      h('option', { value: a.id }, `${a.url} (${a.protocol}${a.auth ? ', token' : ''}${a.webhookJwks ? ', JWKS' : ''})`))));
     if (this.agentId) select.value = this.agentId;
     this.querySelector('#add-agent').open = this.agents.length === 0;
   }
@@ -152,14 +167,15 @@ class AdcpInspector extends HTMLElement {
     const url = this.querySelector('#agent-url').value.trim();
     const protocol = this.querySelector('#agent-protocol').value;
     const auth = this.querySelector('#agent-auth').value;
-    await this.#addAgentUrl(url, protocol, auth);
+    const webhookJwks = this.querySelector('#agent-jwks').value.trim();
+    await this.#addAgentUrl(url, protocol, auth, webhookJwks);
   }
 
-  async #addAgentUrl(url, protocol, auth = '') {
+  async #addAgentUrl(url, protocol, auth = '', webhookJwks = '') {
     const error = this.querySelector('#agent-error');
     error.textContent = '';
     try {
-      const agent = await api('POST', '/api/agents', { url, protocol, ...(auth ? { auth } : {}) });
+      const agent = await api('POST', '/api/agents', { url, protocol, ...(auth ? { auth } : {}), ...(webhookJwks ? { webhookJwks } : {}) });
       this.querySelector('#agent-auth').value = '';
       if (!this.agents.some((a) => a.id === agent.id)) this.agents.push(agent);
       this.#renderAgents();
@@ -408,6 +424,11 @@ class AdcpInspector extends HTMLElement {
   #stream() {
     const events = new EventSource('/api/events');
     events.addEventListener('call', (e) => this.#update(JSON.parse(e.data).call));
+    events.addEventListener('storyboard', (e) => {
+      const event = JSON.parse(e.data);
+      if (event.agentId !== this.agentId) return;
+      this.querySelector('#storyboard-progress').textContent = event.total > 0 ? `${event.done}/${event.total} · ${event.line}` : event.line;
+    });
     events.addEventListener('agent', (e) => {
       const { agent } = JSON.parse(e.data);
       if (!this.agents.some((a) => a.id === agent.id)) {
@@ -427,6 +448,29 @@ class AdcpInspector extends HTMLElement {
       box.replaceChildren(h('p', {}, counts), checksView(checks));
     } catch (err) {
       box.replaceChildren(h('p', { class: 'bad' }, err.message));
+    }
+  }
+
+  async #runStoryboards(e) {
+    e.preventDefault();
+    if (!this.agentId) return;
+    const box = this.querySelector('#storyboards');
+    const button = this.querySelector('#run-storyboards');
+    const progress = this.querySelector('#storyboard-progress');
+    const ids = this.querySelector('#storyboard-ids').value.split(/[\s,]+/).filter(Boolean);
+    button.disabled = true;
+    box.replaceChildren();
+    progress.textContent = 'Discovering the agent and selecting the storyboards…';
+    try {
+      const report = await api('POST', `/api/agents/${this.agentId}/storyboards`, ids.length ? { ids } : {});
+      const c = report.counts.storyboards;
+      progress.textContent = `Done in ${(report.duration_ms / 1000).toFixed(1)} s: ${c.passed} passed, ${c.failed} failed, ${c.not_applicable} not applicable, ${c.skipped} skipped, ${c.harness_fault} harness faults.`;
+      box.replaceChildren(storyboardReport(report));
+    } catch (err) {
+      progress.textContent = '';
+      box.replaceChildren(h('p', { class: 'bad' }, err.message));
+    } finally {
+      button.disabled = false;
     }
   }
 

@@ -87,11 +87,12 @@ function taskSection(call, actions) {
 function webhookSection(call) {
   return h('section', { class: 'webhooks', 'aria-label': 'webhooks' },
     h('h4', {}, `Webhooks (${call.webhooks.length})`),
-    call.webhookUrl ? h('p', { class: 'hint' }, 'Registered: ', h('code', {}, call.webhookUrl), ' (HMAC-SHA256, a secret made for this run)') : null,
+    call.webhookUrl ? h('p', { class: 'hint' }, 'Registered: ', h('code', {}, call.webhookUrl),
+      call.webhookScheme === 'rfc9421' ? ' (RFC 9421 signatures, verified against the agent\u2019s JWKS)' : ' (legacy HMAC-SHA256, a secret made for this run)') : null,
     call.webhooks.length === 0 ? h('p', { class: 'hint' }, 'None yet.') : h('ol', { class: 'deliveries' }, call.webhooks.map((w) =>
       h('li', { class: `delivery ${w.outcome}` },
         h('time', {}, time(w.at)), ' ',
-        h('span', { class: `badge outcome-${w.outcome}` }, w.outcome === 'accepted' ? `verified (${w.scheme})` : w.outcome), ' ',
+        h('span', { class: `badge outcome-${w.outcome}` }, w.outcome === 'accepted' ? `verified (${w.scheme}${w.keyid ? `, key ${w.keyid}` : ''})` : w.outcome), ' ',
         w.status ? badge(w.status) : null,
         w.reason ? ` ${w.reason}${w.detail ? `: ${w.detail}` : ''}` : '',
         w.payload ? h('details', {}, h('summary', {}, 'payload'), jsonBlock(w.payload, 'webhook payload')) : null))));
@@ -184,4 +185,60 @@ export function checksView(checks) {
       h('td', {}, c.title),
       h('td', {}, c.detail),
       h('td', {}, h('code', {}, c.spec))))));
+}
+
+const VERDICT = { passed: 'pass', failed: 'fail', not_applicable: 'skip', skipped: 'skip', harness_fault: 'warn' };
+const VERDICT_TEXT = { passed: 'passed', failed: 'failed', not_applicable: 'not applicable', skipped: 'skipped', harness_fault: 'harness fault' };
+
+function verdictBadge(verdict) {
+  return h('span', { class: `badge verdict-${VERDICT[verdict] ?? 'skip'}` }, VERDICT_TEXT[verdict] ?? verdict);
+}
+
+/** A storyboard run: each storyboard with its steps, every step that did not pass explained. */
+export function storyboardReport(report) {
+  return h('section', { class: 'storyboards', 'aria-label': 'storyboard report' },
+    h('p', { class: 'hint' }, `Compliance ${report.release} (speaking AdCP ${report.adcp_version}) over ${report.protocol.toUpperCase()} · ${report.compliance_source}`),
+    report.cut_short ? h('p', { class: 'bad' }, `Cut short: ${report.cut_short}`) : null,
+    report.notices.length ? h('ul', { class: 'notices' }, report.notices.map((n) => h('li', { class: 'hint' }, n))) : null,
+    h('ol', { class: 'storyboard-list' }, report.storyboards.map((s) => h('li', { 'data-storyboard': s.id, 'data-verdict': s.verdict },
+      h('details', { open: s.verdict === 'failed' || s.verdict === 'harness_fault' },
+        h('summary', {}, verdictBadge(s.verdict), ' ', h('code', {}, s.id), ` ${s.title}`,
+          h('span', { class: 'hint' }, ` · ${s.selected_because}`)),
+        s.detail ? h('p', {}, s.detail) : null,
+        s.cut_short ? h('p', { class: 'bad' }, `Cut short: ${s.cut_short}`) : null,
+        s.steps.length ? h('ol', { class: 'steps' }, s.steps.map((step) => stepView(step))) : null)))));
+}
+
+function stepView(step) {
+  const explained = step.verdict !== 'passed';
+  const rows = [];
+  if (step.skip) rows.push(['why', `${step.skip.reason}: ${step.skip.detail}`]);
+  if (step.cause) rows.push(['caused by', h('code', {}, step.cause)]);
+  if (step.fault) rows.push(['fault', step.fault]);
+  if (step.error) rows.push(['error', step.error]);
+  const failed = step.validations.filter((v) => v.verdict === 'failed');
+  return h('li', { class: 'step', 'data-step': `${step.phase_id}/${step.step_id}`, 'data-verdict': step.verdict },
+    h('details', { open: step.verdict === 'failed' },
+      h('summary', {}, verdictBadge(step.verdict), ' ', h('code', {}, `${step.phase_id}/${step.step_id}`), ` ${step.title}`,
+        h('span', { class: 'hint' }, ` (${step.task || 'runner'})${step.optional ? ' [optional phase]' : ''}`)),
+      rows.length ? table(rows) : null,
+      failed.length ? h('table', { class: 'validations' },
+        h('thead', {}, h('tr', {}, ['check', 'pointer', 'expected', 'actual', 'why'].map((c) => h('th', { scope: 'col' }, c)))),
+        h('tbody', {}, failed.map((v) => h('tr', { class: v.severity === 'advisory' ? 'advisory' : '' },
+          h('td', {}, h('code', {}, v.check), v.severity === 'advisory' ? h('span', { class: 'hint' }, ' advisory') : null, h('br'), h('span', { class: 'hint' }, v.description)),
+          h('td', {}, h('code', {}, v.json_pointer ?? '(none)')),
+          h('td', {}, h('code', {}, short(v.expected))),
+          h('td', {}, h('code', {}, short(v.actual))),
+          h('td', {}, v.note ?? ''))))) : null,
+      explained && step.request ? h('details', {}, h('summary', {}, `Request: ${step.request.tool}`), jsonBlock(step.request.args, 'storyboard request')) : null,
+      explained && step.response ? h('details', {}, h('summary', {}, `Answer: ${step.response.status}${step.response.http_status ? ` (HTTP ${step.response.http_status})` : ''}`), jsonBlock(step.response.body ?? step.response, 'storyboard answer')) : null,
+      h('p', { class: 'source hint' }, 'Source: ', h('code', {}, `${step.source.storyboard} ${step.source.location}`),
+        step.source.doc_ref ? [' · spec ', h('code', {}, step.source.doc_ref)] : null),
+      explained && step.source.expected_text ? h('p', { class: 'expects' }, h('strong', {}, 'The storyboard expects: '), step.source.expected_text) : null));
+}
+
+function short(value) {
+  if (value === undefined) return '(none)';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

@@ -8,6 +8,7 @@
  * `RATE_LIMITED` (the framework's `RateLimitedError`, `retry_after` 1 s); `holdNext()` keeps the
  * next `get_media_buys` call running until released (so its A2A task can be cancelled).
  */
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express from 'express';
@@ -25,6 +26,7 @@ import {
   type DecisioningPlatform,
   type SalesCorePlatform,
   type SalesIngestionPlatform,
+  type WebhooksConfig,
 } from '@adcp/sdk/server';
 import type { CreateMediaBuySuccess, GetProductsResponse } from '@adcp/sdk/types';
 
@@ -41,6 +43,13 @@ export interface FrameworkSeller {
   rateLimit(count: number, retryAfterSeconds?: number): void;
   /** `get_media_buy_delivery` calls received so far. */
   deliveryCalls(): number;
+  /**
+   * With `webhooks: true`: the public half of the seller's RFC 9421 webhook signing key, also served
+   * at `/.well-known/jwks.json` (what a buyer verifies deliveries against).
+   */
+  jwks?: { keys: Record<string, unknown>[] };
+  /** With `webhooks: true`: that JWKS's URL. */
+  jwksUrl?: string;
   /** The next `get_media_buys` call runs until `release()` (at most 30 s); resolves when it has started. */
   holdNext(): { started: Promise<void>; release(): void };
   close(): Promise<void>;
@@ -150,11 +159,41 @@ class SmallSeller implements DecisioningPlatform<Record<string, never>, Record<s
   };
 }
 
-/** Starts the seller on 127.0.0.1, port 0. */
-export async function startFrameworkSeller(options: { approvalMs?: number } = {}): Promise<FrameworkSeller> {
+/**
+ * Starts the seller on 127.0.0.1, port 0. `webhooks: true` turns on the framework's own webhook
+ * emitter (RFC 9421, a fresh Ed25519 key whose public half is served at `/.well-known/jwks.json`)
+ * and lets `push_notification_config.url` name a loopback http receiver, as a sandbox seller does
+ * (`allowPrivateWebhookUrls`, and `ADCP_DECISIONING_ALLOW_HTTP_WEBHOOKS=1` for http).
+ */
+export async function startFrameworkSeller(
+  options: { approvalMs?: number; webhooks?: boolean } = {},
+): Promise<FrameworkSeller> {
   const platform = new SmallSeller(options.approvalMs ?? 300);
   const releases: (() => void)[] = [];
+  let signer: { keyid: string; alg: 'ed25519'; privateKey: Record<string, unknown> } | undefined;
+  let jwks: { keys: Record<string, unknown>[] } | undefined;
+  if (options.webhooks === true) {
+    process.env['ADCP_DECISIONING_ALLOW_HTTP_WEBHOOKS'] = '1';
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const keyid = `framework-webhooks-${randomUUID().slice(0, 8)}`;
+    const meta = { kid: keyid, alg: 'EdDSA', use: 'sig', key_ops: ['verify'], adcp_use: 'webhook-signing' };
+    jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), ...meta }] };
+    signer = {
+      keyid,
+      alg: 'ed25519',
+      privateKey: { ...privateKey.export({ format: 'jwk' }), kid: keyid, alg: 'EdDSA', adcp_use: 'webhook-signing' },
+    };
+  }
   const adcp = createAdcpServerFromPlatform(platform, {
+    ...(signer !== undefined
+      ? {
+          webhooks: {
+            signerKey: signer as NonNullable<WebhooksConfig['signerKey']>,
+            retries: { maxAttempts: 2, initialDelayMs: 200 },
+          },
+          allowPrivateWebhookUrls: true,
+        }
+      : {}),
     name: 'framework-seller',
     version: '0.0.1',
     validation: { requests: 'strict', responses: 'strict' },
@@ -165,6 +204,12 @@ export async function startFrameworkSeller(options: { approvalMs?: number } = {}
     resolveIdempotencyPrincipal: () => 'test-buyer',
   });
   const app = express();
+  if (jwks !== undefined) {
+    const published = jwks;
+    app.get('/.well-known/jwks.json', (_req, res) => {
+      res.json(published);
+    });
+  }
   // Stateless MCP over one AdcpServer (building one per request, as `serve()` does by default,
   // costs seconds per call here): connect, handle, close, one POST at a time, as
   // `serve({ reuseAgent: true })` does. No standalone SSE stream: GET and DELETE get 405, as in
@@ -212,6 +257,7 @@ export async function startFrameworkSeller(options: { approvalMs?: number } = {}
   return {
     mcpUrl: `${origin}/mcp`,
     a2aUrl: `${origin}/a2a`,
+    ...(jwks !== undefined ? { jwks, jwksUrl: `${origin}/.well-known/jwks.json` } : {}),
     mediaBuyIds: () => [...platform.buys],
     creativeIds: () => [...platform.creatives],
     rateLimit: (count, retryAfterSeconds = 1) => {
