@@ -1,16 +1,19 @@
 // test-timeout-ms: 600000
 /**
  * `adcp inspect` in a real browser (headless Chromium), against the reference seller (`adcp
- * serve`) and a seller built on the incumbent's framework (`@adcp/sdk`): discover, fill the form
+ * serve` and `adcp inspect` both started as the commands a user runs) and a seller built on the
+ * incumbent's framework (`@adcp/sdk`, inspector in this process): discover, fill the form
  * generated from the request schema, call, see a validation error at its field, buy media and
  * follow the submitted create_media_buy to completion with its webhook beside it. Each step's
  * screenshot is written to .tmp/inspect/.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/index.js';
-import { startInspector, type RunningInspector } from '../../src/inspect/index.js';
+import { startInspector } from '../../src/inspect/index.js';
 import { startFrameworkSeller, type FrameworkSeller } from '../peers/adcp-sdk/seller.js';
 import { browserMissing, launchChromium, shot, type OpenBrowser } from './browser.js';
 
@@ -47,21 +50,72 @@ interface Agent {
   close(): Promise<void>;
 }
 
-function scenario(name: string, start: () => Promise<Agent>, webhookScheme: 'hmac' | 'rfc9421') {
-  describe(`adcp inspect in Chromium against ${name}`, { skip, timeout: 240_000 }, () => {
+/** The inspector's page, however it was started. */
+interface Page0 {
+  url: string;
+  close(): Promise<unknown>;
+}
+
+/** In this process, following tasks every 300-600 ms. */
+async function inProcess(agent: Agent): Promise<Page0> {
+  return startInspector({
+    port: 0,
+    agents: [{ url: agent.url, ...(agent.webhookJwks !== undefined ? { webhookJwks: agent.webhookJwks } : {}) }],
+    pollMs: [300, 600],
+  });
+}
+
+const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
+
+/**
+ * `adcp ARGS --json` as a user runs it (bin/adcp.js, from the sources here): resolves with its
+ * first JSON line once printed, and a close() that stops it with Ctrl-C's signal.
+ */
+async function command(args: string[]): Promise<{ json: Record<string, unknown>; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const close = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGINT');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(killer);
+  };
+  try {
+    const json = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`adcp ${args[0]}: no JSON line in 90 s; ${err}`)), 90_000);
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        if (!line.startsWith('{')) return;
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, unknown>);
+      });
+      child.once('exit', (code) => reject(new Error(`adcp ${args[0]} exited with ${code}: ${err}`)));
+    });
+    return { json, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function scenario(
+  name: string,
+  start: () => Promise<Agent>,
+  webhookScheme: 'hmac' | 'rfc9421',
+  launch: (agent: Agent) => Promise<Page0> = inProcess,
+) {
+  describe(`adcp inspect in Chromium against ${name}`, { skip, timeout: 300_000 }, () => {
     let agent: Agent;
-    let inspector: RunningInspector;
+    let inspector: Page0;
     let chromium: OpenBrowser;
     let page: Page;
     const tag = name.replace(/\W+/g, '-');
 
     before(async () => {
       agent = await start();
-      inspector = await startInspector({
-        port: 0,
-        agents: [{ url: agent.url, ...(agent.webhookJwks !== undefined ? { webhookJwks: agent.webhookJwks } : {}) }],
-        pollMs: [300, 600],
-      });
+      inspector = await launch(agent);
       chromium = await launchChromium();
       page = await chromium.context.newPage();
       page.setDefaultTimeout(STEP_MS);
@@ -169,16 +223,19 @@ function scenario(name: string, start: () => Promise<Agent>, webhookScheme: 'hma
   });
 }
 
+// The issue's "Done when", as a new user does it: `adcp serve`, then `adcp inspect <its MCP URL>`
+// (both the command itself), buy media from the page and watch the webhook arrive (HMAC).
 scenario(
-  'adcp serve (the reference seller)',
+  'adcp serve, with adcp inspect started as a user starts it',
   async () => {
-    const seller: ReferenceSeller = await startReferenceSeller({
-      port: 0,
-      timings: { workingAfterMs: 300, completeAfterMs: 1200 },
-    });
-    return { url: seller.mcpUrl, productId: 'ctv_premium_sports', close: () => seller.close().then(() => undefined) };
+    const serve = await command(['serve', '--port', '0']);
+    return { url: String(serve.json['mcp']), productId: 'ctv_premium_sports', close: serve.close };
   },
   'hmac',
+  async (agent) => {
+    const inspect = await command(['inspect', agent.url, '--port', '0', '--no-history']);
+    return { url: String(inspect.json['url']), close: inspect.close };
+  },
 );
 
 // The framework sends webhooks only with an emitter configured, signs them RFC 9421 (it ignores the

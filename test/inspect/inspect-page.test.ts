@@ -131,6 +131,9 @@ describe('adcp inspect in Chromium: storyboards, forms, keyboard, zoom, cancel',
   it('reaches every control with Tab, and moves between tabs with the arrow keys', async () => {
     await open(page, inspector.url, 'Call');
     await mediaBuyForm(page);
+    // The live validation redraws its issue list (links to fields): marked after it has answered.
+    await page.locator('#issues p').waitFor();
+    await page.waitForTimeout(500);
     const controls = await page.evaluate<string[]>(MARK_CONTROLS);
     assert.ok(controls.length > 20, `${controls.length} controls`);
     await page.evaluate('document.activeElement && document.activeElement.blur()');

@@ -1,3 +1,4 @@
+// test-timeout-ms: 300000
 /**
  * The inspector's server without a browser: loopback-only Host names, JSON writes from its own
  * origin, credentials kept out of everything the page receives (discovery, calls, the history
