@@ -71,7 +71,7 @@ const BIN = fileURLToPath(new URL('../../bin/adcp.js', import.meta.url));
  * `adcp ARGS --json` as a user runs it (bin/adcp.js, from the sources here): resolves with its
  * first JSON line once printed, and a close() that stops it with Ctrl-C's signal.
  */
-async function command(args: string[]): Promise<{ json: Record<string, unknown>; close(): Promise<void> }> {
+async function command(args: string[]): Promise<{ json: Record<string, unknown>; close: () => Promise<void> }> {
   const child = spawn(process.execPath, [BIN, ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
