@@ -525,6 +525,8 @@ export class Inspector {
       }
     });
     await settle();
+    // No longer followed from here on (the follower's own ending says so again): kept, then shown.
+    call.view.following = false;
     this.#save(call);
     return call.view;
   }
