@@ -1,6 +1,7 @@
 // `adcp inspect` start-up: from launching the command to a page a person can use. Each sample is
 // a fresh `adcp inspect <agent> --port 0 --no-history --json` from the build (as `npm run
-// build` ships it: tsc, the page copied beside it) and an already-running headless Chromium that
+// build` ships it: tsc, the validators compiled ahead, the page copied beside it) and an
+// already-running headless Chromium that
 // loads the printed URL: "interactive" is the page's `data-ready` (its controls are drawn and
 // listen; the agent's discovery may still be on its way), "discovered" the agent's discovery
 // shown. The floor is a bare `node:http` process serving the same page files and an empty state,
@@ -82,7 +83,7 @@ async function main(): Promise<void> {
     return;
   }
   const loadBefore = loadavg();
-  const build = buildCompiled('inspect');
+  const build = buildCompiled('inspect', { validators: true });
   const seller = await (await import('../src/seller/index.js')).startReferenceSeller({ port: 0 });
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
