@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
+import { startWireRecorder } from './wire-recorder.js';
 import {
   loadComplianceDir,
   loadComplianceRelease,
@@ -118,15 +119,45 @@ describe('runStoryboards against the reference seller', { concurrency: 1 }, () =
   }
 
   for (const mcpEra of ['legacy', 'modern'] as const) {
-    it(`speaks the ${mcpEra} MCP era when pinned`, async () => {
-      const report = await runStoryboards({
-        agentUrl: seller.mcpUrl,
-        protocol: 'mcp',
-        mcpEra,
-        compliance: loadComplianceDir(COMPLIANCE),
-        ids: ['capability_discovery', 'v3_envelope_integrity'],
-      });
+    it(`speaks the ${mcpEra} MCP era when pinned, as the wire shows`, async () => {
+      const wire = await startWireRecorder(new URL(seller.mcpUrl).origin);
+      let report: RunReport;
+      try {
+        report = await runStoryboards({
+          agentUrl: wire.url(new URL(seller.mcpUrl).pathname),
+          protocol: 'mcp',
+          mcpEra,
+          compliance: loadComplianceDir(COMPLIANCE),
+          ids: ['capability_discovery', 'v3_envelope_integrity'],
+          // The recording proxy adds a hop; a loaded machine must not turn that into a timeout.
+          stepTimeoutMs: 120_000,
+        });
+      } finally {
+        await wire.close();
+      }
       for (const s of report.storyboards) assert.equal(s.verdict, 'passed', `${s.id} over the ${mcpEra} era`);
+      // What the agent received: the 2026 era sends MCP-Protocol-Version 2026-07-28 on every request
+      // and never initializes; the 2025 era initializes a session and never says 2026-07-28.
+      const rpc = wire.records.filter((r) => r.rpc !== undefined);
+      const tools = rpc.filter((r) => r.rpc === 'tools/call');
+      assert.ok(tools.length >= 3, `${tools.length} tools/call on the wire`);
+      if (mcpEra === 'modern') {
+        assert.ok(
+          rpc.every((r) => r.protocolVersion === '2026-07-28'),
+          JSON.stringify(rpc.slice(0, 3)),
+        );
+        assert.equal(rpc.filter((r) => r.rpc === 'initialize').length, 0);
+      } else {
+        assert.ok(
+          rpc.every((r) => r.protocolVersion !== '2026-07-28'),
+          JSON.stringify(rpc.slice(0, 3)),
+        );
+        assert.ok(rpc.some((r) => r.rpc === 'initialize'));
+        assert.ok(
+          tools.every((r) => r.session !== undefined),
+          'every call inside a session',
+        );
+      }
     });
   }
 
