@@ -174,3 +174,85 @@ async function discoverPackage(
   }
   return "packages: the agent's get_products lists no product with a pricing option";
 }
+
+const DIRECTIVE = '$build_assets_from_format';
+
+/**
+ * `$build_assets_from_format` (storyboard-schema.yaml, Step `sample_request`, "Creative asset
+ * expansion"): an `assets` object holding only the directive is replaced, before validation and
+ * transport, by an asset map keyed by each required slot's `asset_id`, filled from the test kit
+ * (`assets.images[]` meeting the slot's dimensions, `assets.click_url` for URL slots). The
+ * directive's value (already substituted) is a `FormatId`, resolved against the formats a
+ * `list_creative_formats` step captured (`$context.formats`). Changes `args` in place; returns
+ * what it built, or why a required slot could not be filled (the step then fails with
+ * `unresolved_substitution`, as the schema says, and nothing is sent).
+ */
+export function expandAssetDirectives(
+  args: JsonObject,
+  formats: unknown,
+  kit: unknown,
+): { built: BuiltField[]; problem?: string } {
+  const built: BuiltField[] = [];
+  const creatives = Array.isArray(args['creatives']) ? args['creatives'] : [];
+  for (const [index, creative] of creatives.entries()) {
+    if (!isJsonObject(creative) || !isJsonObject(creative['assets']) || !Object.hasOwn(creative['assets'], DIRECTIVE))
+      continue;
+    const ref = creative['assets'][DIRECTIVE];
+    const known = Array.isArray(formats) ? formats.filter(isJsonObject) : [];
+    const format = known.find((f) => sameFormatId(f['format_id'], ref));
+    if (format === undefined)
+      return {
+        built,
+        problem: `${DIRECTIVE}: ${JSON.stringify(ref)} is not among the formats a list_creative_formats step captured ($context.formats)`,
+      };
+    const slots = (Array.isArray(format['assets']) ? format['assets'] : []).filter(
+      (slot): slot is JsonObject => isJsonObject(slot) && slot['required'] === true,
+    );
+    const assets: JsonObject = {};
+    for (const slot of slots) {
+      const id = slot['asset_id'] ?? slot['asset_group_id'];
+      if (typeof id !== 'string') return { built, problem: `${DIRECTIVE}: a required slot has no asset_id` };
+      const filled = fillSlot(slot, kit);
+      if (filled === undefined)
+        return {
+          built,
+          problem: `${DIRECTIVE}: the test kit has nothing for the required ${String(slot['asset_type'] ?? slot['item_type'])} slot ${id}${isJsonObject(slot['requirements']) ? ` (${JSON.stringify(slot['requirements'])})` : ''}`,
+        };
+      assets[id] = filled;
+    }
+    creative['assets'] = assets;
+    built.push({
+      pointer: `/creatives/${index}/assets`,
+      from: `the required slots of format ${JSON.stringify(ref)} (${Object.keys(assets).join(', ') || 'none'}), filled from the test kit`,
+    });
+  }
+  return { built };
+}
+
+function sameFormatId(a: unknown, b: unknown): boolean {
+  return isJsonObject(a) && isJsonObject(b) && a['id'] === b['id'] && a['agent_url'] === b['agent_url'];
+}
+
+function fillSlot(slot: JsonObject, kit: unknown): JsonObject | undefined {
+  const fixtures = isJsonObject(kit) && isJsonObject(kit['assets']) ? kit['assets'] : {};
+  if (slot['asset_type'] === 'url')
+    return typeof fixtures['click_url'] === 'string' ? { asset_type: 'url', url: fixtures['click_url'] } : undefined;
+  if (slot['asset_type'] !== 'image') return undefined;
+  const need = isJsonObject(slot['requirements']) ? slot['requirements'] : {};
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const images = Array.isArray(fixtures['images']) ? fixtures['images'].filter(isJsonObject) : [];
+  const image = images.find((img) => {
+    const w = num(img['width']);
+    const h = num(img['height']);
+    if (w === undefined || h === undefined || typeof img['url'] !== 'string') return false;
+    return (
+      w >= (num(need['min_width']) ?? 0) &&
+      w <= (num(need['max_width']) ?? Infinity) &&
+      h >= (num(need['min_height']) ?? 0) &&
+      h <= (num(need['max_height']) ?? Infinity)
+    );
+  });
+  return image === undefined
+    ? undefined
+    : { asset_type: 'image', url: image['url'], width: image['width'], height: image['height'] };
+}

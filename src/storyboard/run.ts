@@ -22,7 +22,7 @@ import {
   type Verdict,
 } from './types.js';
 import { WebhookReceiver, type Delivery } from './webhook-receiver.js';
-import { buildRequest, hasRequestBuilder } from './request-builder.js';
+import { buildRequest, expandAssetDirectives, hasRequestBuilder } from './request-builder.js';
 import {
   assertJwksPurpose,
   authServerMetadataUrl,
@@ -973,6 +973,30 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     };
   }
   env.urlKeysOf.set(base.step_id, usedKeys);
+  const expanded = expandAssetDirectives(
+    args,
+    env.scope.context['formats'],
+    isJsonObject(env.kit) && isJsonObject(env.kit['assets']) ? env.kit : run.compliance.testKits.get(DEFAULT_BRAND_KIT),
+  );
+  if (expanded.built.length > 0) base.built = [...(base.built ?? []), ...expanded.built];
+  if (expanded.problem !== undefined) {
+    return {
+      ...base,
+      verdict: 'failed',
+      validations: [
+        {
+          check: 'unresolved_substitution',
+          description: 'every required asset slot of the format is filled before the request is sent',
+          verdict: 'failed',
+          severity: 'required',
+          json_pointer: null,
+          expected: '$build_assets_from_format',
+          actual: null,
+          note: expanded.problem,
+        },
+      ],
+    };
+  }
   // The connection: the storyboard's own, or one with the step's auth override.
   let conn = env.connection('default', undefined);
   if (step['auth'] !== undefined) {

@@ -7,6 +7,7 @@ import { grade, type Observation } from './checks.js';
 import { renderHtml, renderJunit, renderSummary } from './report.js';
 import type { RunReport } from './types.js';
 import { assertJwksPurpose, authServerMetadataUrl, protectedResourceUrl, refusal } from './runner-tasks.js';
+import { expandAssetDirectives } from './request-builder.js';
 
 const scope = (over: Partial<SubstitutionScope> = {}): SubstitutionScope => ({
   context: {},
@@ -300,5 +301,53 @@ describe('runner task fetches (decision 0227)', () => {
       'webhook_signing_keys_all_revoked',
     );
     assert.equal(assertJwksPurpose(keys([{ kid: 'a', adcp_use: 'webhook-signing' }])).verdict, 'passed');
+  });
+});
+
+describe('$build_assets_from_format', () => {
+  const formatId = { agent_url: 'https://creative.example', id: 'display_300x250' };
+  const formats = [
+    {
+      format_id: formatId,
+      assets: [
+        {
+          item_type: 'individual',
+          asset_id: 'main',
+          asset_type: 'image',
+          required: true,
+          requirements: { min_width: 300, max_width: 300, min_height: 250, max_height: 250 },
+        },
+        { item_type: 'individual', asset_id: 'landing', asset_type: 'url', required: true },
+        { item_type: 'individual', asset_id: 'logo', asset_type: 'image', required: false },
+      ],
+    },
+  ];
+  const kit = {
+    assets: {
+      images: [
+        { url: 'https://a.example/728.jpg', width: 728, height: 90 },
+        { url: 'https://a.example/300.jpg', width: 300, height: 250 },
+      ],
+      click_url: 'https://acme.example/sale',
+    },
+  };
+  it('replaces the directive with the required slots, filled from the test kit', () => {
+    const args = {
+      creatives: [{ creative_id: 'c1', format_id: formatId, assets: { $build_assets_from_format: formatId } }],
+    };
+    const done = expandAssetDirectives(args, formats, kit);
+    assert.equal(done.problem, undefined);
+    assert.deepEqual(args.creatives[0]?.assets, {
+      main: { asset_type: 'image', url: 'https://a.example/300.jpg', width: 300, height: 250 },
+      landing: { asset_type: 'url', url: 'https://acme.example/sale' },
+    });
+    assert.equal(done.built[0]?.pointer, '/creatives/0/assets');
+  });
+  it('says which required slot the kit cannot fill, and an unknown format', () => {
+    const small = { assets: { images: [{ url: 'https://a.example/1.jpg', width: 1, height: 1 }] } };
+    const args = { creatives: [{ assets: { $build_assets_from_format: formatId } }] };
+    assert.match(expandAssetDirectives(args, formats, small).problem ?? '', /required image slot main/);
+    const other = { creatives: [{ assets: { $build_assets_from_format: { agent_url: 'x', id: 'y' } } }] };
+    assert.match(expandAssetDirectives(other, formats, kit).problem ?? '', /not among the formats/);
   });
 });
