@@ -51,6 +51,9 @@ ${CONNECTION_HELP.replace('  --timeout SECONDS        give up after this long (d
   --allow-http             let runner tasks fetch http:// and private or loopback URLs the agent
                            names (an OAuth issuer, a brand.json, a jwks_uri): local tests only;
                            without it only the agent's own origin may be http or local
+  --rate-limit-trip        offer the rate_limit_trip_runner contract: trip the agent's limiter
+                           with up to max_attempts (50-500) sequential writes, then check the
+                           RATE_LIMITED answer is not replayed from the idempotency cache
   --junit FILE             also write JUnit XML
   --html FILE              also write one self-contained HTML report
   --verbose                list every step in the terminal, not only the ones that did not pass
@@ -266,6 +269,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         'seeded-state': { type: 'boolean' },
         'brand-json': { type: 'string' },
         'allow-http': { type: 'boolean' },
+        'rate-limit-trip': { type: 'boolean' },
         junit: { type: 'string' },
         html: { type: 'string' },
         verbose: { type: 'boolean' },
@@ -326,6 +330,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       ...(v['seeded-state'] === true ? { seededState: true } : {}),
       ...(brandJson === undefined ? {} : { brandJsonUrl: brandJson }),
       ...(v['allow-http'] === true ? { allowHttp: true } : {}),
+      ...(v['rate-limit-trip'] === true ? { rateLimitTrip: true } : {}),
       webhooks:
         v['no-webhooks'] === true
           ? false

@@ -1,5 +1,5 @@
 import type { A2AWireChoice } from '../core/a2a-wire.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { AdcpClient } from '../client/index.js';
 import type { TaskResult } from '../core/task-result.js';
 import type { JsonObject } from '../core/types.js';
@@ -84,6 +84,12 @@ export interface RunStoryboardsOptions {
   allowHttp?: boolean;
   /** The agent's brand.json when its capabilities do not declare `identity.brand_json_url`. */
   brandJsonUrl?: string;
+  /**
+   * Offer the `rate_limit_trip_runner` contract: expect_rate_limit_not_replayed sends up to its
+   * `max_attempts` (50-500) sequential writes to trip the agent's limiter. Default false (the step
+   * is not applicable, as the storyboard says for runners without the contract).
+   */
+  rateLimitTrip?: boolean;
 }
 
 export type RunEvent =
@@ -879,11 +885,17 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     };
   }
   const contract = step['requires_contract'];
-  if (typeof contract === 'string' && !(contract === 'webhook_receiver_runner' && run.receiver !== undefined)) {
+  const offered =
+    (contract === 'webhook_receiver_runner' && run.receiver !== undefined) ||
+    (contract === 'rate_limit_trip_runner' && run.options.rateLimitTrip === true);
+  if (typeof contract === 'string' && !offered) {
     return {
       ...base,
       verdict: 'not_applicable',
-      skip: { reason: 'not_applicable', detail: `requires_contract: ${contract}, which this run does not offer` },
+      skip: {
+        reason: 'not_applicable',
+        detail: `requires_contract: ${contract}, which this run does not offer${contract === 'rate_limit_trip_runner' ? ' (--rate-limit-trip offers it: up to max_attempts sequential writes)' : ''}`,
+      },
     };
   }
   if (task === 'assert_contribution') {
@@ -896,6 +908,7 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
   if (task === 'protected_resource_metadata' || task === 'oauth_auth_server_metadata')
     return oauthMetadata(task, step, base, env);
   if (task === 'fetch_brand_jwks' || task === 'assert_jwks_purpose') return brandJwks(task, base, env);
+  if (task === 'expect_rate_limit_not_replayed') return rateLimitNotReplayed(step, base, env);
   if (RUNNER_TASKS.has(task)) {
     return {
       ...base,
@@ -1713,6 +1726,132 @@ async function brandJwks(task: string, base: StepOutcome, env: StepEnv): Promise
   const v = assertJwksPurpose(keys);
   base.response = { status: v.verdict, body: v.actual };
   return { ...base, validations: [v], verdict: v.verdict === 'failed' ? 'failed' : 'passed' };
+}
+
+/**
+ * expect_rate_limit_not_replayed (storyboard-schema.yaml; test-kits/rate-limit-trip-runner.yaml):
+ * sequential calls of the trip target with fresh idempotency keys until one answers
+ * RATE_LIMITED; then, after its retry_after (at most replay_max_wait_seconds), the same key and
+ * payload again. The replay must not be the cached RATE_LIMITED. No RATE_LIMITED within
+ * max_attempts is not applicable (rate_limit_not_triggered).
+ */
+async function rateLimitNotReplayed(step: JsonObject, base: StepOutcome, env: StepEnv): Promise<StepOutcome> {
+  const spec = isJsonObject(step['rate_limit_trip']) ? step['rate_limit_trip'] : {};
+  const target = spec['trip_target_task'];
+  const sample = spec['trip_target_sample_request'];
+  const attempts = spec['max_attempts'];
+  const maxWait = typeof spec['replay_max_wait_seconds'] === 'number' ? spec['replay_max_wait_seconds'] : 30;
+  if (
+    typeof target !== 'string' ||
+    !isJsonObject(sample) ||
+    typeof attempts !== 'number' ||
+    attempts < 50 ||
+    attempts > 500
+  )
+    return {
+      ...base,
+      verdict: 'harness_fault',
+      fault:
+        'rate_limit_trip is outside rate-limit-trip-runner.yaml burst_step_contract (trip_target_task, trip_target_sample_request, max_attempts 50-500): the storyboard is invalid',
+    };
+  let payload: JsonObject;
+  try {
+    payload = substitute(sample, env.scope) as JsonObject;
+  } catch (error) {
+    return { ...base, verdict: 'failed', error: (error as Error).message };
+  }
+  const conn = env.connection('default', undefined);
+  const timeoutMs = env.run.options.stepTimeoutMs ?? 30_000;
+  const send = (key: string, body: JsonObject) =>
+    conn.client.call(target, { ...body, idempotency_key: key }, { retry: false, timeoutMs, signal: env.run.signal });
+  let trip: { key: string; result: TaskResult; attempt: number } | undefined;
+  for (let attempt = 1; attempt <= attempts && trip === undefined; attempt += 1) {
+    const key = randomUUID();
+    let result: TaskResult;
+    try {
+      result = await send(key, payload);
+    } catch (error) {
+      if (env.run.signal.aborted)
+        return { ...base, verdict: 'harness_fault', fault: 'the run was cut short during this step' };
+      return {
+        ...base,
+        verdict: 'harness_fault',
+        fault: `burst call ${attempt} failed on the wire: ${(error as Error).message}`,
+      };
+    }
+    if (errorCodeOf(target, result, result.data) === 'RATE_LIMITED') trip = { key, result, attempt };
+  }
+  base.request = { tool: target, args: { ...payload, idempotency_key: trip?.key ?? '(fresh per attempt)' } };
+  if (trip === undefined)
+    return {
+      ...base,
+      verdict: 'not_applicable',
+      skip: {
+        reason: 'not_applicable',
+        detail: `rate_limit_not_triggered: ${attempts} sequential ${target} calls with fresh keys, none answered RATE_LIMITED (rate-limit-trip-runner.yaml, exhausted_outcome)`,
+      },
+    };
+  // The agent's top-level error.retry_after, wherever the transport put the error.
+  const body = isJsonObject(trip.result.data) ? trip.result.data : {};
+  const listed = Array.isArray(body['errors']) && isJsonObject(body['errors'][0]) ? body['errors'][0] : {};
+  const retryAfter =
+    ('error' in trip.result ? trip.result.error?.adcpError.retry_after : undefined) ??
+    (isJsonObject(body['adcp_error']) ? body['adcp_error']['retry_after'] : undefined) ??
+    listed['retry_after'];
+  const description = 'the RATE_LIMITED answer of the trip was not cached as the replay of its idempotency_key';
+  if (typeof retryAfter !== 'number' || !(retryAfter >= 0))
+    return {
+      ...base,
+      response: { status: trip.result.status, body: trip.result.data, error_code: 'RATE_LIMITED' },
+      verdict: 'failed',
+      validations: [
+        failure(
+          'missing_retry_after',
+          'the RATE_LIMITED answer carries error.retry_after (seconds)',
+          'a number',
+          retryAfter ?? '(absent)',
+        ),
+      ],
+    };
+  if (retryAfter > maxWait)
+    return {
+      ...base,
+      response: { status: trip.result.status, body: trip.result.data, error_code: 'RATE_LIMITED' },
+      verdict: 'failed',
+      validations: [
+        failure(
+          'replay_wait_exceeded',
+          `retry_after at most replay_max_wait_seconds (${maxWait})`,
+          maxWait,
+          retryAfter,
+        ),
+      ],
+    };
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, retryAfter * 1000);
+    env.run.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+  const context = isJsonObject(payload['context']) ? payload['context'] : {};
+  let replay: TaskResult;
+  try {
+    replay = await send(trip.key, {
+      ...payload,
+      context: { ...context, correlation_id: `${text(context['correlation_id'], 'rate_limit')}--replay` },
+    });
+  } catch (e) {
+    return { ...base, verdict: 'harness_fault', fault: `the replay failed on the wire: ${(e as Error).message}` };
+  }
+  const code = errorCodeOf(target, replay, replay.data);
+  base.response = { status: replay.status, body: replay.data, ...(code === undefined ? {} : { error_code: code }) };
+  const cached = code === 'RATE_LIMITED';
+  const v = cached
+    ? failure('rate_limit_response_cached_as_replay', description, 'not RATE_LIMITED', code)
+    : passing('replay_not_cached_rate_limit', description, 'not RATE_LIMITED', code ?? replay.status);
+  return {
+    ...base,
+    validations: [{ ...v, note: `tripped on call ${trip.attempt}; replayed after retry_after ${retryAfter} s` }],
+    verdict: cached ? 'failed' : 'passed',
+  };
 }
 
 /** Seeds `fixtures:` through comply_test_controller in the DAG order of storyboard-schema.yaml. */

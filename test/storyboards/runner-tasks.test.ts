@@ -116,4 +116,25 @@ describe('runner tasks and the request builder, against the reference seller', {
       await new Promise((resolve) => brand.close(resolve));
     }
   });
+
+  it('expect_rate_limit_not_replayed: offered with rateLimitTrip, the burst runs; without, not applicable', async () => {
+    const run = (rateLimitTrip: boolean) =>
+      runStoryboards({
+        agentUrl: seller.mcpUrl,
+        protocol: 'mcp',
+        compliance: loadComplianceDir(COMPLIANCE),
+        ids: ['idempotency'],
+        rateLimitTrip,
+      });
+    const step = (report: Awaited<ReturnType<typeof run>>) =>
+      report.storyboards[0]?.steps.find((s) => s.step_id === 'expect_rate_limit_not_replayed');
+    const off = step(await run(false));
+    assert.equal(off?.verdict, 'not_applicable');
+    assert.match(off?.skip?.detail ?? '', /requires_contract: rate_limit_trip_runner.*--rate-limit-trip/);
+    // The reference seller's limiter sits above 200 sequential creates: the contract's
+    // exhausted outcome, not a failure.
+    const on = step(await run(true));
+    assert.equal(on?.verdict, 'not_applicable', JSON.stringify(on));
+    assert.match(on?.skip?.detail ?? '', /^rate_limit_not_triggered: 200 sequential create_media_buy calls/);
+  });
 });
