@@ -32,7 +32,8 @@ compiled into the package. Sigstore signatures (.sig, .crt) are not checked: tru
 
 Exit codes:
   0  ok
-  1  a check failed: checksum mismatch, unsafe or oversized archive, not a release
+  1  a check failed: checksum mismatch, unsafe or oversized archive, not a release; or show
+     found no schema files (the built-in validators carry none: set ADCP_SCHEMAS_DIR or sync)
   2  usage error, or an unknown release or tool
   3  could not download or read the tarball
 
@@ -143,11 +144,18 @@ function show(io: CliIo, env: Env, tool: string, version: string | undefined, js
   };
   const request = read(info.request);
   const response = read(info.response);
+  // The built-in validators are compiled code, not schema JSON (decision 0168): say where the
+  // schemas come from and exit 1, after what is known without them.
+  const missing =
+    request === undefined || response === undefined
+      ? `the ${where(location.dir, env) === 'built-in validators' ? "package's built-in validators are compiled code and carry" : `folder ${printable(location.dir)} has`} no schema files for ${tool}; to read them, set ADCP_SCHEMAS_DIR to a schema folder or run adcp schemas sync --version ${bundle.version}.`
+      : undefined;
   if (json) {
     io.stdout.write(
-      `${safeJson({ tool, version: bundle.version, protocol: info.protocol, mutating: info.mutating, request_schema: info.request, response_schema: info.response, async_response_schemas: info.async, request, response }, 2)}\n`,
+      `${safeJson({ tool, version: bundle.version, protocol: info.protocol, mutating: info.mutating, request_schema: info.request, response_schema: info.response, async_response_schemas: info.async, request: request ?? null, response: response ?? null, ...(missing === undefined ? {} : { missing }) }, 2)}\n`,
     );
-    return EXIT.ok;
+    if (missing !== undefined) io.stderr.write(`adcp schemas: ${missing}\n`);
+    return missing === undefined ? EXIT.ok : EXIT.failed;
   }
   const lines = [
     `${tool} (AdCP ${bundle.version}, ${info.protocol}, ${info.mutating ? 'mutating: idempotency_key required' : 'read-only'})`,
@@ -161,10 +169,7 @@ function show(io: CliIo, env: Env, tool: string, version: string | undefined, js
     ['Request', request],
     ['Response', response],
   ] as const) {
-    if (schema === undefined) {
-      io.stdout.write(`${label}: schema files not available here (built-in validators only); run adcp schemas sync.\n`);
-      continue;
-    }
+    if (schema === undefined) continue;
     const fields = topFields(schema);
     io.stdout.write(`${label} fields:\n`);
     io.stdout.write(
@@ -173,7 +178,8 @@ function show(io: CliIo, env: Env, tool: string, version: string | undefined, js
         : formatTable(['field', 'required', 'type'], fields),
     );
   }
-  return EXIT.ok;
+  if (missing !== undefined) io.stderr.write(`adcp schemas: ${missing}\n`);
+  return missing === undefined ? EXIT.ok : EXIT.failed;
 }
 
 /** Top-level fields of a schema and of its `allOf` parts: name, required, type (or `$ref` file). */
