@@ -10,6 +10,8 @@ const server = createAdcpServer({
     adcpTool({
       name: 'create_media_buy', // mutating: a call without idempotency_key is refused
       description: 'Create a media buy.',
+      // args typed as CreateMediaBuyRequest; the answer as CreateMediaBuyResponse, and checked against
+      // its schema while NODE_ENV is not production (validateResponses: 'warn')
       handler: async (args) => {
         const productId = args.packages?.[0]?.product_id;
         if (productId === undefined || !catalog.has(productId))

@@ -34,7 +34,12 @@ export interface AdcpServingOptions {
   adcpVersion?: string;
   /** Check arguments against the negotiated release's request schema. Default true (schemas.md: MUST). */
   validateRequests?: boolean;
-  /** Check answers against the response schema. Default `off`. */
+  /**
+   * Check answers against the response schema: `warn` (a process warning, or `onInvalidResponse`,
+   * per invalid answer), `strict` (the caller gets a `CONFIGURATION_ERROR` instead) or `off`.
+   * Default `warn` unless `NODE_ENV` is `production`, then `off` (decision 0169): a typed handler
+   * can still compile and answer what the schema refuses (a pattern, a bound, a rule between fields).
+   */
   validateResponses?: ResponseValidation;
   /** Called for every invalid answer in `warn` and `strict` (default in `warn`: a process warning). */
   onInvalidResponse?: (invalid: InvalidResponse) => void;
@@ -70,7 +75,7 @@ export function createAdcpServing(options: AdcpServingOptions = {}): AdcpServing
     );
   }
   const validateRequests = options.validateRequests ?? true;
-  const validateResponses = options.validateResponses ?? 'off';
+  const validateResponses = options.validateResponses ?? defaultResponseValidation();
   if (!['off', 'warn', 'strict'].includes(validateResponses)) {
     throw new TypeError("createAdcpServer: validateResponses must be 'off', 'warn' or 'strict'");
   }
@@ -131,4 +136,9 @@ export function createAdcpServing(options: AdcpServingOptions = {}): AdcpServing
       };
     },
   };
+}
+
+/** `warn` while developing, `off` in production (`NODE_ENV=production`), read when a server is made. */
+export function defaultResponseValidation(env: Record<string, string | undefined> = process.env): ResponseValidation {
+  return env['NODE_ENV'] === 'production' ? 'off' : 'warn';
 }
