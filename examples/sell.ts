@@ -7,6 +7,7 @@ import { MemoryIdempotencyStore } from 'adcp-wire/store';
 const catalog = new Set(['olv_pets']);
 const server = createAdcpServer({
   tools: [
+    adcpTool({ name: 'get_products', description: 'Products.', handler: async () => ({ products: [] }) }),
     adcpTool({
       name: 'create_media_buy', // mutating: a call without idempotency_key is refused
       description: 'Create a media buy.',

@@ -69,4 +69,7 @@ test('examples/sell.ts serves create_media_buy: a known product is bought, an un
   const refused = await client.call('create_media_buy', order('nope'));
   assert.equal(refused.status, 'failed');
   assert.equal(refused.status === 'failed' ? refused.error.code : '', 'PRODUCT_NOT_FOUND');
+  // The README's "Verify" line calls get_products on this seller.
+  const products = await client.call('get_products', { buying_mode: 'brief', brief: 'sports' });
+  assert.equal(products.status, 'completed');
 });
