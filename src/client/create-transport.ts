@@ -1,6 +1,7 @@
 import type { AdcpTransport, TransportOptions } from '../transport/transport.js';
 import { urlAttributes } from '../telemetry/attributes.js';
 import { inSpan } from '../telemetry/span.js';
+import type { McpFetch } from '../mcp/mcp-start.js';
 
 /**
  * Creates the transport for `protocol`. Both are loaded on demand, so an MCP caller never loads
@@ -14,32 +15,47 @@ export async function createTransport(
 ): Promise<AdcpTransport> {
   if (protocol === 'mcp') return mcpTransport(options);
   const a2aModule = await import('../a2a/index.js');
-  const a2a = a2aModule.createA2ATransport(options);
-  if (protocol === 'a2a') return a2a;
-  const card = await a2a
+  if (protocol === 'a2a') return a2aModule.createA2ATransport(options);
+  // The card is looked for through the MCP transport's fetch (over node:http when the user gave
+  // none): an MCP agent's first answer then does not pay for Node's fetch compiling its
+  // WebAssembly parser (docs/decisions/0281-first-answer-method.md). Cards are read without
+  // following redirects elsewhere on either fetch.
+  const { mcpFetch } = await import('../mcp/mcp-start.js');
+  const fetched = mcpFetch(options);
+  const finder = a2aModule.createA2ATransport({ ...options, fetch: fetched.fetch });
+  const card = await finder
     .readCard(signal === undefined ? { maxBytes: options.maxBytes } : { maxBytes: options.maxBytes, signal })
     .catch(() => undefined);
+  await finder.close().catch(() => undefined);
   if (card?.card !== undefined && card.url !== undefined) {
     const interfaces = a2aModule.listEndpoints(card.card, card.url).map((e) => e.url);
-    if (isA2AAddress(options.url, card.url, interfaces)) return a2a;
+    if (isA2AAddress(options.url, card.url, interfaces)) {
+      fetched.http?.close();
+      return a2aModule.createA2ATransport(options);
+    }
   }
-  await a2a.close().catch(() => undefined);
-  if (signal?.aborted === true) throw signal.reason;
-  return mcpTransport(options);
+  if (signal?.aborted === true) {
+    fetched.http?.close();
+    throw signal.reason;
+  }
+  return mcpTransport(options, fetched);
 }
 
 /**
  * The MCP transport, its era probe sent before the MCP SDK is loaded (`startMcp` needs none of
  * it): the probe's round trip overlaps the SDK's load instead of following it.
  */
-async function mcpTransport(options: TransportOptions): Promise<AdcpTransport> {
-  const start = (await import('../mcp/mcp-start.js')).startMcp(options, (probe) =>
-    // The probe's own MCP client span, child of whatever is active: the call that needed the era.
-    inSpan(
-      'server/discover',
-      () => ({ kind: 'client', attributes: { 'mcp.method.name': 'server/discover', ...urlAttributes(options.url) } }),
-      probe,
-    ),
+async function mcpTransport(options: TransportOptions, fetched?: McpFetch): Promise<AdcpTransport> {
+  const start = (await import('../mcp/mcp-start.js')).startMcp(
+    options,
+    (probe) =>
+      // The probe's own MCP client span, child of whatever is active: the call that needed the era.
+      inSpan(
+        'server/discover',
+        () => ({ kind: 'client', attributes: { 'mcp.method.name': 'server/discover', ...urlAttributes(options.url) } }),
+        probe,
+      ),
+    fetched,
   );
   try {
     return (await import('../mcp/index.js')).createMcpTransport(options, start);

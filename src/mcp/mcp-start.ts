@@ -26,7 +26,9 @@ export function checkMcpUrl(url: unknown): asserts url is string {
  * The fetch of one MCP transport: the user's, or one over `node:http` while the global fetch is
  * Node's own and sends as by default (else the global fetch), wrapped by `wrapFetch`.
  */
-export function mcpFetch(options: TransportOptions): Pick<McpStart, 'fetch' | 'http'> {
+export type McpFetch = Pick<McpStart, 'fetch' | 'http'>;
+
+export function mcpFetch(options: TransportOptions): McpFetch {
   if (options.fetch !== undefined) return { fetch: options.fetch, http: undefined };
   const http = createNodeHttpFetch();
   const base = unlessGlobalFetchChanged(http.fetch);
@@ -54,16 +56,17 @@ export function probeEra(options: TransportOptions, fetcher: typeof fetch, wrap?
 }
 
 /**
- * Starts an MCP transport before the MCP SDK is loaded: with `mcpEra: 'auto'` the era probe
+ * Starts an MCP transport before the MCP SDK is loaded (on `fetched`, when the caller made it
+ * already): with `mcpEra: 'auto'` the era probe
  * goes out now, and its round trip overlaps the SDK's load (this module and the modules it
  * imports need none of the SDK client). The transport is created on a client's first use, which
  * needs the era, so this is the probe that use would send next, not an extra request. The SDK
  * 2025-era session is opened only once the probe has answered: a call never runs under an era
  * not yet known, and a modern server sees no `initialize`.
  */
-export function startMcp(options: TransportOptions, wrap?: ProbeWrapper): McpStart {
+export function startMcp(options: TransportOptions, wrap?: ProbeWrapper, fetched?: McpFetch): McpStart {
   checkMcpUrl(options.url);
-  const { fetch: fetcher, http } = mcpFetch(options);
+  const { fetch: fetcher, http } = fetched ?? mcpFetch(options);
   const era = (options.mcpEra ?? 'auto') === 'auto' ? probeEra(options, fetcher, wrap) : undefined;
   // Awaited by the transport's era(); a probe whose transport is never made must not go unhandled.
   era?.catch(() => undefined);
