@@ -608,33 +608,62 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
     {
       name: 'sync_accounts',
-      description: 'Establish or update account relationships (brand + operator).',
+      description: 'Establish or update account relationships (brand + operator, or an account reference).',
       handler: async (args, ctx) => {
         const results: JsonObject[] = [];
         for (const [i, entry] of objects(args.accounts).entries()) {
-          const brand = isJsonObject(entry.brand) ? entry.brand : undefined;
-          if (brand === undefined || typeof entry.operator !== 'string') {
-            throw invalid('Each account names its brand and operator.', `accounts[${i}]`);
+          // Settings-update mode (`account`): an existing account only, never a new one.
+          const ref = isJsonObject(entry.account) ? entry.account : undefined;
+          let id: string;
+          let existing: KitRecord | undefined;
+          if (ref !== undefined) {
+            id = typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
+            existing = await records.get(ctx.principal, 'account', id);
+            if (existing === undefined) {
+              throw adcpError('UNSUPPORTED_PROVISIONING', {
+                message: 'No such account to update; provision it with brand, operator and billing.',
+                field: `accounts[${i}].account`,
+              });
+            }
+          } else {
+            if (!isJsonObject(entry.brand) || typeof entry.operator !== 'string') {
+              throw invalid('Each account names its brand and operator, or an account to update.', `accounts[${i}]`);
+            }
+            id = accountIdOf(entry);
+            existing = await records.get(ctx.principal, 'account', id);
           }
-          const id = accountIdOf(entry);
-          const existing = await records.get(ctx.principal, 'account', id);
+          const brand = (ref === undefined ? entry.brand : existing?.body.brand) as JsonObject;
+          const operator = String(ref === undefined ? entry.operator : existing?.body.operator);
+          const configs = notificationConfigs(entry.notification_configs);
+          if (configs.error !== undefined) {
+            results.push({
+              account_id: id,
+              brand,
+              operator,
+              action: 'failed',
+              status: 'rejected',
+              errors: [{ code: 'INVALID_REQUEST', message: configs.error.message, field: configs.error.field }],
+            });
+            continue;
+          }
           const status =
             existing === undefined ? (seller.openAccount?.(entry) ?? 'active') : String(existing.body.status);
           const body: JsonObject = {
             ...existing?.body,
             account_id: id,
-            name: `${str(brand.domain, str(brand.brand_id, id))} c/o ${entry.operator}`,
+            name: `${str(brand.domain, str(brand.brand_id, id))} c/o ${operator}`,
             brand,
-            operator: entry.operator,
+            operator,
             status,
-            account_scope: entry.operator === brand.domain ? 'brand' : 'operator_brand',
+            account_scope: operator === brand.domain ? 'brand' : 'operator_brand',
             ...(typeof entry.billing === 'string' ? { billing: entry.billing } : {}),
             ...(typeof entry.payment_terms === 'string' ? { payment_terms: entry.payment_terms } : {}),
             ...(entry.sandbox === true ? { sandbox: true } : {}),
+            ...(configs.applied === undefined ? {} : { notification_configs: configs.applied }),
           };
           if (args.dry_run !== true) await save(ctx.principal, 'account', id, body, existing?.version ?? 0);
-          const { name: _name, ...shown } = body;
-          results.push({ ...shown, action: existing === undefined ? 'created' : 'updated' });
+          const { name: _name, ...shownBody } = body;
+          results.push({ ...shownBody, action: existing === undefined ? 'created' : 'updated' });
         }
         return { ...(args.dry_run === true ? { dry_run: true } : {}), accounts: results };
       },
@@ -643,7 +672,11 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       name: 'list_accounts',
       description: 'The accounts this caller holds (status, sandbox filters), paged by cursor.',
       handler: async (args, ctx) => {
+        const ref = isJsonObject(args.account) ? args.account : undefined;
+        const only =
+          ref === undefined ? undefined : typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
         const accounts = (await records.list(ctx.principal, 'account'))
+          .filter((a) => only === undefined || a.id === only)
           .filter((a) => args.status === undefined || a.body.status === args.status)
           .filter((a) => args.sandbox === undefined || (a.body.sandbox === true) === args.sandbox);
         const page = pageOf(accounts, (a) => a.id, readPageQuery(args));
@@ -770,6 +803,56 @@ function deliveryTotals(simulated: JsonObject): JsonObject {
   rate('cost_per_completed_view', spend, count('completed_views'));
   rate('completion_rate', count('completed_views'), count('views'));
   return totals;
+}
+
+/** Event types anchored at a media buy or below: not for account-level subscribers (sync-accounts-request.json). */
+const BUY_ANCHORED = new Set(['scheduled', 'final', 'delayed', 'adjusted', 'impairment']);
+const MAX_SUBSCRIBERS = 16;
+
+/**
+ * An account entry's `notification_configs` (declarative replace, keyed by `subscriber_id`): the
+ * set to persist, undefined when the field is absent (existing subscribers kept), or the error of
+ * the entry (a duplicate subscriber, a media-buy event type). Credentials are write-only and the
+ * kit does no proof-of-control challenge, so every subscriber is kept paused (`active: false`).
+ */
+function notificationConfigs(value: unknown): {
+  applied?: JsonObject[];
+  error?: { field: string; message: string };
+} {
+  if (value === undefined) return {};
+  const configs = objects(value);
+  if (configs.length > MAX_SUBSCRIBERS) {
+    return { error: { field: 'notification_configs', message: `At most ${MAX_SUBSCRIBERS} subscribers.` } };
+  }
+  const seen = new Set<unknown>();
+  const applied: JsonObject[] = [];
+  for (const [i, config] of configs.entries()) {
+    if (seen.has(config.subscriber_id)) {
+      return {
+        error: { field: `notification_configs[${i}].subscriber_id`, message: 'subscriber_id appears twice.' },
+      };
+    }
+    seen.add(config.subscriber_id);
+    const types = Array.isArray(config.event_types) ? config.event_types : [];
+    const bad = types.findIndex((t) => typeof t !== 'string' || BUY_ANCHORED.has(t));
+    if (bad >= 0) {
+      return {
+        error: {
+          field: `notification_configs[${i}].event_types[${bad}]`,
+          message: `${String(types[bad])} is a media-buy event: register it on the buy's push_notification_config.`,
+        },
+      };
+    }
+    const auth = isJsonObject(config.authentication) ? { schemes: config.authentication.schemes } : undefined;
+    applied.push({
+      subscriber_id: config.subscriber_id,
+      url: config.url,
+      event_types: types,
+      ...(auth === undefined ? {} : { authentication: auth }),
+      active: false,
+    });
+  }
+  return { applied };
 }
 
 /** A status move a buyer asked for; one the lifecycle refuses is INVALID_STATE. */

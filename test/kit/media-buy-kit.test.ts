@@ -513,6 +513,62 @@ for (const [label, open] of [
       assert.deepEqual((unknownProduct.body.refinement_applied as Json[])[0]?.status, 'unable');
     });
 
+    it('keeps account notification_configs paused, replaces them by subscriber, refuses bad ones per account', async () => {
+      const owner = { brand: { domain: 'notify.example' }, operator: 'notify.example' };
+      const subscriber = (id: string, types: string[]) => ({
+        subscriber_id: id,
+        url: `https://buyer.example/hooks/${id}`,
+        event_types: types,
+        active: true,
+      });
+      const sync = (entry: Json) => call('sync_accounts', { idempotency_key: key(), accounts: [entry] });
+      const created = await sync({
+        ...owner,
+        billing: 'operator',
+        notification_configs: [subscriber('a', ['creative.purged'])],
+      });
+      const first = (created.body.accounts as Json[])[0] as Json;
+      assert.deepEqual(first.notification_configs, [
+        { subscriber_id: 'a', url: 'https://buyer.example/hooks/a', event_types: ['creative.purged'], active: false },
+      ]);
+      const updated = await sync({
+        account: { account_id: first.account_id },
+        notification_configs: [subscriber('b', ['creative.status_changed'])],
+      });
+      assert.deepEqual(
+        ((updated.body.accounts as Json[])[0]?.notification_configs as Json[]).map((c) => c.subscriber_id),
+        ['b'],
+      );
+      const listed = await call('list_accounts', { account: { account_id: first.account_id } });
+      assert.deepEqual(
+        (listed.body.accounts as Json[]).map((a) => [a.account_id, (a.notification_configs as Json[]).length]),
+        [[first.account_id, 1]],
+      );
+      const scheduled = await sync({
+        ...owner,
+        billing: 'operator',
+        notification_configs: [subscriber('c', ['scheduled'])],
+      });
+      const refused = (scheduled.body.accounts as Json[])[0] as Json;
+      assert.deepEqual(
+        [refused.action, refused.status, (refused.errors as Json[])[0]?.field],
+        ['failed', 'rejected', 'notification_configs[0].event_types[0]'],
+      );
+      const twice = await sync({
+        ...owner,
+        billing: 'operator',
+        notification_configs: [subscriber('d', ['creative.purged']), subscriber('d', ['creative.purged'])],
+      });
+      assert.equal(
+        ((twice.body.accounts as Json[])[0]?.errors as Json[])[0]?.field,
+        'notification_configs[1].subscriber_id',
+      );
+      assert.equal(
+        (await sync({ account: { account_id: 'acct_missing' }, payment_terms: 'net_30' })).code,
+        'UNSUPPORTED_PROVISIONING',
+      );
+    });
+
     it('reports simulated delivery, lists formats, records feedback, and keeps principals apart', async () => {
       const created = await create({ account: { brand: { domain: 'd.example' }, operator: 'd.example' } });
       const id = created.body.media_buy_id as string;

@@ -22,9 +22,6 @@ const KNOWN: Record<string, string> = {
   'billing_gate_dispatch/per_agent_gate_reject/sync_accounts_passthrough_rejects_agent': `${NOT_YET}: billing gates`,
   'comply_controller_mode_gate/live_account_denial/deny_live_caller':
     'the example has no live accounts (adcp serve --live-principal is graded in test/cli/serve-live-principal)',
-  'notification_config_event_scope/reject_media_buy_anchored_event_type/sync_accounts_rejects_scheduled_account_notification': `${NOT_YET}: account notification_configs`,
-  'notification_config_lifecycle/register_and_echo_paused_subscriber/sync_accounts_create_paused_notification_config': `${NOT_YET}: account notification_configs`,
-  'notification_config_rejections/reject_duplicate_subscriber_id/sync_accounts_rejects_duplicate_subscriber_id': `${NOT_YET}: account notification_configs`,
   'security_baseline/unauth_rejection/probe_unauth':
     'the example is an open sandbox (no auth): adcp serve --auth-token is',
   'security_baseline/api_key_path/probe_invalid_api_key': 'the example is an open sandbox (no auth)',
@@ -52,9 +49,10 @@ const KNOWN: Record<string, string> = {
 };
 /**
  * Steps passed over each protocol (a ratchet: never fewer), over MCP and A2A alike: 181 before
- * the kit's proposals (201), conversion tracking (219), audiences (228) and previews (229).
+ * the kit's proposals (201), conversion tracking (219), audiences (228), previews (229) and
+ * account notification_configs (243).
  */
-const PASSED_AT_LEAST = 229;
+const PASSED_AT_LEAST = 243;
 
 function startExample(): Promise<{ child: ChildProcess; mcp: string; a2a: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/sales-agent.ts'], {
