@@ -536,7 +536,7 @@ for (const [label, open] of [
         notification_configs: [subscriber('b', ['creative.status_changed'])],
       });
       assert.deepEqual(
-        ((updated.body.accounts as Json[])[0]?.notification_configs as Json[]).map((c) => c.subscriber_id),
+        (((updated.body.accounts as Json[])[0] as Json).notification_configs as Json[]).map((c) => c.subscriber_id),
         ['b'],
       );
       const listed = await call('list_accounts', { account: { account_id: first.account_id } });
@@ -560,7 +560,7 @@ for (const [label, open] of [
         notification_configs: [subscriber('d', ['creative.purged']), subscriber('d', ['creative.purged'])],
       });
       assert.equal(
-        ((twice.body.accounts as Json[])[0]?.errors as Json[])[0]?.field,
+        (((twice.body.accounts as Json[])[0] as Json).errors as Json[])[0]?.field,
         'notification_configs[1].subscriber_id',
       );
       assert.equal(
