@@ -449,9 +449,6 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       refuseUnread(req, res, 401, { error: 'Unauthorized' });
       return;
     }
-    // The signature check starts on the thread pool now and runs while the body is read and parsed;
-    // only `admit` below decides, after the whole checklist, and nothing with effects runs before it.
-    const early = signing !== undefined && signatureSent && req.method === 'POST' ? signing.start(req) : undefined;
     let body: unknown;
     let rawBody: Buffer = Buffer.alloc(0);
     if (req.method === 'POST') {
@@ -470,7 +467,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
         // A signed body: step 14 comes after the nonce is burned (step 13), so verify first, then
         // refuse the body. An unsigned one resolves to no operation: refused the same (erratum rule 1).
         const admitted = signatureSent
-          ? await signing.admit(req, read.bytes, NOTHING_TO_RESOLVE, false, early)
+          ? await signing.admit(req, read.bytes, NOTHING_TO_RESOLVE, false)
           : { ok: true as const };
         const code = admitted.ok ? 'request_body_malformed' : admitted.code;
         res.setHeader('www-authenticate', `Signature error="${code}"`);
@@ -526,7 +523,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     if (signing !== undefined) {
       // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
       const vouched = authenticated ? principal : null;
-      const admitted = await signing.admit(req, rawBody, resolution, vouched !== null, early);
+      const admitted = await signing.admit(req, rawBody, resolution, vouched !== null);
       if (!admitted.ok && admitted.unauthenticated === true) {
         // warn_for: a failed signature establishes no identity; with no other credential the caller is
         // unauthenticated, answered as the configured authentication answers a missing credential.

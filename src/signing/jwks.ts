@@ -41,16 +41,7 @@ export function staticJwks(set: JwkSet | Jwk[]): JwksSource {
   if (!Array.isArray(keys)) throw new TypeError('staticJwks: pass { keys: [...] } or an array of JWKs');
   const byKid = new Map<string, Jwk>();
   for (const key of keys) if (typeof key?.kid === 'string' && !byKid.has(key.kid)) byKid.set(key.kid, key);
-  const source: JwksSource = { get: (keyid) => byKid.get(keyid) };
-  staticSources.add(source);
-  return source;
-}
-
-const staticSources = new WeakSet<JwksSource>();
-
-/** Whether `source` is a fixed in-memory set made by `staticJwks` (its `get` answers at once, with no I/O). */
-export function isStaticJwks(source: JwksSource): boolean {
-  return staticSources.has(source);
+  return { get: (keyid) => byKid.get(keyid) };
 }
 
 /** Anything a verifier accepts as the seller's keys. A string is the `jwks_uri` (see `remoteJwks`). */

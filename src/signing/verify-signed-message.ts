@@ -5,10 +5,10 @@ import { decodeBase64Strict, decodeBase64UrlStrict, isBase64UrlStrict } from './
 import { buildSignatureBase, readHeader, type HeaderSource } from './signature-base.js';
 import { canonicalizeAuthority, canonicalizeTargetUri } from './canonicalize-target-uri.js';
 import { contentDigestDictionaryMatches } from './content-digest.js';
-import { importPublicJwk, isStaticJwks, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
+import { importPublicJwk, toJwksSource, type Jwk, type JwksInput } from './jwks.js';
 import { remoteJwks } from './remote-jwks.js';
 import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
-import { RevocationList, type RevocationSource } from './revocation.js';
+import type { RevocationSource } from './revocation.js';
 import type { AdmissionMonitor } from './admission-monitor.js';
 import { MAX_VALIDITY_SECONDS, SKEW_SECONDS, SIGNATURE_ALGORITHMS } from './signature-codes.js';
 
@@ -95,21 +95,6 @@ export interface VerifySignedMessageOptions {
    * URL is trusted as given (build it from your configuration, not from `Host`).
    */
   authority?: string | readonly string[];
-  /**
-   * A check started before the body was read (`startSignatureCheck`). Step 10 awaits its verdict
-   * instead of verifying again only when its algorithm, base, key and signature are exactly the
-   * ones this run arrives at; the checklist still runs in full, in order.
-   */
-  early?: EarlySignatureCheck;
-}
-
-/** An Ed25519/ES256 check already running on the thread pool, and exactly what it checks. */
-export interface EarlySignatureCheck {
-  readonly alg: string;
-  readonly base: string;
-  readonly key: KeyObject;
-  readonly signatureText: string;
-  readonly valid: Promise<boolean>;
 }
 
 export type SignedMessageResult =
@@ -140,7 +125,7 @@ export async function verifySignedMessage(
   const hasBody = typeof request.body === 'string' ? request.body.length > 0 : request.body.byteLength > 0;
   const read = readSignature(request, profile, options.label ?? 'sig1', nowSeconds, hasBody);
   if (!read.ok) return read;
-  const { input, signature, signatureText, covered, digestDict, keyid, alg, algorithm, created, expires, nonce } = read;
+  const { input, signature, covered, digestDict, keyid, alg, algorithm, created, expires, nonce } = read;
 
   // 7. Resolve the key, refetching once on a miss.
   const source = toJwksSource(options.jwks, remoteJwks);
@@ -186,17 +171,10 @@ export async function verifySignedMessage(
   }
   const key = importPublicJwk(jwk);
   if (key === undefined || !keyFits) return fail('invalid', 'key type does not match alg');
-  const early = options.early;
   const valid =
-    early !== undefined &&
-    early.alg === alg &&
-    early.key === key &&
-    early.signatureText === signatureText &&
-    early.base === base.base
-      ? await early.valid
-      : options.offThread?.() === false
-        ? verifyOnLoop(alg, Buffer.from(base.base, 'utf8'), key, signature)
-        : await verifyOffThread(alg, Buffer.from(base.base, 'utf8'), key, signature);
+    options.offThread?.() === false
+      ? verifyOnLoop(alg, Buffer.from(base.base, 'utf8'), key, signature)
+      : await verifyOffThread(alg, Buffer.from(base.base, 'utf8'), key, signature);
   if (!valid) return fail('invalid');
   // 11. Content-Digest over the received bytes, when covered.
   if (
@@ -232,7 +210,6 @@ interface ReadSignature {
   ok: true;
   input: InnerList;
   signature: Buffer;
-  signatureText: string;
   covered: string[];
   digestDict: ReturnType<typeof parseDictionary>;
   keyid: string;
@@ -316,7 +293,6 @@ function readSignature(
     ok: true,
     input,
     signature,
-    signatureText,
     covered,
     digestDict,
     keyid,
@@ -325,48 +301,6 @@ function readSignature(
     created,
     expires,
     nonce,
-  };
-}
-
-/**
- * Starts step 10's signature check on the thread pool before the body is read, so it runs while
- * the server reads and parses the body. It first passes steps 1-9a exactly as the checklist does
- * (with `hasBody` from the headers), and only for in-process sources (a `staticJwks` set, no or an
- * in-memory revocation list, a `MemoryReplayStore`): nothing is fetched or queried early, and no
- * key that the checklist would refuse before any crypto (revoked, over its cap) gets a check.
- * Nothing is decided here: `verifySignedMessage({ early })` still runs every step in order and
- * uses this verdict only for the exact same algorithm, base, key and signature. `undefined` when
- * any step fails or a source is not in-process.
- */
-export function startSignatureCheck(
-  request: Omit<SignedMessageParts, 'body'>,
-  profile: SignatureProfile,
-  options: VerifySignedMessageOptions,
-  hasBody: boolean,
-): EarlySignatureCheck | undefined {
-  // The sources first (no parsing spent on a configuration that never starts early).
-  if (typeof options.jwks === 'string') return undefined;
-  const replay = options.replay ?? defaultReplayStore(options.jwks);
-  const revocation = options.revocation;
-  const source = toJwksSource(options.jwks);
-  if (!isStaticJwks(source) || !(replay instanceof MemoryReplayStore)) return undefined;
-  if (revocation !== undefined && !(revocation instanceof RevocationList)) return undefined;
-  const nowSeconds = Math.floor(readNowMs(options.now) / 1000);
-  const read = readSignature({ ...request, body: '' }, profile, options.label ?? 'sig1', nowSeconds, hasBody);
-  if (!read.ok) return undefined;
-  const jwk = source.get(read.keyid) as Jwk | undefined;
-  if (jwk === undefined || keyPurposeFailure(jwk, profile, read.algorithm) !== undefined) return undefined;
-  if (revocation !== undefined && revocation.check(read.keyid, nowSeconds) !== 'ok') return undefined;
-  if (replay.isAtCapacity(read.keyid, nowSeconds)) return undefined;
-  const base = buildSignatureBase(request, read.input);
-  const key = importPublicJwk(jwk);
-  if (!base.ok || key === undefined) return undefined;
-  return {
-    alg: read.alg,
-    base: base.base,
-    key,
-    signatureText: read.signatureText,
-    valid: verifyOffThread(read.alg, Buffer.from(base.base, 'utf8'), key, read.signature),
   };
 }
 

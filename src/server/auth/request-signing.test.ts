@@ -58,34 +58,3 @@ describe('createRequestSigningVerifier: where the signature check runs', () => {
     });
   }
 });
-
-describe('createRequestSigningVerifier: the early check', () => {
-  const sign = (): Record<string, string> => ({
-    'content-type': 'application/json',
-    'content-length': String(body.length),
-    ...signRequest({ method: 'POST', url, body }, { keyid: 'buyer-1', privateKey }),
-  });
-  it('starts only while other requests are in flight: a lone request verifies at step 10 on the loop', async () => {
-    let busy = false;
-    const verifier = createRequestSigningVerifier(
-      { jwks: [jwk], coverContentDigest: 'required' },
-      { busy: () => busy },
-    );
-    const lone = received(sign());
-    assert.equal(verifier.start(lone[0]), undefined, 'no thread-pool hand-off for a lone request');
-    assert.deepEqual(await verifier.admit(...lone, false), { ok: true, signed: true, keyid: 'buyer-1' });
-    busy = true;
-    const crowded = received(sign());
-    const early = verifier.start(crowded[0]);
-    assert.notEqual(early, undefined, 'started while other requests are in flight');
-    assert.equal(await early?.valid, true);
-    assert.deepEqual(await verifier.admit(...crowded, false, early), { ok: true, signed: true, keyid: 'buyer-1' });
-  });
-  it('starts for every signed request when the server says nothing about its load', async () => {
-    const verifier = createRequestSigningVerifier({ jwks: [jwk], coverContentDigest: 'required' });
-    const request = received(sign());
-    const early = verifier.start(request[0]);
-    assert.notEqual(early, undefined);
-    assert.deepEqual(await verifier.admit(...request, false, early), { ok: true, signed: true, keyid: 'buyer-1' });
-  });
-});

@@ -8,7 +8,6 @@ import type { RevocationSource } from '../../signing/revocation.js';
 import { requestCallOf } from '../../signing/request-call.js';
 import { a2aMethodRoute } from '../../core/a2a-wire.js';
 import { OPERATION_SOURCES, type OperationResolution } from '../../core/resolve-operation.js';
-import { startSignatureCheck, type EarlySignatureCheck } from '../../signing/verify-signed-message.js';
 import type { RequestSignatureError } from '../../signing/signature-codes.js';
 import {
   requestSignatureProfile,
@@ -76,12 +75,6 @@ export type AdmitResult =
 
 export interface RequestSigningVerifier {
   /**
-   * Starts the signature check on the thread pool from the headers alone, to run while the body is
-   * read and parsed (see `startSignatureCheck`); hand the result to `admit`, which decides.
-   * `undefined` when nothing starts (among others: `busy()` says the request is alone).
-   */
-  start(req: IncomingMessage): EarlySignatureCheck | undefined;
-  /**
    * Runs the pre-check and the checklist over one received request with its raw body and the
    * operation the server resolved from that body (`resolveParsedOperation`; the dispatcher gets the
    * same resolution). An unresolvable request is `request_body_malformed` before anything else.
@@ -91,7 +84,6 @@ export interface RequestSigningVerifier {
     body: Buffer,
     resolution: OperationResolution,
     otherCredential: boolean,
-    early?: EarlySignatureCheck,
   ): Promise<AdmitResult>;
   /** The `request_signing` block `get_adcp_capabilities` advertises. */
   readonly capability: JsonObject;
@@ -101,8 +93,8 @@ export interface RequestSigningVerifier {
 /** What the server tells its verifier about itself. */
 export interface RequestSigningRuntime {
   /**
-   * True while other requests are in flight: the signature check then starts early on the thread
-   * pool (or runs there at step 10); otherwise it runs at step 10 on the event loop.
+   * True while other requests are in flight: the signature check (step 10) then runs on the thread
+   * pool; otherwise on the event loop, where a lone request gets its answer sooner.
    */
   busy?: () => boolean;
   /**
@@ -146,7 +138,8 @@ export function createRequestSigningVerifier(
     }
   }
   const policy = options.coverContentDigest ?? (options.profile === '3.2' ? 'required' : 'optional');
-  const profile = requestSignatureProfile(policy, options.profile); // throws on a 3.2 profile without 'required'
+  // Checked once at configuration: a 3.2 profile without 'required' digest coverage throws here.
+  requestSignatureProfile(policy, options.profile);
   const jwks: JwksInput =
     options.jwksUrl !== undefined
       ? remoteJwks(options.jwksUrl, options.jwksFetch)
@@ -194,32 +187,12 @@ export function createRequestSigningVerifier(
   return {
     capability,
     options,
-    start(req) {
-      // A lone request has nothing to overlap with: the thread-pool hand-off (two thread wake-ups)
-      // cost it more wall time than the body read it overlaps (bench/results/signing.md), so
-      // its check runs at step 10 on the event loop (`offThread` below), as without the early start.
-      if (busy !== undefined && !busy()) return undefined;
-      const length = req.headers['content-length'];
-      const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-      try {
-        return startSignatureCheck(
-          { method: req.method ?? 'GET', url: urlOf(req), headers: req.headers },
-          profile,
-          verifyOptions,
-          hasBody,
-        );
-      } catch {
-        return undefined; // only an optimisation: admit runs the whole checklist regardless
-      }
-    },
-    async admit(req, body, resolution, otherCredential, early) {
+    async admit(req, body, resolution, otherCredential) {
       const call = requestCallOf(resolution);
       const resolveOperation = () => resolution;
       const result = await verifyRequestSignature(
         { method: req.method ?? 'GET', url: urlOf(req), headers: req.headers, body },
-        early === undefined
-          ? { ...verifyOptions, resolveOperation, otherCredential }
-          : { ...verifyOptions, resolveOperation, otherCredential, early },
+        { ...verifyOptions, resolveOperation, otherCredential },
       );
       if (!result.ok) {
         return result.unauthenticated === true
