@@ -1,12 +1,9 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJsonStrict } from '../core/json.js';
-import { resolveParsedOperation, type OperationResolution } from '../core/resolve-operation.js';
 import type { JsonObject } from '../core/types.js';
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { MemoryTaskStore } from '../store/memory-task-store.js';
-import { anonymousPrincipal } from './auth/anonymous-principal.js';
 import { MemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
 import { createA2AEndpoint } from './a2a/a2a-sdk-endpoint.js';
 import { createAdcpTaskRunner, type ShutdownReport } from './tasks/adcp-tasks.js';
@@ -14,17 +11,10 @@ import { buildCapabilities } from './tools/capabilities.js';
 import { defaultCapabilitiesTool } from './tools/default-capabilities-tool.js';
 import { buildAgentCard, buildServerCard } from './http/cards.js';
 import { agentCardSecurity } from './auth/card-security.js';
-import {
-  checkHostAndOrigin,
-  isLoopbackHostAt,
-  hasSeveralValues,
-  hasSignature,
-  isJsonContentType,
-  isLoopbackAddress,
-  LOOPBACK_HOSTS,
-  publicOriginOf,
-  readBody,
-} from './http/http-guard.js';
+import { isLoopbackHostAt, isLoopbackAddress, LOOPBACK_HOSTS, publicOriginOf } from './http/http-guard.js';
+import { ABANDONED, admissionRequest, admit, type AdmissionConfig } from './http/admission.js';
+import { rpcErrorAnswer, sendAnswer } from './http/answer.js';
+import { ADCP_SERVER_PATHS, isAgentCardPath } from './http/server-paths.js';
 import { createIdempotencyLayer } from './calls/idempotency.js';
 import { requiresIdempotencyKey } from './calls/requires-idempotency-key.js';
 import { createMcpEndpoint } from './mcp/mcp-endpoint.js';
@@ -32,7 +22,7 @@ import { createModernMcpEndpoint, isLegacyMcpRequest } from './mcp/mcp-modern-en
 import { createMcpTaskWork } from './mcp/mcp-task-work.js';
 import { startCancelWatch } from './tasks/cancel-watch.js';
 import { createAdcpServing } from './tools/adcp-serving.js';
-import { createRequestSigningVerifier, signedPrincipal } from './auth/request-signing.js';
+import { createRequestSigningVerifier } from './auth/request-signing.js';
 import { createRequestAuth } from './auth/request-auth.js';
 import { PROTECTED_RESOURCE_PREFIX } from './auth/protected-resource.js';
 import { createServerWebhooks } from './tasks/server-webhooks.js';
@@ -40,7 +30,6 @@ import { taskStatusTools } from './tasks/task-status-tools.js';
 import { advertiseComplianceTesting, createTestControllerTool } from './tools/test-controller.js';
 import { startTaskUpkeep } from './tasks/task-upkeep.js';
 import { createReadiness } from './http/readiness.js';
-import { HEALTH_PATHS, isHealthPath, serveHealth } from './http/health-endpoints.js';
 import { waitForDrain } from './http/wait-for-drain.js';
 import type { AdcpToolDefinition, CreateAdcpServerOptions } from './types.js';
 import { ADCP_WIRE_PACKAGE } from '../transport/package-version.js';
@@ -49,27 +38,7 @@ import { traceHttpServer, withActivity } from '../telemetry/server-tracing.js';
 import { traceStore } from '../telemetry/traced-store.js';
 import { MAX_TIMER_MS, nonNegativeMs, positiveInteger, positiveMs } from './numeric-options.js';
 
-/** The resolution of a request with no body to resolve. */
-const NOTHING_TO_RESOLVE: OperationResolution = { ok: true, kind: 'none' };
-
-/** Paths served under the server's root. */
-export const ADCP_SERVER_PATHS = {
-  mcp: '/mcp',
-  a2a: '/a2a',
-  /** The A2A interface for callers that do not activate the AdCP profile (`{ skill, parameters }`). */
-  a2aLegacy: '/a2a/legacy',
-  a2aLegacyCard: '/a2a/legacy/.well-known/agent-card.json',
-  a2aLegacyCardAlt: '/a2a/legacy/.well-known/agent.json',
-  agentCard: '/.well-known/agent-card.json',
-  agentCardLegacy: '/.well-known/agent.json',
-  serverCard: '/.well-known/mcp.json',
-  serverCardAlt: '/.well-known/server.json',
-  jwks: '/.well-known/jwks.json',
-  /** Liveness probe: 200 while the process serves HTTP. */
-  health: HEALTH_PATHS.health,
-  /** Readiness probe: 200 when the server should get traffic, else 503 (`health` option). */
-  ready: HEALTH_PATHS.ready,
-} as const;
+export { ADCP_SERVER_PATHS };
 
 /** How `close` stops a server. */
 export interface CloseOptions {
@@ -107,36 +76,8 @@ export interface AdcpServer {
   close(options?: CloseOptions): Promise<ShutdownReport>;
 }
 
-/**
- * The agent card's paths: at the origin and under the A2A base URL, since A2A clients look for
- * the card under whatever URL they were given (`{url}/.well-known/agent-card.json`).
- */
-function isAgentCardPath(path: string): boolean {
-  const under = path.startsWith(`${ADCP_SERVER_PATHS.a2a}/`) ? path.slice(ADCP_SERVER_PATHS.a2a.length) : path;
-  return under === ADCP_SERVER_PATHS.agentCard || under === ADCP_SERVER_PATHS.agentCardLegacy;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
-}
-
-/**
- * Answers a request whose body was never read. When one is on its way, the connection is closed
- * after the answer rather than drained (a refused caller does not get to stream us a gigabyte).
- */
-function refuseUnread(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody) res.setHeader('connection', 'close');
-  sendJson(res, status, body);
-}
-
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+function rpcError(req: IncomingMessage, res: ServerResponse, status: number, code: number, message: string): void {
+  sendAnswer(req, res, rpcErrorAnswer(status, code, message));
 }
 
 /**
@@ -340,35 +281,35 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
   };
   const endpointPaths = [ADCP_SERVER_PATHS.mcp, ADCP_SERVER_PATHS.a2a, ADCP_SERVER_PATHS.a2aLegacy] as const;
 
-  /**
-   * The caller's principal and whether credentials vouched for it (an anonymous caller has a
-   * principal too), or null to refuse: `authenticate` said no. `auth` refusals are answered here.
-   */
-  const principalOf = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-  ): Promise<{ principal: string | null; authenticated: boolean } | undefined> => {
-    if (requestAuth !== undefined) {
-      const origin = originOf(req);
-      const identity = await requestAuth.identify(req, { url: `${origin}${path}`, origin });
-      if (!identity.ok) {
-        res.setHeader('www-authenticate', identity.challenge);
-        refuseUnread(req, res, identity.status, identity.body);
-        return undefined;
-      }
-      if (identity.principal !== undefined) return { principal: identity.principal, authenticated: true };
-      return { principal: anonymousPrincipal(req.socket.remoteAddress), authenticated: false };
+  /** The public documents served at GET paths, before authentication (admission.ts, `publicDocuments`). */
+  const publicDocument = (req: IncomingMessage, path: string): JsonObject | undefined => {
+    if (path === ADCP_SERVER_PATHS.serverCard || path === ADCP_SERVER_PATHS.serverCardAlt) {
+      return buildServerCard(cardInput(req));
     }
-    if (options.authenticate === undefined) {
-      return { principal: anonymousPrincipal(req.socket.remoteAddress), authenticated: false };
+    if (isAgentCardPath(path)) return buildAgentCard(cardInput(req));
+    if (path === ADCP_SERVER_PATHS.a2aLegacyCard || path === ADCP_SERVER_PATHS.a2aLegacyCardAlt) {
+      return buildAgentCard(cardInput(req), 'legacy');
     }
-    try {
-      const principal = await options.authenticate(req);
-      return { principal, authenticated: principal !== null };
-    } catch {
-      return { principal: null, authenticated: false };
+    if (path === ADCP_SERVER_PATHS.jwks && options.publicJwks !== undefined) return options.publicJwks;
+    if (requestAuth !== undefined && path.startsWith(PROTECTED_RESOURCE_PREFIX)) {
+      return requestAuth.metadataAt(path, originOf(req), endpointPaths);
     }
+    return undefined;
+  };
+  const admission: AdmissionConfig = {
+    readiness,
+    hostRule: () => ({
+      allowed: allowedHosts,
+      ...(loopbackPort === undefined ? {} : { loopbackPort }),
+      ...(publicHost === undefined ? {} : { publicHost }),
+    }),
+    publicDocument,
+    requestAuth,
+    authenticate: options.authenticate,
+    signing,
+    originOf,
+    maxBodyBytes,
+    maxJsonDepth,
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -379,189 +320,23 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     return traceHttpServer(req, res, Object.values(ADCP_SERVER_PATHS), () => serve(req, res));
   };
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    // Probes first: unauthenticated, before Host checks (a balancer probes by address), cheap.
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (isHealthPath(path)) return serveHealth(req, res, path, readiness);
     // Draining: answer what still arrives on an open connection, then close that connection.
     if (readiness.phase === 'draining') res.setHeader('connection', 'close');
-    const refused = checkHostAndOrigin(req, allowedHosts, loopbackPort, publicHost);
-    if (refused !== undefined) {
-      refuseUnread(req, res, 403, { error: refused });
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // Every check before dispatch, in order, by name: http/admission.ts.
+    const admitted = await admit(admissionRequest(req, path), admission);
+    if (admitted === ABANDONED) return;
+    if ('status' in admitted) {
+      sendAnswer(req, res, admitted);
       return;
     }
-    if (req.method === 'GET' && (path === ADCP_SERVER_PATHS.serverCard || path === ADCP_SERVER_PATHS.serverCardAlt)) {
-      sendJson(res, 200, buildServerCard(cardInput(req)));
-      return;
-    }
-    if (req.method === 'GET' && isAgentCardPath(path)) {
-      sendJson(res, 200, buildAgentCard(cardInput(req)));
-      return;
-    }
-    if (
-      req.method === 'GET' &&
-      (path === ADCP_SERVER_PATHS.a2aLegacyCard || path === ADCP_SERVER_PATHS.a2aLegacyCardAlt)
-    ) {
-      sendJson(res, 200, buildAgentCard(cardInput(req), 'legacy'));
-      return;
-    }
-    if (req.method === 'GET' && path === ADCP_SERVER_PATHS.jwks && options.publicJwks !== undefined) {
-      sendJson(res, 200, options.publicJwks);
-      return;
-    }
-    if (req.method === 'GET' && requestAuth !== undefined && path.startsWith(PROTECTED_RESOURCE_PREFIX)) {
-      const metadata = requestAuth.metadataAt(path, originOf(req), endpointPaths);
-      if (metadata !== undefined) {
-        sendJson(res, 200, metadata);
-        return;
-      }
-    }
-    const isMcp = path === ADCP_SERVER_PATHS.mcp;
-    const isLegacy = path === ADCP_SERVER_PATHS.a2aLegacy;
-    const isA2A = path === ADCP_SERVER_PATHS.a2a || isLegacy;
-    if (!isMcp && !isA2A) {
-      refuseUnread(req, res, 404, { error: 'Not found' });
-      return;
-    }
-    if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-      // A covered Content-Type with several values is a malformed signature (verifier checklist
-      // step 1, vector 022), which the signature answers before the media type does.
-      if (signing !== undefined && hasSeveralValues(req, 'content-type') && hasSignature(req)) {
-        const admitted = await signing.admit(req, Buffer.alloc(0), NOTHING_TO_RESOLVE, false);
-        if (!admitted.ok && admitted.code === 'request_signature_header_malformed') {
-          res.setHeader('www-authenticate', `Signature error="${admitted.code}"`);
-          refuseUnread(req, res, 401, { error: admitted.code });
-          return;
-        }
-      }
-      refuseUnread(req, res, 415, {
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: 'Unsupported Media Type: send Content-Type: application/json' },
-      });
-      return;
-    }
-    const identity = await principalOf(req, res, path);
-    if (identity === undefined) return;
-    let { principal, authenticated } = identity;
-    const signatureSent = hasSignature(req);
-    if (principal === null && !(signing !== undefined && signatureSent)) {
-      res.setHeader('www-authenticate', 'Bearer');
-      refuseUnread(req, res, 401, { error: 'Unauthorized' });
-      return;
-    }
-    let body: unknown;
-    let rawBody: Buffer = Buffer.alloc(0);
-    if (req.method === 'POST') {
-      const read = await readBody(req, maxBodyBytes);
-      if (!read.ok) {
-        if (read.reason === 'too_large') {
-          res.setHeader('connection', 'close');
-          rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
-        } else if (read.reason === 'invalid_utf8') {
-          rpcError(res, 400, -32700, 'Parse error: the body is not well-formed UTF-8');
-        }
-        return;
-      }
-      const parsed = parseJsonStrict(read.text, { maxBytes: maxBodyBytes, maxDepth: maxJsonDepth });
-      if (!parsed.ok && parsed.reason === 'duplicate_key' && signing !== undefined) {
-        // A signed body: step 14 comes after the nonce is burned (step 13), so verify first, then
-        // refuse the body. An unsigned one resolves to no operation: refused the same (erratum rule 1).
-        const admitted = signatureSent
-          ? await signing.admit(req, read.bytes, NOTHING_TO_RESOLVE, false)
-          : { ok: true as const };
-        const code = admitted.ok ? 'request_body_malformed' : admitted.code;
-        res.setHeader('www-authenticate', `Signature error="${code}"`);
-        sendJson(res, 401, { error: code });
-        return;
-      }
-      if (!parsed.ok) {
-        if (parsed.reason === 'too_deep') {
-          const message = `Invalid Request: JSON nested deeper than ${maxJsonDepth} levels`;
-          sendJson(res, 400, {
-            jsonrpc: '2.0',
-            id: null,
-            error: {
-              code: -32600,
-              message,
-              data: { adcp_error: { code: 'INVALID_REQUEST', message: `${message}.`, recovery: 'correctable' } },
-            },
-          });
-          return;
-        }
-        rpcError(
-          res,
-          400,
-          -32700,
-          parsed.reason === 'duplicate_key' ? 'Parse error: duplicate object key' : 'Parse error',
-        );
-        return;
-      }
-      body = parsed.value;
-      rawBody = read.bytes;
-    } else if (isA2A) {
-      rpcError(res, 405, -32600, 'A2A JSON-RPC takes POST');
-      return;
-    }
-    // The one operation resolution (security.md, "Operation resolution over A2A"): the signature
-    // gate, the anonymous-call rule, the dispatchers and request-schema selection all take this one.
-    const resolution: OperationResolution = req.method === 'POST' ? resolveParsedOperation(body) : NOTHING_TO_RESOLVE;
-    if (!resolution.ok && (signing !== undefined || Array.isArray(body) || isMcp)) {
-      if (signing !== undefined) {
-        // Fail closed before the signature headers are looked at, signed or not (erratum rules 1, 4).
-        res.setHeader('www-authenticate', `Signature error="${resolution.code}"`);
-        sendJson(res, 401, { error: resolution.code, message: resolution.reason });
-      } else {
-        // Batches are refused on every endpoint; an MCP request must resolve to run anything.
-        sendJson(res, 400, {
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32600, message: `Invalid Request: ${resolution.reason}` },
-        });
-      }
-      return;
-    }
-    if (signing !== undefined) {
-      // security.md "Verifier checklist (requests)": the pre-check and steps 1-13, before dispatch.
-      const vouched = authenticated ? principal : null;
-      const admitted = await signing.admit(req, rawBody, resolution, vouched !== null);
-      if (!admitted.ok && admitted.unauthenticated === true) {
-        // warn_for: a failed signature establishes no identity; with no other credential the caller is
-        // unauthenticated, answered as the configured authentication answers a missing credential.
-        const refusal = requestAuth?.missing({ url: `${originOf(req)}${path}`, origin: originOf(req) }, body) ?? {
-          challenge: 'Bearer',
-          status: 401,
-          body: { error: 'Unauthorized' },
-        };
-        res.setHeader('www-authenticate', refusal.challenge);
-        sendJson(res, refusal.status, refusal.body);
-        return;
-      }
-      if (!admitted.ok) {
-        res.setHeader('www-authenticate', `Signature error="${admitted.code}"`);
-        sendJson(res, 401, { error: admitted.code });
-        return;
-      }
-      if (admitted.signed) {
-        principal = signedPrincipal(signing.options, admitted.keyid, vouched);
-        authenticated = principal !== null;
-      }
-    }
-    if (requestAuth !== undefined && !authenticated && !requestAuth.allowsAnonymous(resolution)) {
-      const refusal = requestAuth.missing({ url: `${originOf(req)}${path}`, origin: originOf(req) }, body);
-      res.setHeader('www-authenticate', refusal.challenge);
-      sendJson(res, refusal.status, refusal.body);
-      return;
-    }
-    if (principal === null) {
-      res.setHeader('www-authenticate', 'Bearer');
-      sendJson(res, 401, { error: 'Unauthorized' });
-      return;
-    }
+    const { endpoint, principal, body, resolution } = admitted;
     try {
-      if (isMcp) await ((await isLegacyMcpRequest(req, body)) ? mcp : mcpModern).handle(req, res, body, principal);
-      else await (isLegacy ? a2aLegacy : a2a).handle(req, res, body, principal, resolution);
+      if (endpoint === 'mcp')
+        await ((await isLegacyMcpRequest(req, body)) ? mcp : mcpModern).handle(req, res, body, principal);
+      else await (endpoint === 'a2aLegacy' ? a2aLegacy : a2a).handle(req, res, body, principal, resolution);
     } catch {
-      rpcError(res, 500, -32603, 'Internal error');
+      rpcError(req, res, 500, -32603, 'Internal error');
     }
   };
 
@@ -617,7 +392,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       // The request deadline as documented: node checks requestTimeout/headersTimeout only every
       // connectionsCheckingInterval (30 s by default), so a slow sender held a 30 s deadline 35-65 s.
       const server = createServer({ connectionsCheckingInterval: deadlineCheckMs(requestTimeoutMs) }, (req, res) => {
-        handle(req, res).catch(() => rpcError(res, 500, -32603, 'Internal error'));
+        handle(req, res).catch(() => rpcError(req, res, 500, -32603, 'Internal error'));
       });
       server.requestTimeout = requestTimeoutMs;
       server.headersTimeout = Math.min(requestTimeoutMs, 60_000);

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Answer } from './answer.js';
 import type { Readiness } from './readiness.js';
 
 /** Where a load balancer or an orchestrator probes a server (unauthenticated, no body read). */
@@ -10,38 +11,29 @@ export function isHealthPath(path: string): boolean {
 }
 
 /**
- * Answers `/healthz` (the process is alive and serving HTTP: always 200) and `/readyz` (200 when
- * it should get traffic, else 503 with a one-word reason). GET or HEAD; anything else is 405.
- * The bodies say nothing else: no version, no store address, no error text.
+ * The answer to `/healthz` (the process is alive and serving HTTP: always 200) and `/readyz` (200
+ * when it should get traffic, else 503 with a one-word reason). GET or HEAD (node sends no body to
+ * a HEAD); anything else is 405. The bodies say nothing else: no version, no store address, no
+ * error text.
  */
-export async function serveHealth(
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  readiness: Readiness,
-): Promise<void> {
-  const head = req.method === 'HEAD';
-  if (req.method !== 'GET' && !head) {
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    res.writeHead(405, {
-      allow: 'GET, HEAD',
-      'content-type': 'application/json',
-      ...(hasBody ? { connection: 'close' } : {}),
-    });
-    res.end(JSON.stringify({ error: 'Method not allowed: probe with GET or HEAD' }));
-    return;
+export async function healthAnswer(req: IncomingMessage, path: string, readiness: Readiness): Promise<Answer> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return {
+      status: 405,
+      headers: { allow: 'GET, HEAD' },
+      body: { error: 'Method not allowed: probe with GET or HEAD' },
+      connection: 'close-if-unread',
+    };
   }
   const [status, body] =
     path === HEALTH_PATHS.health
       ? [200, { status: 'ok' }]
       : await readiness.state().then((state) => [state.ready ? 200 : 503, state] as const);
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
+  return {
+    status,
+    headers: { 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(JSON.stringify(body))) },
+    body,
     // A draining server asks the balancer's connection to go elsewhere.
-    ...(readiness.phase === 'draining' ? { connection: 'close' } : {}),
-  });
-  res.end(head ? undefined : text);
+    ...(readiness.phase === 'draining' ? { connection: 'close' as const } : {}),
+  };
 }
