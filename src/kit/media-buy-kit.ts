@@ -46,6 +46,11 @@ export interface MediaBuyKit {
 }
 
 const MAX_IDS = 100;
+/**
+ * The largest package budget: a trillion in the buy's currency, far past any real budget and exact
+ * to the cent as a double; `1e308` is finite and would overflow totals (docs/decisions/0127).
+ */
+const MAX_BUDGET = 1e12;
 
 const invalid = (message: string, field: string) =>
   new AdcpToolError('INVALID_REQUEST', message, { field, recovery: 'correctable' });
@@ -230,8 +235,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       }
       currency = optionCurrency;
       const budget = pkg.budget;
-      if (typeof budget !== 'number' || !(budget >= 0))
-        throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
+      if (typeof budget !== 'number' || !(budget >= 0 && budget <= MAX_BUDGET))
+        throw invalid(`budget must be a number from 0 to ${MAX_BUDGET}.`, `packages[${i}].budget`);
       if (typeof option.min_spend_per_package === 'number' && budget < option.min_spend_per_package) {
         throw adcpError('BUDGET_TOO_LOW', {
           message: `The budget is below this pricing option's minimum of ${option.min_spend_per_package} ${optionCurrency}.`,
@@ -255,8 +260,12 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     }
     await checkGoalSources(records, principal, requested);
     await checkAudiences(records, principal, requested);
+    const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : randomUUID();
+    // The buyer's key names the buy: a create run again for the same key rewrites the same buy.
+    const mediaBuyId = `mb_${hash(`${principal}\u0000${key}`)}`;
     const buy: ProposedBuy = {
       principal,
+      mediaBuyId,
       accountId,
       request: args,
       packages: resolved,
@@ -288,9 +297,6 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         ...(decision.field === undefined ? {} : { field: decision.field }),
       });
     }
-    const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : randomUUID();
-    // The buyer's key names the buy: a create run again for the same key rewrites the same buy.
-    const mediaBuyId = `mb_${hash(`${principal}\u0000${key}`)}`;
     const confirm = async (): Promise<JsonObject> => {
       const at = iso(now());
       const body: JsonObject = {
@@ -331,13 +337,24 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       return { ...rest, media_buy_status: status };
     };
     if (decision.kind === 'approve') {
-      const { afterMs, reject } = decision;
+      const { afterMs, review, workingAfterMs } = decision;
       const message =
-        typeof directive?.body.message === 'string' ? directive.body.message : 'Media buy submitted for approval';
+        typeof directive?.body.message === 'string'
+          ? directive.body.message
+          : (decision.message ?? 'Media buy submitted for approval');
       return await ctx.submit(
         async (progress) => {
-          await sleep(afterMs, progress.signal);
-          if (reject !== undefined) throw new AdcpToolError(reject.code, reject.message, { recovery: 'correctable' });
+          let waited = 0;
+          if (workingAfterMs !== undefined && (review !== undefined || workingAfterMs < afterMs)) {
+            await sleep(workingAfterMs, progress.signal);
+            await progress.working('Media buy under review', { percentage: 50, step: 'review' });
+            waited = workingAfterMs;
+          }
+          const verdict =
+            review === undefined
+              ? (await sleep(afterMs - waited, progress.signal), decision.reject ?? true)
+              : await review({ mediaBuyId, signal: progress.signal });
+          if (verdict !== true) throw new AdcpToolError(verdict.code, verdict.message, { recovery: 'correctable' });
           return await confirm();
         },
         { message },
@@ -380,8 +397,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       if (pkg.canceled === true)
         throw adcpError('INVALID_STATE', { message: 'The package is canceled.', field: `packages[${i}]` });
       if (change.budget !== undefined) {
-        if (typeof change.budget !== 'number' || !(change.budget >= 0))
-          throw invalid('budget must be a non-negative number.', `packages[${i}].budget`);
+        if (typeof change.budget !== 'number' || !(change.budget >= 0 && change.budget <= MAX_BUDGET))
+          throw invalid(`budget must be a number from 0 to ${MAX_BUDGET}.`, `packages[${i}].budget`);
         pkg.budget = change.budget;
       }
       if (typeof change.bid_price === 'number') pkg.bid_price = change.bid_price;
@@ -585,8 +602,16 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           .filter((c) => ids === undefined || ids.has(c.id))
           .filter((c) => statuses === undefined || statuses.has(String(c.body.status)));
         const page = pageOf(matching, (c) => c.id, readPageQuery(args));
+        const applied = [
+          ...(ids === undefined ? [] : ['creative_ids']),
+          ...(statuses === undefined ? [] : ['statuses']),
+        ];
         return {
-          query_summary: { total_matching: matching.length, returned: page.items.length },
+          query_summary: {
+            total_matching: matching.length,
+            returned: page.items.length,
+            ...(applied.length === 0 ? {} : { filters_applied: applied }),
+          },
           pagination: page.pagination,
           creatives: page.items.map((c) => shown(c.body)),
         };

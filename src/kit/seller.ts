@@ -16,6 +16,8 @@ export interface ProposedBuy {
   accountId: string;
   request: JsonObject;
   packages: { request: JsonObject; product: Product }[];
+  /** The id the buy gets when it is confirmed (derived from the buyer's idempotency key). */
+  mediaBuyId: string;
   /** The sum of the packages' budgets, in `currency`. */
   totalBudget: number;
   currency: string;
@@ -39,7 +41,23 @@ export interface RefineVerdict {
  */
 export type BuyDecision =
   | { kind: 'confirm' }
-  | { kind: 'approve'; afterMs: number; reject?: { code: string; message: string } }
+  | {
+      kind: 'approve';
+      afterMs: number;
+      reject?: { code: string; message: string };
+      /** Reports `working` (a webhook) this long after submission, while the review goes on. */
+      workingAfterMs?: number;
+      /** The `submitted` answer's message (default "Media buy submitted for approval"). */
+      message?: string;
+      /**
+       * The seller's own review instead of a timer (a person signing the IO): resolves `true` to
+       * confirm the buy, or the error that fails the task. `mediaBuyId` is the id the buy gets.
+       */
+      review?: (pending: {
+        mediaBuyId: string;
+        signal: AbortSignal;
+      }) => Promise<true | { code: string; message: string }>;
+    }
   | { kind: 'reject'; code: string; message: string; field?: string };
 
 /**
