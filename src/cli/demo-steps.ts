@@ -209,7 +209,9 @@ function productsOf(result: TaskResult): JsonObject[] {
 function cpmOf(product: JsonObject): string {
   const options = product['pricing_options'];
   const first = Array.isArray(options) ? (options[0] as JsonObject | undefined) : undefined;
-  return typeof first?.['rate'] === 'number' ? `$${first['rate']}` : '-';
+  // 3.1 pricing options: a fixed price, else an auction's floor.
+  const price = first?.['fixed_price'] ?? first?.['floor_price'];
+  return typeof price === 'number' ? `$${price}` : '-';
 }
 
 /** A seller's string, number or boolean as text; anything else (absent, an object) as `fallback`. */

@@ -8,12 +8,30 @@ export interface CatalogProduct {
   channels: string[];
   delivery_type: 'guaranteed' | 'non_guaranteed';
   format_ids: { agent_url: string; id: string }[];
-  pricing_options: { pricing_option_id: string; pricing_model: 'cpm'; rate: number; currency: 'USD' }[];
+  /**
+   * 3.1 `pricing-options/cpm-option.json`: a guaranteed product sells at a `fixed_price`; an auction
+   * one states its `floor_price` and the clearing prices it sees (`price_guidance`).
+   */
+  pricing_options: CatalogPricingOption[];
   /** Words a brief is matched against. */
   keywords: string[];
 }
 
+export interface CatalogPricingOption {
+  pricing_option_id: string;
+  pricing_model: 'cpm';
+  currency: 'USD';
+  fixed_price?: number;
+  floor_price?: number;
+  price_guidance?: { p25: number; p50: number; p75: number; p90: number };
+}
+
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
+
+/** The CPM a pricing option names: its fixed price, else its floor. */
+export function cpmOf(option: CatalogPricingOption): number {
+  return option.fixed_price ?? option.floor_price ?? 0;
+}
 
 function product(
   id: string,
@@ -31,7 +49,17 @@ function product(
     channels,
     delivery_type: delivery,
     format_ids: formats.map((f) => ({ agent_url: FORMAT_AGENT, id: f })),
-    pricing_options: [{ pricing_option_id: `${id}-cpm`, pricing_model: 'cpm', rate: cpm, currency: 'USD' }],
+    pricing_options: [
+      delivery === 'guaranteed'
+        ? { pricing_option_id: `${id}-cpm`, pricing_model: 'cpm', currency: 'USD', fixed_price: cpm }
+        : {
+            pricing_option_id: `${id}-cpm`,
+            pricing_model: 'cpm',
+            currency: 'USD',
+            floor_price: cpm,
+            price_guidance: { p25: cpm, p50: cpm * 1.5, p75: cpm * 2, p90: cpm * 3 },
+          },
+    ],
     keywords,
   };
 }
@@ -143,7 +171,7 @@ function words(text: string): string[] {
 }
 
 /**
- * The catalog filtered by `filters` (hard: channels, delivery_type, max_cpm) and ranked by the
+ * The catalog filtered by `filters` (hard: channels, delivery_type, max_cpm, is_fixed_price) and ranked by the
  * brief (products sharing a word with it, most shared first; all of them when none does).
  */
 export function searchCatalog(brief: string | undefined, filters: JsonObject): CatalogProduct[] {
@@ -152,11 +180,13 @@ export function searchCatalog(brief: string | undefined, filters: JsonObject): C
     : undefined;
   const delivery = typeof filters.delivery_type === 'string' ? filters.delivery_type : undefined;
   const maxCpm = typeof filters.max_cpm === 'number' ? filters.max_cpm : undefined;
+  const fixed = typeof filters.is_fixed_price === 'boolean' ? filters.is_fixed_price : undefined;
   const kept = CATALOG.filter(
     (p) =>
       (channels === undefined || p.channels.some((c) => channels.includes(c))) &&
       (delivery === undefined || p.delivery_type === delivery) &&
-      (maxCpm === undefined || p.pricing_options.some((o) => o.rate <= maxCpm)),
+      (maxCpm === undefined || p.pricing_options.some((o) => cpmOf(o) <= maxCpm)) &&
+      (fixed === undefined || p.pricing_options.some((o) => (o.fixed_price !== undefined) === fixed)),
   );
   if (brief === undefined || brief.trim() === '') return kept;
   const terms = new Set(words(brief));

@@ -17,13 +17,11 @@ import { SqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskStore } from '../store/task-store.js';
 import type { TaskPolicy } from '../store/task-policy.js';
 import { createFaultInjector } from './fault-injection.js';
-import { sandboxScenarios } from './sandbox-controller.js';
-import { kitScenarios, sellerKit } from './seller-kit.js';
+import { APPROVAL_MODES, sellerKit, sellerScenarios, type ApprovalMode, type SellerTimings } from './seller-kit.js';
 import { openSellerDb, type SellerDb } from './seller-db.js';
 import { memorySellerDb } from './memory-seller-db.js';
 import { MemoryTaskStore } from '../store/memory-task-store.js';
 import { MemoryIdempotencyStore } from '../store/memory-idempotency-store.js';
-import type { SellerTimings } from './seller-tools.js';
 import { sellerTools } from './seller-tools.js';
 
 export interface ReferenceSellerOptions {
@@ -44,8 +42,17 @@ export interface ReferenceSellerOptions {
   storeUrl?: string;
   /** With a `postgres://` `storeUrl`: the most connections this process holds (default 10). */
   storeConnections?: number;
-  /** How fast a media buy moves `submitted` -> `working` -> `completed`. */
+  /** How fast a media buy in review moves `submitted` -> `working` -> `completed`. */
   timings?: Partial<SellerTimings>;
+  /**
+   * How new media buys are approved (seller-kit.ts, `ApprovalMode`): `review` (default: catalog
+   * buys are submitted and confirmed after `timings`), `auto` (confirmed at once, except guaranteed
+   * buys with a webhook: what the compliance storyboards expect) or `manual` (submitted until
+   * approved through comply_test_controller).
+   */
+  approval?: ApprovalMode;
+  /** At most this many tool calls per principal in any 60 s; then RATE_LIMITED with retry_after. Default: none. */
+  callsPerMinute?: number;
   /** Replaces webhook delivery (tests); default: the library's emitter. */
   sendWebhook?: WebhookSend;
   /** RFC 9421 webhook signing key; default: a fresh Ed25519 key (its public JWK is on the result). */
@@ -149,6 +156,13 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     throw new TypeError('startReferenceSeller: pass auth or authenticate, not both');
   }
   if (options.auth !== undefined) createRequestAuth(options.auth, '3.1');
+  if (options.approval !== undefined && !APPROVAL_MODES.includes(options.approval)) {
+    throw new RangeError(`startReferenceSeller: approval is ${APPROVAL_MODES.join(', ')}`);
+  }
+  const perMinute = options.callsPerMinute;
+  if (perMinute !== undefined && !(Number.isInteger(perMinute) && perMinute >= 1)) {
+    throw new RangeError('startReferenceSeller: callsPerMinute must be a whole number of at least 1');
+  }
   const connections = options.storeConnections;
   if (connections !== undefined && !(Number.isInteger(connections) && connections >= 1)) {
     throw new RangeError('startReferenceSeller: storeConnections must be a whole number of at least 1');
@@ -226,14 +240,16 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   const webhookJwks: JsonObject = generated?.jwks ?? { keys: [] };
   let server: ReturnType<typeof createAdcpServer>;
   try {
+    const kit = sellerKit(db, Date.now, { approval: options.approval ?? 'review', timings });
+    const fault = createFaultInjector(
+      options.callsPerMinute === undefined ? {} : { callsPerMinute: options.callsPerMinute },
+    );
     server = createAdcpServer({
       name: options.name ?? 'adcp-wire reference seller',
       description: 'A deterministic AdCP media-buy seller for demos and tests.',
       tools: sellerTools({
-        db,
-        timings,
-        fault: createFaultInjector(),
-        now: Date.now,
+        kit,
+        fault,
         ...(process.env['ADCP_SELLER_TEST_HOOKS'] === '1'
           ? { afterEffect: holdAfterEffect, beforeWork: holdUntilAborted }
           : {}),
@@ -242,7 +258,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         ? {}
         : {
             testController: {
-              scenarios: { ...kitScenarios(sellerKit(db, Date.now)), ...sandboxScenarios(db, Date.now) },
+              scenarios: sellerScenarios(kit, db),
               ...(controller.isLive === undefined
                 ? {}
                 : { isSandbox: (context: { principal: string }) => !controller.isLive!(context.principal) }),

@@ -80,7 +80,8 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
       const client = new AdcpClient({ url: served.mcp, protocol: 'mcp', signing, retry: false });
       const result = await client.call('create_media_buy', mediaBuyRequest([packageRequest('display_news', 10)]));
       await client.close();
-      assert.equal(result.status, 'submitted');
+      // The sandbox confirms a buy without a webhook at once (--approval auto, decision 0203).
+      assert.equal(result.status, 'completed');
     }
   });
   it('001: refuses an unsigned create_media_buy with request_signature_required', async () => {
@@ -95,7 +96,7 @@ describe('adcp serve --sandbox (signed-requests runner contract)', () => {
     const client = new AdcpClient({ url: served.mcp, protocol: 'mcp', auth: token, retry: false });
     const result = await client.call('create_media_buy', mediaBuyRequest([packageRequest('display_news', 10)]));
     await client.close();
-    assert.equal(result.status, 'submitted');
+    assert.equal(result.status, 'completed');
     const wrong = await send(buy(), undefined, `sandbox-${'0'.repeat(32)}`);
     assert.equal(wrong.status, 401);
   });
