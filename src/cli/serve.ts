@@ -55,6 +55,21 @@ Options:
                     comply_test_controller refuses it with FORBIDDEN before any scenario runs
                     (the comply-controller-mode-gate storyboard). Repeatable; each must be a
                     principal of --auth-token or ADCP_SERVE_TOKENS
+  --approval auto|review|manual
+                    how new media buys are approved. auto (the default with --sandbox):
+                    confirmed at once, except a buy of a guaranteed product whose buyer
+                    registered a webhook, which waits for its IO (submitted, then completed
+                    after --review-time), as the compliance storyboards expect. review (the
+                    default otherwise): every buy of a catalog product is submitted, reports
+                    working, and completes after --review-time. manual: every buy stays
+                    submitted until approved or rejected with comply_test_controller
+                    force_media_buy_status on the media_buy_id its message names (needs
+                    --test-controller)
+  --review-time S   slow confirmation: a buy in review completes after S seconds (0 to 3600,
+                    decimals allowed; default 2, working at half of it)
+  --rate-limit N    at most N tool calls per principal in any 60 seconds (a rolling window);
+                    the next answers RATE_LIMITED with retry_after, the seconds until one
+                    leaves the window (default: no limit)
   --signing-vectors DIR
                     the request-signing vectors folder holding keys.json (with --sandbox;
                     default ../shared/request-signing-vectors)
@@ -99,6 +114,9 @@ const SPEC = {
     'auth-token': { type: 'string', multiple: true },
     'test-controller': { type: 'boolean' },
     'live-principal': { type: 'string', multiple: true },
+    approval: { type: 'string' },
+    'review-time': { type: 'string' },
+    'rate-limit': { type: 'string' },
     'signing-vectors': { type: 'string' },
     'signing-profile': { type: 'string' },
     'shutdown-timeout': { type: 'string' },
@@ -129,6 +147,19 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     if (signingProfile !== undefined && signingProfile !== '3.1' && signingProfile !== '3.2') {
       return usageError(io, 'serve', new Error(`--signing-profile is 3.1 or 3.2, not ${printable(signingProfile)}.`));
     }
+    const approval = values.approval ?? (values.sandbox === true ? 'auto' : 'review');
+    if (approval !== 'auto' && approval !== 'review' && approval !== 'manual') {
+      return usageError(io, 'serve', new Error(`--approval is auto, review or manual, not ${printable(approval)}.`));
+    }
+    if (approval === 'manual' && values['test-controller'] !== true) {
+      return usageError(
+        io,
+        'serve',
+        new Error('--approval manual goes with --test-controller (buys are approved there).'),
+      );
+    }
+    const reviewMs = parseReviewTime(values['review-time']);
+    const callsPerMinute = parseRateLimit(values['rate-limit']);
     const tokens = readServeTokens(values['auth-token'] ?? [], io.env['ADCP_SERVE_TOKENS']);
     // A sandbox always has a credential a runner can present (docs/decisions/0201-sandbox-signing.md):
     // without one, its unsigned storyboard calls of create_media_buy would meet required_for.
@@ -150,6 +181,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(storeConnections !== undefined ? { storeConnections } : {}),
       ...(requestSigning !== undefined ? { requestSigning } : {}),
       ...(tokens.size > 0 ? { auth: { tokens } } : {}),
+      approval,
+      ...(reviewMs === undefined ? {} : { timings: { workingAfterMs: reviewMs / 2, completeAfterMs: reviewMs } }),
+      ...(callsPerMinute === undefined ? {} : { callsPerMinute }),
       ...(values['test-controller'] === true
         ? { testController: live.size === 0 ? true : { isLive: (principal: string) => live.has(principal) } }
         : {}),
@@ -161,7 +195,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, ...(sandboxToken === undefined ? {} : { sandbox_token: sandboxToken }), principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live] })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, ...(sandboxToken === undefined ? {} : { sandbox_token: sandboxToken }), principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live], approval })}\n`,
       );
     } else {
       io.stdout.write(
@@ -185,6 +219,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           ...(values['test-controller'] === true
             ? [style.bold('  comply_test_controller served: a sandbox deployment, never for real traffic')]
             : []),
+          `  media buys  approval ${approval}${reviewMs === undefined ? '' : `, review ${reviewMs / 1000} s`}${callsPerMinute === undefined ? '' : `; rate limit ${callsPerMinute} calls a minute per principal`}`,
           ...(live.size > 0
             ? [`  live accounts (controller refused): ${[...live].map((name) => printable(name)).join(', ')}`]
             : []),
@@ -234,6 +269,26 @@ function parseShutdownTimeout(value: string | undefined): number | undefined {
     throw new UsageError(`--shutdown-timeout takes whole seconds from 0 to 3600, not '${printable(value)}'.`);
   }
   return seconds * 1000;
+}
+
+/** `--review-time S`: seconds from 0 to 3600 (decimals allowed), in ms; undefined when not given. */
+function parseReviewTime(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || seconds > 3600) {
+    throw new UsageError(`--review-time takes seconds from 0 to 3600, not '${printable(value)}'.`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** `--rate-limit N`: calls per principal per 60 s, 1 to 1 000 000; undefined when not given. */
+function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1 || count > 1_000_000) {
+    throw new UsageError(`--rate-limit takes a whole number of calls from 1 to 1000000, not '${printable(value)}'.`);
+  }
+  return count;
 }
 
 /** `--store-connections N`: 1 to 100, PostgreSQL only; undefined when not given (the pool's default). */
