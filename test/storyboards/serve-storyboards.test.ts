@@ -1,0 +1,156 @@
+// test-timeout-ms: 600000
+// Issue 31, item 3: the reference seller (`adcp serve --sandbox --test-controller`) graded with
+// adcp storyboard's runner (src/storyboard) on every storyboard it selects from the seller's
+// capabilities (universal, media_buy and creative protocols, the claimed sales-guaranteed and
+// sales-non-guaranteed specialisms and their scenarios), over MCP and over A2A, each wire against
+// a seller of its own. The runner presents its bearer token (the live test kit's key is the
+// seller's live principal, for comply-controller-mode-gate) and, as a conformant buyer
+// does, signs what the seller requires signed (create_media_buy, its `required_for`, and any
+// request registering an authenticated webhook: security.md, "Webhook callbacks") with the
+// compliance runner's public test key. Any failed step not listed below fails the test; each
+// listed one names why. Storyboards and keys are read from ../shared at run time.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadComplianceDir, runStoryboards } from '../../src/storyboard/index.js';
+import { createSigningFetch } from '../../src/signing/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
+const COMPLIANCE = `${SHARED}compliance/3.1.19/`;
+
+const NOT_YET = 'the kit does not do it yet (docs/kit.md, "What it does not do yet")';
+const RUNNER = 'src/storyboard does not implement this runner task or request builder yet (the agent is not graded)';
+/** `storyboard/phase/step` -> why it may fail. */
+const KNOWN: Record<string, string> = {
+  'billing_gate_dispatch/per_agent_gate_reject/sync_accounts_passthrough_rejects_agent': `${NOT_YET}: billing gates`,
+  'notification_config_event_scope/reject_media_buy_anchored_event_type/sync_accounts_rejects_scheduled_account_notification': `${NOT_YET}: account notification_configs`,
+  'notification_config_lifecycle/register_and_echo_paused_subscriber/sync_accounts_create_paused_notification_config': `${NOT_YET}: account notification_configs`,
+  'notification_config_rejections/reject_duplicate_subscriber_id/sync_accounts_rejects_duplicate_subscriber_id': `${NOT_YET}: account notification_configs`,
+  'security_baseline/oauth_discovery/probe_protected_resource': RUNNER,
+  'security_baseline/oauth_discovery/probe_auth_server_metadata': RUNNER,
+  'signed_requests/positive_vectors/(generated)': RUNNER,
+  'signed_requests/negative_vectors/(generated)': RUNNER,
+  'webhook_emission/idempotency_key_presence/trigger_webhook_operation': RUNNER,
+  'webhook_emission/operation_id_echo/trigger_operation_id_echo': RUNNER,
+  'webhook_emission/idempotency_key_stability/trigger_retry_scenario': RUNNER,
+  'webhook_emission/signing_keys_published/fetch_brand_json': RUNNER,
+  'webhook_emission/signing_keys_published/assert_webhook_signing_key_present': RUNNER,
+  'webhook_emission/signature_validity/trigger_signed_webhook': RUNNER,
+  'webhook_receiver_envelope/positive_envelope_replay/post_delivery_report_envelope': RUNNER,
+  'webhook_receiver_envelope/positive_envelope_replay/post_same_event_retry': RUNNER,
+  'webhook_receiver_envelope/negative_envelope_rejections/reject_bare_delivery_result': RUNNER,
+  'webhook_receiver_envelope/negative_envelope_rejections/reject_missing_idempotency_key': RUNNER,
+  'webhook_receiver_envelope/negative_envelope_rejections/reject_unsupported_status': RUNNER,
+  'media_buy_seller/delivery_reporting/simulate_and_verify/simulate_delivery':
+    'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
+  'media_buy_seller/available_actions/discover_product_action_template/get_product_allowed_actions': `${NOT_YET}: products' allowed_actions`,
+};
+/** Steps passed over each wire (a ratchet: never fewer). */
+const PASSED_AT_LEAST = 178;
+
+/** The compliance runner's public test key (signed-requests-runner.yaml), private half from keys.json. */
+function runnerKey() {
+  const keys = JSON.parse(readFileSync(`${SHARED}request-signing-vectors/keys.json`, 'utf8')) as {
+    keys: Record<string, string>[];
+  };
+  const { _private_d_for_test_only: d, ...jwk } = keys.keys.find((k) => k.kid === 'test-ed25519-2026')!;
+  return { keyid: 'test-ed25519-2026', alg: 'ed25519' as const, privateKey: { ...jwk, d: d! } };
+}
+
+/**
+ * A fetch signing what the sandbox requires signed: create_media_buy calls and requests carrying a
+ * webhook `authentication` block. Every other request goes unsigned (the sandbox keeps at most 100
+ * signatures per keyid in its replay window, the runner contract's grading cap).
+ */
+function selectiveSigningFetch(): typeof fetch {
+  const signed = createSigningFetch(fetch, runnerKey());
+  return (input, init) => {
+    const body = typeof init?.body === 'string' ? init.body : '';
+    const wanted = body.includes('create_media_buy') || /"authentication"\s*:/.test(body);
+    return wanted ? signed(input, init) : fetch(input, init);
+  };
+}
+
+interface Served {
+  child: ChildProcess;
+  mcp: string;
+  a2a: string;
+  token: string;
+}
+
+/** The live test kit's API key (comply-controller-mode-gate): the seller knows it as a live principal. */
+const LIVE_KEY = /api_key:\s*"([^"]+)"/.exec(
+  readFileSync(`${COMPLIANCE}test-kits/acme-outdoor-live.yaml`, 'utf8'),
+)![1]!;
+
+function serve(): Promise<Served> {
+  const token = `sandbox-${randomBytes(16).toString('hex')}`;
+  const child = spawn(
+    process.execPath,
+    [
+      ...['bin/adcp.js', 'serve', '--sandbox', '--test-controller', '--json', '--port', '0'],
+      ...['--live-principal', 'acme-live'],
+    ],
+    {
+      cwd: ROOT,
+      // Kept out of the argument list, as the help advises; the runner's token and the live kit's.
+      env: { ...process.env, ADCP_SERVE_TOKENS: `${token}=sandbox-runner,${LIVE_KEY}=acme-live` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no start: ${err}`))), 90_000);
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line === undefined) return;
+      clearTimeout(timer);
+      const { mcp, a2a } = JSON.parse(line) as { mcp: string; a2a: string };
+      resolve({ child, mcp, a2a, token });
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
+  });
+}
+
+describe('adcp serve --sandbox --test-controller against every storyboard it selects', () => {
+  const started: ChildProcess[] = [];
+  after(async () => {
+    for (const child of started) {
+      if (child.exitCode === null) await new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
+    }
+  });
+
+  for (const protocol of ['mcp', 'a2a'] as const) {
+    it(`over ${protocol}: no failed step outside the recorded list, at least ${PASSED_AT_LEAST} passed`, async () => {
+      const seller = await serve();
+      started.push(seller.child);
+      const report = await runStoryboards({
+        agentUrl: protocol === 'mcp' ? seller.mcp : seller.a2a,
+        protocol,
+        compliance: loadComplianceDir(COMPLIANCE),
+        auth: seller.token,
+        fetch: selectiveSigningFetch(),
+        budgetMs: 300_000,
+      });
+      const unexpected: string[] = [];
+      for (const storyboard of report.storyboards) {
+        for (const step of storyboard.steps) {
+          if (step.verdict !== 'failed' && step.verdict !== 'harness_fault') continue;
+          const key = `${storyboard.id}/${step.phase_id}/${step.step_id}`;
+          if (KNOWN[key] === undefined) unexpected.push(`${key}: ${(step.error ?? step.fault ?? '').slice(0, 200)}`);
+        }
+      }
+      assert.deepEqual(unexpected, [], `unexpected failed steps over ${protocol}`);
+      assert.equal(report.cut_short, undefined);
+      assert.ok(report.counts.steps.passed >= PASSED_AT_LEAST, `${report.counts.steps.passed} steps passed`);
+      process.stdout.write(`# ${protocol}: ${JSON.stringify(report.counts.steps)}\n`);
+    });
+  }
+});
