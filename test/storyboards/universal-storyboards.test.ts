@@ -32,9 +32,12 @@ const RATCHET: Record<
       'runner: a --file run loads no test kit (the step goes out without the live key) and its raw probe is a tools/call without an MCP session; test/cli/serve-live-principal.test.ts walks the step with adcp serve --live-principal',
   },
   'deterministic-testing': {
-    // 21 when walked alone; the MCP and A2A walks share one seller and run concurrently, and
+    // 19 when walked alone; the MCP and A2A walks share one seller and run concurrently, and
     // force_creative_approved can then meet the other walk's creative (INVALID_TRANSITION).
-    now: [16, 16],
+    // Since the reference seller is on the media-buy kit (it checks the pricing option a package
+    // names), the three creates the runner sends with pricing_option_id "default" fail: decision
+    // 0224, F. 16 before that.
+    now: [14, 14],
     before: [0, 0],
     waiting:
       'verify_media_buy_active: the runner reads the 3.1 envelope status "completed" of create_media_buy as a media-buy status (3.0 view); accounts and SI sessions are not sold by the reference seller',
@@ -58,10 +61,12 @@ const RATCHET: Record<
   'v3-envelope-integrity': { now: [1, 1], before: [1, 1], complete: true },
   'version-negotiation': { now: [1, 1], before: [1, 1], complete: true },
   'webhook-emission': {
-    now: [10, 8],
+    // 10 and 8 before the seller checked pricing options: the runner's trigger names none, and its
+    // request builder sends pricing_option_id "default", which test-product does not have (0224, F).
+    now: [5, 5],
     before: [3, 5],
     waiting:
-      'trigger_idempotent_webhook_replay: the runner regenerates start_time on the replay, so IDEMPOTENCY_CONFLICT is the right answer',
+      'the trigger create_media_buy carries pricing_option_id "default" (decision 0224, F); trigger_idempotent_webhook_replay: the runner regenerates start_time on the replay, so IDEMPOTENCY_CONFLICT is the right answer',
   },
 };
 
