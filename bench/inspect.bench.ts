@@ -13,13 +13,13 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/inspect/browser.js';
 import { buildCompiled } from './compiled-build.js';
 import { median, p90 } from './stats.js';
 
 const RUNS = 7;
 const TARGET_MS = 1000;
 const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** The floor: the page's own files from a bare node:http server, with an empty state. */
 const FLOOR = (pageDir: string) => `
@@ -88,16 +88,7 @@ async function main(): Promise<void> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     const copy = spawnSync(process.execPath, [join(root, 'scripts/copy-inspect-page.mjs'), build.dir], {
