@@ -11,14 +11,13 @@
 // listed one names why. Storyboards and keys are read from ../shared at run time.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadComplianceDir, runStoryboards } from '../../src/storyboard/index.js';
 import { createSigningFetch } from '../../src/signing/index.js';
+import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const COMPLIANCE = `${SHARED}compliance/3.1.19/`;
 
@@ -63,62 +62,30 @@ function selectiveSigningFetch(): typeof fetch {
   };
 }
 
-interface Served {
-  child: ChildProcess;
-  mcp: string;
-  a2a: string;
-  token: string;
-}
-
 /** The live test kit's API key (comply-controller-mode-gate): the seller knows it as a live principal. */
 const LIVE_KEY = /api_key:\s*"([^"]+)"/.exec(
   readFileSync(`${COMPLIANCE}test-kits/acme-outdoor-live.yaml`, 'utf8'),
 )![1]!;
 
-function serve(): Promise<Served> {
+async function serve(): Promise<ServeProcess & { token: string }> {
   const token = `sandbox-${randomBytes(16).toString('hex')}`;
-  const child = spawn(
-    process.execPath,
-    [
-      ...['bin/adcp.js', 'serve', '--sandbox', '--test-controller', '--json', '--port', '0'],
-      ...['--live-principal', 'acme-live'],
-    ],
-    {
-      cwd: ROOT,
-      // Kept out of the argument list, as the help advises; the runner's token and the live kit's.
-      env: { ...process.env, ADCP_SERVE_TOKENS: `${token}=sandbox-runner,${LIVE_KEY}=acme-live` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no start: ${err}`))), 90_000);
-    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line === undefined) return;
-      clearTimeout(timer);
-      const { mcp, a2a } = JSON.parse(line) as { mcp: string; a2a: string };
-      resolve({ child, mcp, a2a, token });
-    });
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`exited ${code}: ${err}`))));
+  const served = await spawnServe(['--sandbox', '--test-controller', '--live-principal', 'acme-live'], {
+    // Kept out of the argument list, as the help advises; the runner's token and the live kit's.
+    env: { ADCP_SERVE_TOKENS: `${token}=sandbox-runner,${LIVE_KEY}=acme-live` },
   });
+  return { ...served, token };
 }
 
 describe('adcp serve --sandbox --test-controller against every storyboard it selects', () => {
-  const started: ChildProcess[] = [];
+  const started: ServeProcess[] = [];
   after(async () => {
-    for (const child of started) {
-      if (child.exitCode === null) await new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
-    }
+    for (const seller of started) await seller.stop();
   });
 
   for (const protocol of ['mcp', 'a2a'] as const) {
     it(`over ${protocol}: no failed step outside the recorded list, at least ${PASSED_AT_LEAST} passed`, async () => {
       const seller = await serve();
-      started.push(seller.child);
+      started.push(seller);
       const report = await runStoryboards({
         agentUrl: protocol === 'mcp' ? seller.mcp : seller.a2a,
         protocol,

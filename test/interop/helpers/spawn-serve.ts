@@ -7,6 +7,7 @@ export interface ServeProcess {
   /** The seller's base URL (`http://127.0.0.1:PORT`). */
   url: string;
   mcp: string;
+  a2a: string;
   child: ChildProcess;
   /** SIGTERM, resolved once the process exited. */
   stop(): Promise<void>;
@@ -57,8 +58,8 @@ export function spawnServe(args: string[] = [], options: SpawnServeOptions = {})
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line === undefined) return;
       clearTimeout(timer);
-      const { url, mcp } = JSON.parse(line) as { url: string; mcp: string };
-      resolve({ url, mcp, child, stop: () => kill('SIGTERM'), kill });
+      const { url, mcp, a2a } = JSON.parse(line) as { url: string; mcp: string; a2a: string };
+      resolve({ url, mcp, a2a, child, stop: () => kill('SIGTERM'), kill });
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
