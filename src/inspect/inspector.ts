@@ -151,6 +151,9 @@ interface Agent {
   recorder: { close(): void };
 }
 
+/** What a progress event brings to the call's timeline (the client's ProgressEvent, read as such). */
+type ProgressLine = { status: string; taskId?: string; message?: string };
+
 interface Call {
   view: CallView;
   agent: Agent;
@@ -411,16 +414,7 @@ export class Inspector {
             };
       view.args = agent.mask.json(args);
     }
-    const onProgress = (event: { status: string; taskId?: string; message?: string }) => {
-      view.events.push({
-        at: Date.now(),
-        kind: 'progress',
-        status: event.status,
-        ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
-        ...(event.message !== undefined ? { message: event.message } : {}),
-      });
-      this.#changed(call);
-    };
+    const onProgress = (event: ProgressLine) => this.#progress(call, event);
     await inScope(call.scope, async () => {
       try {
         const continuing = parent?.result;
@@ -452,6 +446,18 @@ export class Inspector {
     return view;
   }
 
+  /** Records a progress line on the call's timeline and tells the page. */
+  #progress(call: Call, event: ProgressLine): void {
+    call.view.events.push({
+      at: Date.now(),
+      kind: 'progress',
+      status: event.status,
+      ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
+      ...(event.message !== undefined ? { message: event.message } : {}),
+    });
+    this.#changed(call);
+  }
+
   /** Polls (AdCP tasks, MCP Tasks or A2A) until the task is final, cancelled here, or out of time. */
   #follow(call: Call, result: TaskResult): void {
     const stop = new AbortController();
@@ -469,14 +475,7 @@ export class Inspector {
           onProgress: (event) => {
             const last = call.view.events.at(-1);
             if (last?.status === event.status && last.message === event.message) return;
-            call.view.events.push({
-              at: Date.now(),
-              kind: 'progress',
-              status: event.status,
-              ...(event.taskId !== undefined ? { taskId: event.taskId } : {}),
-              ...(event.message !== undefined ? { message: event.message } : {}),
-            });
-            this.#changed(call);
+            this.#progress(call, event);
           },
         });
         call.result = final;
