@@ -9,6 +9,7 @@ import { createNodeHttpFetch } from '../transport/node-http-fetch.js';
 import type { RequestSigningOptions } from '../signing/sign-request.js';
 import type { ComplianceRelease } from '../storyboard/load.js';
 import type { RunReport } from '../storyboard/types.js';
+import type { RunStoryboardsOptions } from '../storyboard/run.js';
 import { History, type HistoryEntry } from './history.js';
 import { inScope, recordingFetch, SecretMask, type Exchange, type WireScope } from './wire-log.js';
 import type { CheckResult } from './checks.js';
@@ -117,6 +118,27 @@ export interface CallRequest {
   continueOf?: string;
 }
 
+/**
+ * One storyboard run from the Check tab: which storyboards, and the runner's options (as
+ * `adcp storyboard run` takes them; `runStoryboards` in src/storyboard/run.ts says what each does).
+ */
+export interface StoryboardRunRequest {
+  /** Only these storyboards (ids or files); default: selected from the agent's capabilities. */
+  ids?: readonly string[];
+  /** The built-in webhook receiver for expect_webhook steps (default true; false: `--no-webhooks`). */
+  webhooks?: boolean;
+  /** Runner tasks may fetch http:// and private or loopback URLs the agent names (`--allow-http`). */
+  allowHttp?: boolean;
+  /** The agent's brand.json when its capabilities declare none (`--brand-json URL`). */
+  brandJsonUrl?: string;
+  /** Offer the rate_limit_trip_runner contract (`--rate-limit-trip`). */
+  rateLimitTrip?: boolean;
+  /** Prerequisite state was seeded out of band (`--seeded-state`). */
+  seededState?: boolean;
+  /** Deadline of the whole run, seconds (1-3600); default the inspector's `storyboardBudgetMs`. */
+  budgetSeconds?: number;
+}
+
 export type InspectorEvent =
   | { type: 'call'; call: CallView }
   | { type: 'agent'; agent: AgentView }
@@ -198,6 +220,11 @@ export class Inspector {
   /** Whether the Check tab can run storyboards (a compliance suite was named). */
   get storyboards(): boolean {
     return this.#compliance !== undefined;
+  }
+
+  /** A Check-tab run's budget when the page names none, seconds. */
+  get storyboardBudgetSeconds(): number {
+    return Math.round(this.#storyboardBudgetMs / 1000);
   }
 
   /** Told of every change to an agent or a call (the page's live stream). */
@@ -549,8 +576,10 @@ export class Inspector {
    * as `storyboard` events. Throws TypeError when no compliance suite was named or a run is
    * already under way for this agent, RangeError for an unknown id.
    */
-  async runStoryboards(agentId: string, ids?: readonly string[]): Promise<RunReport> {
+  async runStoryboards(agentId: string, request: StoryboardRunRequest = {}): Promise<RunReport> {
     const agent = this.#agent(agentId);
+    const options = storyboardOptions(request);
+    const ids = request.ids;
     if (this.#compliance === undefined)
       throw new TypeError(
         'no compliance suite: start adcp inspect with --compliance-dir DIR (or ADCP_COMPLIANCE_DIR), or --release VERSION',
@@ -578,6 +607,7 @@ export class Inspector {
           protocol: config.protocol ?? 'auto',
           stepTimeoutMs: Math.min(this.#timeoutMs, 30_000),
           budgetMs: this.#storyboardBudgetMs,
+          ...options,
           signal: stop.signal,
           ...(ids !== undefined && ids.length > 0 ? { ids } : {}),
           ...(config.auth !== undefined ? { auth: config.auth } : {}),
@@ -740,4 +770,48 @@ function releaseOf(agent: Agent): Promise<string | undefined> {
 /** Lets the recorder finish reading bodies that ended with the answer (a few ms). */
 function settle(): Promise<void> {
   return new Promise((done) => setTimeout(done, 20));
+}
+
+/**
+ * The runner's options of a Check-tab run, checked: booleans are booleans, the brand.json an
+ * http(s) URL, the budget 1 to 3600 seconds (TypeError otherwise). Unset options keep the
+ * runner's defaults (a webhook receiver, https-only runner fetches, no rate-limit trip).
+ */
+export function storyboardOptions(
+  request: StoryboardRunRequest,
+): Pick<
+  RunStoryboardsOptions,
+  'webhooks' | 'allowHttp' | 'brandJsonUrl' | 'rateLimitTrip' | 'seededState' | 'budgetMs'
+> {
+  const flag = (name: 'webhooks' | 'allowHttp' | 'rateLimitTrip' | 'seededState'): boolean | undefined => {
+    const value: unknown = request[name];
+    if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`${name} must be true or false`);
+    return value;
+  };
+  const out: ReturnType<typeof storyboardOptions> = {};
+  if (flag('webhooks') === false) out.webhooks = false;
+  if (flag('allowHttp') === true) out.allowHttp = true;
+  if (flag('rateLimitTrip') === true) out.rateLimitTrip = true;
+  if (flag('seededState') === true) out.seededState = true;
+  const brand: unknown = request.brandJsonUrl;
+  if (brand !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = typeof brand === 'string' ? new URL(brand) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new TypeError(
+        `brandJsonUrl must be an http(s) URL, not ${(JSON.stringify(brand) ?? typeof brand).slice(0, 200)}`,
+      );
+    out.brandJsonUrl = url.href;
+  }
+  const budget: unknown = request.budgetSeconds;
+  if (budget !== undefined) {
+    if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1 || budget > 3600)
+      throw new TypeError('budgetSeconds must be a whole number of seconds from 1 to 3600');
+    out.budgetMs = budget * 1000;
+  }
+  return out;
 }

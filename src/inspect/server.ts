@@ -8,7 +8,7 @@ import { isPlainObject } from '../core/plain-object.js';
 import type { JsonObject } from '../core/types.js';
 import { readNodeBody } from '../transport/read-node-body.js';
 import { MemoryDedupStore } from '../store/memory-dedup-store.js';
-import { Inspector, type AgentConfig, type InspectorOptions } from './inspector.js';
+import { Inspector, type AgentConfig, type InspectorOptions, type StoryboardRunRequest } from './inspector.js';
 import type { WebhookHandler } from '../webhooks/handler-types.js';
 
 /** The page's files: beside this module, in `src/inspect/page/` or `dist/inspect/page/`. */
@@ -241,6 +241,7 @@ async function api(
       webhookBase: inspector.webhookBase,
       historyPath: inspector.history.path,
       storyboards: inspector.storyboards,
+      storyboardBudgetSeconds: inspector.storyboardBudgetSeconds,
     };
   if (room === 'agents') {
     if (method === 'POST' && id === undefined) return inspector.addAgent(agentConfig(body));
@@ -250,7 +251,7 @@ async function api(
     if (method === 'POST' && action === 'validate')
       return inspector.validate(id, stringOf(body['tool'], 'tool'), objectOf(body['args'], 'args'));
     if (method === 'POST' && action === 'checks') return { checks: await inspector.checks(id) };
-    if (method === 'POST' && action === 'storyboards') return inspector.runStoryboards(id, idsOf(body['ids']));
+    if (method === 'POST' && action === 'storyboards') return inspector.runStoryboards(id, storyboardRunOf(body));
   }
   if (room === 'calls') {
     if (method === 'POST' && id === undefined) {
@@ -332,6 +333,26 @@ function agentConfig(body: JsonObject): AgentConfig {
   if (typeof body['auth'] === 'string' && body['auth'] !== '') config.auth = body['auth'];
   if (typeof body['webhookJwks'] === 'string' && body['webhookJwks'] !== '') config.webhookJwks = body['webhookJwks'];
   return config;
+}
+
+const RUN_OPTIONS = new Set([
+  'ids',
+  'webhooks',
+  'allowHttp',
+  'brandJsonUrl',
+  'rateLimitTrip',
+  'seededState',
+  'budgetSeconds',
+]);
+
+/** A storyboard run from the page: its ids and the runner's options (checked by the inspector). */
+function storyboardRunOf(body: JsonObject): StoryboardRunRequest {
+  const unknown = Object.keys(body).find((key) => !RUN_OPTIONS.has(key));
+  if (unknown !== undefined)
+    throw new TypeError(`unknown storyboard run option '${unknown.slice(0, 50)}' (${[...RUN_OPTIONS].join(', ')})`);
+  const ids = idsOf(body['ids']);
+  const request: StoryboardRunRequest = { ...body, ...(ids === undefined ? {} : { ids }) };
+  return request;
 }
 
 /** Storyboard ids or files from the page: absent, or a list of short names. */

@@ -9,7 +9,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Locator, Page } from 'playwright-core';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/index.js';
 import { startInspector, type RunningInspector } from '../../src/inspect/index.js';
 import { loadComplianceDir } from '../../src/storyboard/index.js';
@@ -236,6 +238,106 @@ describe('adcp inspect in Chromium: storyboards, forms, keyboard, zoom, cancel',
     assert.ok((await failedStep.locator('pre.json').count()) >= 2, 'the request and the answer are shown');
     await security.scrollIntoViewIfNeeded();
     await shot(page, 'page-5-storyboards', { fullPage: false });
+  });
+});
+
+describe("adcp inspect in Chromium: the storyboard runner's options", { skip, timeout: 420_000 }, () => {
+  let seller: ReferenceSeller;
+  let brand: Server;
+  let brandUrl: string;
+  let inspector: RunningInspector;
+  let chromium: OpenBrowser;
+  let page: Page;
+  let errors: { check(): void };
+
+  /** Runs the storyboards with the options as the form holds them; resolves with the report's element. */
+  async function run(ids: string): Promise<Locator> {
+    await page.fill('#storyboard-ids', ids);
+    await page.getByRole('button', { name: 'Run the storyboards' }).click();
+    const report = page.locator('#storyboards section.storyboards');
+    await report.waitFor({ timeout: 120_000 });
+    return report;
+  }
+
+  before(async () => {
+    seller = await startReferenceSeller({ port: 0, testController: true, approval: 'auto' });
+    // The seller's brand.json, on another loopback origin than the agent's: a runner task may
+    // fetch it only when the run allows http and local URLs (decision 0227).
+    brand = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ agents: [{ url: seller.mcpUrl, jwks_uri: `${seller.url}/.well-known/jwks.json` }] }));
+    });
+    await new Promise<void>((done) => brand.listen(0, '127.0.0.1', done));
+    brandUrl = `http://127.0.0.1:${(brand.address() as AddressInfo).port}/.well-known/brand.json`;
+    inspector = await startInspector({
+      port: 0,
+      agents: [{ url: seller.mcpUrl }],
+      compliance: async () => loadComplianceDir(COMPLIANCE),
+    });
+    chromium = await launchChromium();
+    page = await chromium.context.newPage();
+    page.setDefaultTimeout(30_000);
+    errors = watchErrors(page);
+  });
+  after(async () => {
+    errors?.check();
+    await chromium?.close();
+    await inspector?.close();
+    await new Promise((done) => brand?.close(done));
+    await seller?.close();
+  });
+
+  it('takes a brand.json URL, and fetches it from a loopback origin only with http allowed', async () => {
+    await open(page, inspector.url, 'Check');
+    await page.getByText('Run options').click();
+    assert.equal(await page.locator('#sb-budget').getAttribute('placeholder'), 'default 300');
+    await page.getByLabel('brand.json URL (--brand-json)').fill(brandUrl);
+    let report = await run('webhook_emission');
+    const fetchStep = () =>
+      page.locator('[data-storyboard="webhook_emission"] [data-step="signing_keys_published/fetch_brand_json"]');
+    assert.equal(await fetchStep().getAttribute('data-verdict'), 'harness_fault');
+    assert.match((await fetchStep().textContent()) ?? '', /refused to fetch http:\/\/127\.0\.0\.1:\d+.*--allow-http/);
+    assert.match(await page.locator('#storyboard-options-used').innerText(), /brand\.json http:\/\/127\.0\.0\.1/);
+    await page.getByLabel(/Let runner tasks fetch http:\/\//).check();
+    report = await run('webhook_emission');
+    assert.equal(await fetchStep().getAttribute('data-verdict'), 'passed');
+    assert.match(await page.locator('#storyboard-options-used').innerText(), /http and local URLs allowed/);
+    await report.locator('[data-storyboard="webhook_emission"]').scrollIntoViewIfNeeded();
+    await shot(page, 'page-8-storyboard-options', { fullPage: false });
+  });
+
+  it('turns the webhook receiver off: the webhook storyboard is not applicable, naming the requirement', async () => {
+    await page.getByLabel(/Webhook receiver for the expect_webhook steps/).uncheck();
+    await run('webhook_emission');
+    const emission = page.locator('[data-storyboard="webhook_emission"]');
+    assert.equal(await emission.getAttribute('data-verdict'), 'not_applicable');
+    assert.match((await emission.textContent()) ?? '', /webhook_receiver/);
+    assert.match(await page.locator('#storyboard-options-used').innerText(), /no webhook receiver/);
+    await page.getByLabel(/Webhook receiver for the expect_webhook steps/).check();
+  });
+
+  it("offers the rate-limit trip: the idempotency storyboard's trip step is then run", async () => {
+    const trip = () =>
+      page.locator(
+        '[data-storyboard="idempotency"] [data-step="rate_limit_replay_invariant/expect_rate_limit_not_replayed"]',
+      );
+    await run('idempotency');
+    assert.match(
+      (await trip().textContent()) ?? '',
+      /requires_contract: rate_limit_trip_runner, which this run does not offer/,
+    );
+    await page.getByLabel(/Trip the agent.s rate limiter/).check();
+    await run('idempotency');
+    // adcp serve has no limiter unless told (--rate-limit): the writes were sent, none was refused.
+    assert.match((await trip().textContent()) ?? '', /rate_limit_not_triggered: \d+ sequential create_media_buy calls/);
+    await page.getByLabel(/Trip the agent.s rate limiter/).uncheck();
+  });
+
+  it('stops the run at its budget and says so', async () => {
+    await page.getByLabel('Budget of the run, seconds (--budget)').fill('1');
+    const report = await run('');
+    assert.match(await report.innerText(), /Cut short: the run's budget of 1 s ran out/);
+    assert.match(await page.locator('#storyboard-options-used').innerText(), /budget 1 s/);
   });
 });
 

@@ -239,6 +239,40 @@ describe('the inspector runs storyboards', () => {
     assert.match(unknown.json.error.message, /no_such_storyboard/);
   });
 
+  it('refuses run options of the wrong kind, and says which', async () => {
+    const id = running.inspector.agents()[0]!.id;
+    const bad: [unknown, RegExp][] = [
+      [{ allowHttp: 'yes' }, /allowHttp must be true or false/],
+      [{ webhooks: 0 }, /webhooks must be true or false/],
+      [{ rateLimitTrip: 1 }, /rateLimitTrip must be true or false/],
+      [{ brandJsonUrl: 'ftp://brand.example/brand.json' }, /brandJsonUrl must be an http\(s\) URL/],
+      [{ brandJsonUrl: 'not a url' }, /brandJsonUrl must be an http\(s\) URL/],
+      [{ budgetSeconds: 0 }, /budgetSeconds must be a whole number of seconds from 1 to 3600/],
+      [{ budgetSeconds: 1.5 }, /budgetSeconds/],
+      [{ budgetSeconds: '60' }, /budgetSeconds/],
+      [{ budget: 60 }, /unknown storyboard run option 'budget'/],
+    ];
+    for (const [body, message] of bad) {
+      const res = await post(running.url, `/api/agents/${id}/storyboards`, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.match(res.json.error.message, message);
+    }
+  });
+
+  it('runs without the webhook receiver when told: the webhook storyboard is not applicable', async () => {
+    const id = running.inspector.agents()[0]!.id;
+    const res = await post(running.url, `/api/agents/${id}/storyboards`, {
+      ids: ['webhook_emission'],
+      webhooks: false,
+      budgetSeconds: 60,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const report = res.json as RunReport;
+    const emission = report.storyboards.find((s) => s.id === 'webhook_emission');
+    assert.equal(emission?.verdict, 'not_applicable');
+    assert.match(emission?.detail ?? '', /webhook_receiver/);
+  });
+
   it('runs the storyboards asked for, with progress events and every verdict explained', async () => {
     const id = running.inspector.agents()[0]!.id;
     const lines: string[] = [];

@@ -31,6 +31,7 @@ class AdcpInspector extends HTMLElement {
     this.agents = state.agents;
     this.webhookBase = state.webhookBase;
     this.historyPath = state.historyPath;
+    this.querySelector('#sb-budget').placeholder = `default ${state.storyboardBudgetSeconds}`;
     if (!state.storyboards) {
       this.querySelector('#run-storyboards').disabled = true;
       this.querySelector('#storyboard-about').textContent = 'No compliance suite: start adcp inspect with --compliance-dir DIR (or ADCP_COMPLIANCE_DIR), or --release VERSION, to run the storyboards here.';
@@ -111,10 +112,28 @@ class AdcpInspector extends HTMLElement {
           h('span', { class: 'hint' }, 'The conformance checks that apply to a live agent: cards, A2A profile, capabilities and their schema, release, MCP era, task support, tools.')),
         h('div', { id: 'checks', 'aria-live': 'polite' }),
         h('h3', {}, 'Storyboards'),
-        h('form', { id: 'storyboard-form', class: 'row', onsubmit: (e) => this.#runStoryboards(e) },
-          h('button', { type: 'submit', id: 'run-storyboards' }, 'Run the storyboards'), ' ',
-          h('label', { for: 'storyboard-ids' }, 'Only these (ids, comma-separated)'), ' ',
-          h('input', { id: 'storyboard-ids', type: 'text', autocomplete: 'off', spellcheck: false, placeholder: 'default: every storyboard that applies' })),
+        h('form', { id: 'storyboard-form', onsubmit: (e) => this.#runStoryboards(e) },
+          h('div', { class: 'row' },
+            h('button', { type: 'submit', id: 'run-storyboards' }, 'Run the storyboards'), ' ',
+            h('label', { for: 'storyboard-ids' }, 'Only these (ids, comma-separated)'), ' ',
+            h('input', { id: 'storyboard-ids', type: 'text', autocomplete: 'off', spellcheck: false, placeholder: 'default: every storyboard that applies' })),
+          // The runner's options, as adcp storyboard run takes them (its flag beside each).
+          h('details', { class: 'run-options', id: 'storyboard-options' },
+            h('summary', {}, 'Run options'),
+            h('label', {}, h('input', { type: 'checkbox', id: 'sb-webhooks', checked: true }),
+              ' Webhook receiver for the expect_webhook steps (off: --no-webhooks, those steps are not applicable)'),
+            h('label', {}, h('input', { type: 'checkbox', id: 'sb-allow-http' }),
+              ' Let runner tasks fetch http:// and private or loopback URLs the agent names: an OAuth issuer, a brand.json, a jwks_uri (--allow-http; local tests only)'),
+            h('label', {}, h('input', { type: 'checkbox', id: 'sb-rate-limit-trip' }),
+              ' Trip the agent\u2019s rate limiter with up to 500 sequential writes, then check RATE_LIMITED is not replayed (--rate-limit-trip)'),
+            h('label', {}, h('input', { type: 'checkbox', id: 'sb-seeded-state' }),
+              ' Prerequisite state was seeded out of band (--seeded-state)'),
+            h('div', { class: 'row' },
+              h('label', { for: 'sb-brand-json' }, 'brand.json URL (--brand-json)'),
+              h('input', { id: 'sb-brand-json', type: 'url', autocomplete: 'off', placeholder: 'when the capabilities declare no identity.brand_json_url' })),
+            h('div', { class: 'row' },
+              h('label', { for: 'sb-budget' }, 'Budget of the run, seconds (--budget)'),
+              h('input', { id: 'sb-budget', type: 'number', min: '1', max: '3600', step: '1', inputmode: 'numeric' })))),
         h('p', { id: 'storyboard-about', class: 'hint' }, 'The official compliance storyboards that apply to the agent (selected from its capabilities), run against it live: every step\u2019s verdict with the request, the answer, the JSON pointer, expected and actual, and the storyboard text it comes from.'),
         h('p', { id: 'storyboard-progress', class: 'hint', role: 'status' }),
         h('div', { id: 'storyboards' })];
@@ -458,14 +477,34 @@ class AdcpInspector extends HTMLElement {
     const button = this.querySelector('#run-storyboards');
     const progress = this.querySelector('#storyboard-progress');
     const ids = this.querySelector('#storyboard-ids').value.split(/[\s,]+/).filter(Boolean);
+    const checked = (id) => this.querySelector(`#${id}`).checked;
+    const brandJsonUrl = this.querySelector('#sb-brand-json').value.trim();
+    const budget = this.querySelector('#sb-budget').value.trim();
+    const request = {
+      ...(ids.length ? { ids } : {}),
+      ...(checked('sb-webhooks') ? {} : { webhooks: false }),
+      ...(checked('sb-allow-http') ? { allowHttp: true } : {}),
+      ...(checked('sb-rate-limit-trip') ? { rateLimitTrip: true } : {}),
+      ...(checked('sb-seeded-state') ? { seededState: true } : {}),
+      ...(brandJsonUrl ? { brandJsonUrl } : {}),
+      ...(budget ? { budgetSeconds: Number(budget) } : {}),
+    };
+    const used = [
+      request.webhooks === false ? 'no webhook receiver' : null,
+      request.allowHttp ? 'http and local URLs allowed' : null,
+      request.rateLimitTrip ? 'rate-limit trip' : null,
+      request.seededState ? 'seeded state' : null,
+      brandJsonUrl ? `brand.json ${brandJsonUrl}` : null,
+      budget ? `budget ${budget} s` : null,
+    ].filter(Boolean);
     button.disabled = true;
     box.replaceChildren();
     progress.textContent = 'Discovering the agent and selecting the storyboards…';
     try {
-      const report = await api('POST', `/api/agents/${this.agentId}/storyboards`, ids.length ? { ids } : {});
+      const report = await api('POST', `/api/agents/${this.agentId}/storyboards`, request);
       const c = report.counts.storyboards;
       progress.textContent = `Done in ${(report.duration_ms / 1000).toFixed(1)} s: ${c.passed} passed, ${c.failed} failed, ${c.not_applicable} not applicable, ${c.skipped} skipped, ${c.harness_fault} harness faults.`;
-      box.replaceChildren(storyboardReport(report));
+      box.replaceChildren(h('p', { class: 'hint', id: 'storyboard-options-used' }, `Run options: ${used.length ? used.join(' · ') : 'the defaults'}.`), storyboardReport(report));
     } catch (err) {
       progress.textContent = '';
       box.replaceChildren(h('p', { class: 'bad' }, err.message));
