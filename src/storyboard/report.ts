@@ -34,7 +34,7 @@ export function progressLine(outcome: StoryboardOutcome, index: number, total: n
   const counts = countSteps(outcome.steps);
   const why =
     outcome.verdict === 'not_applicable' || outcome.verdict === 'harness_fault'
-      ? `: ${plain(outcome.detail ?? outcome.skip?.detail ?? '', 160)}`
+      ? `: ${plain(outcome.detail ?? outcome.skip?.detail ?? outcome.steps.find((s) => s.fault !== undefined)?.fault ?? '', 160)}`
       : '';
   return `[${String(index + 1).padStart(String(total).length)}/${total}] ${MARK[outcome.verdict]} ${outcome.id} (${counts}, ${(outcome.duration_ms / 1000).toFixed(1)} s)${why}`;
 }
@@ -99,7 +99,7 @@ export function renderSummary(report: RunReport, options: { verbose?: boolean } 
   out.push('');
   for (const s of report.storyboards) {
     out.push(`${MARK[s.verdict]} ${s.id} - ${plain(s.title, 100)} [${LABEL[s.verdict]}]`);
-    if (s.detail !== undefined && (s.steps.length === 0 || s.verdict === 'harness_fault'))
+    if (s.detail !== undefined && (s.steps.length === 0 || s.verdict !== 'passed'))
       out.push(`    ${plain(s.detail, 400)}`);
     if (s.cut_short !== undefined) out.push(`    cut short: ${plain(s.cut_short)}`);
     const shown = s.steps.filter(
@@ -120,13 +120,17 @@ export function renderSummary(report: RunReport, options: { verbose?: boolean } 
     `time:        ${(report.duration_ms / 1000).toFixed(1)} s`,
   );
   if (report.cut_short !== undefined)
-    out.push(`CUT SHORT: ${plain(report.cut_short, 400)} (the storyboards not run are listed as harness faults)`);
+    out.push(
+      `CUT SHORT: ${plain(report.cut_short, 400)}${report.storyboards.length === 0 ? '' : ' (the storyboards not run are listed as harness faults)'}`,
+    );
   out.push(
     report.counts.storyboards.failed > 0
       ? 'verdict: the agent failed storyboards it must pass'
       : report.cut_short !== undefined
         ? 'verdict: incomplete run'
-        : 'verdict: nothing the agent owns failed',
+        : report.counts.storyboards.harness_fault > 0
+          ? `verdict: nothing the agent owns failed, but ${report.counts.storyboards.harness_fault} storyboard(s) were not fully graded (harness faults): read their faults`
+          : 'verdict: nothing the agent owns failed',
   );
   return `${out.join('\n')}\n`;
 }

@@ -180,6 +180,11 @@ export async function runStoryboards(options: RunStoryboardsOptions): Promise<Ru
     try {
       const found = await probe.client.discover({ signal, timeoutMs: options.stepTimeoutMs ?? 30_000 });
       report.protocol = found.protocol;
+      // Neither get_adcp_capabilities nor the tool list could be had: no storyboard can be graded.
+      if (found.capabilities === undefined && found.tools === undefined) {
+        report.cut_short = `could not discover the agent at ${options.agentUrl} (get_adcp_capabilities: ${found.capabilitiesProblem ?? 'no answer'}; tool list: ${found.toolsProblem ?? 'no answer'}): is the agent running, and is this its MCP endpoint or A2A URL?`;
+        return finish(report, started);
+      }
       if (found.capabilities?.status === 'completed' && isJsonObject(found.capabilities.data))
         capabilities = found.capabilities.data;
       else
@@ -237,6 +242,16 @@ export async function runStoryboards(options: RunStoryboardsOptions): Promise<Ru
       report.storyboards.push(outcome);
       options.onEvent?.({ type: 'storyboard_end', outcome, index, total: selected.length });
     }
+    const ungraded = report.storyboards.flatMap((s) => s.steps).filter((s) => s.fault === NO_CREDENTIALS).length;
+    if (ungraded > 0)
+      report.notices.push(
+        `${ungraded} step${ungraded === 1 ? ' was' : 's were'} not graded: the agent asked for credentials (HTTP 401) and this run sent none; run again with the agent's token (--auth TOKEN, or ADCP_AUTH_TOKEN)`,
+      );
+    const unseeded = report.storyboards.filter((s) => s.detail?.startsWith(UNSEEDED) === true).map((s) => s.id);
+    if (unseeded.length > 0)
+      report.notices.push(
+        `the fixtures of ${unseeded.join(', ')} were not seeded: the agent lists no comply_test_controller (a sandbox deployment's test controller), so their steps need the fixtures' ids to exist on the agent already`,
+      );
   } finally {
     await receiver?.close();
   }
@@ -367,7 +382,11 @@ function storyboardGate(doc: JsonObject, run: RunContext): { reason: SkipReason;
       if (r === 'webhook_receiver') return run.receiver === undefined;
       return true; // multi_agent (one agent per run) and unknown values
     });
-    if (unmet.length > 0) return { reason: 'requirement_unmet', detail: unmet.map(String).join('; ') };
+    if (unmet.length > 0)
+      return {
+        reason: 'requirement_unmet',
+        detail: unmet.map((r) => REQUIREMENT_HINTS[String(r)] ?? String(r)).join('; '),
+      };
   }
   const families = doc['required_any_of_tools'];
   if (Array.isArray(families) && run.agent.tools !== undefined) {
@@ -397,6 +416,29 @@ function storyboardGate(doc: JsonObject, run: RunContext): { reason: SkipReason;
     }
   }
   return undefined;
+}
+
+/**
+ * What an unmet `requires:` value needs, after its name (storyboard-schema.yaml: the detail names
+ * it, e.g. "controller"), so the operator knows what would make the storyboard apply.
+ */
+const REQUIREMENT_HINTS: Record<string, string> = {
+  controller:
+    'controller: the agent does not list comply_test_controller (served by sandbox deployments only; adcp serve --test-controller)',
+  seeded_state: 'seeded_state: the run was not told prerequisite state was seeded out of band (--seeded-state)',
+  webhook_receiver: 'webhook_receiver: this run has no webhook receiver (--no-webhooks)',
+};
+
+/** The start of a storyboard's detail when its fixtures could not be seeded (no controller). */
+const UNSEEDED = 'fixtures not seeded';
+
+/** The fault of a step the agent refused with HTTP 401 when this run sends no credentials at all. */
+const NO_CREDENTIALS =
+  "the agent asks for credentials (HTTP 401) and this run sends none: not graded; give the agent's token with --auth TOKEN (adcp serve prints its sandbox bearer token)";
+
+/** Whether the run sends any credential: a bearer token, a request signature or headers of the operator's. */
+function sendsCredentials(options: RunStoryboardsOptions): boolean {
+  return options.auth !== undefined || options.signing !== undefined || Object.keys(options.headers ?? {}).length > 0;
 }
 
 /**
@@ -592,6 +634,8 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
     if (prerequisites['controller_seeding'] === true && isJsonObject(doc['fixtures'])) {
       const seeded = await seedFixtures(doc['fixtures'], run, connection('default', undefined), storyboard, outcome);
       if (seeded === 'unsupported') return done();
+      if (seeded === 'skipped')
+        outcome.detail = `${UNSEEDED}: the storyboard seeds its fixtures (${fixtureIds(doc['fixtures']).join(', ')}) through comply_test_controller, which the agent does not list; its steps need them to exist on the agent already`;
     }
     for (const [phaseIndex, phase] of phases.entries()) {
       const phaseId = text(phase['id'], `phase${phaseIndex}`);
@@ -1084,6 +1128,8 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     if (error.code === 'network' || error.code === 'unsafe_url' || error.code === 'store') {
       return { ...base, verdict: 'harness_fault', fault: `environment: ${error.message}` };
     }
+    if (http === 401 && step['auth'] === undefined && !sendsCredentials(run.options))
+      return { ...base, verdict: 'harness_fault', fault: NO_CREDENTIALS };
     if (step['expect_error'] === true && http !== undefined) {
       return gradeLocal(step, base, env, {
         status: 'http_error',
@@ -1107,6 +1153,8 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     ...(errorCode === undefined ? {} : { error_code: errorCode }),
   };
   env.scope.priorSteps.set(base.step_id, body);
+  if (conn.record.status === 401 && step['auth'] === undefined && !sendsCredentials(run.options))
+    return { ...base, verdict: 'harness_fault', fault: NO_CREDENTIALS };
   // comply-test-controller.md, "Capability discovery": "the runner ... treats UNKNOWN_SCENARIO
   // responses as coverage gaps (not failures)".
   if (task === 'comply_test_controller' && errorCode === 'UNKNOWN_SCENARIO' && step['expect_error'] !== true) {
@@ -1854,6 +1902,15 @@ async function rateLimitNotReplayed(step: JsonObject, base: StepOutcome, env: St
   };
 }
 
+/** The ids of a storyboard's `fixtures:` entries (`test-product`, `test-product/test-pricing`), for the report. */
+function fixtureIds(fixtures: JsonObject): string[] {
+  return FIXTURE_SEEDS.flatMap(([key, , ids]) =>
+    (Array.isArray(fixtures[key]) ? fixtures[key].filter(isJsonObject) : []).map((entry) =>
+      ids.map((id) => text(entry[id], '?')).join('/'),
+    ),
+  );
+}
+
 /** Seeds `fixtures:` through comply_test_controller in the DAG order of storyboard-schema.yaml. */
 async function seedFixtures(
   fixtures: JsonObject,
@@ -1911,6 +1968,10 @@ async function seedFixtures(
         step.verdict = isAdcpWireError(error) && error.code === 'network' ? 'harness_fault' : 'failed';
         step.error = (error as Error).message;
         if (step.verdict === 'harness_fault') step.fault = `environment: ${(error as Error).message}`;
+        if (isAdcpWireError(error) && (error.status ?? conn.record.status) === 401 && !sendsCredentials(run.options)) {
+          step.verdict = 'harness_fault';
+          step.fault = NO_CREDENTIALS;
+        }
       }
       step.duration_ms = Date.now() - started;
       outcome.steps.push(step);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { resolveAll, resolvePath, pointerOf, deepSubset } from './paths.js';
 import { evaluateCondition, substitute, UnresolvedSubstitution, type SubstitutionScope } from './substitute.js';
 import { grade, type Observation } from './checks.js';
-import { renderHtml, renderJunit, renderSummary } from './report.js';
+import { progressLine, renderHtml, renderJunit, renderSummary } from './report.js';
 import type { RunReport } from './types.js';
 import { assertJwksPurpose, authServerMetadataUrl, protectedResourceUrl, refusal } from './runner-tasks.js';
 import { expandAssetDirectives } from './request-builder.js';
@@ -260,6 +260,35 @@ describe('storyboard reports', () => {
     assert.ok(!text.includes('\u001b') && !text.includes('\u0000') && !text.includes('\u202e'));
     assert.match(text, /expected "x"/);
     assert.match(text, /verdict: the agent failed/);
+  });
+
+  it('says why a storyboard is a harness fault in its progress line, and that a run of faults was not graded', () => {
+    const step = report.storyboards[0]!.steps[0]!;
+    const faulted: RunReport = {
+      ...report,
+      counts: {
+        storyboards: { passed: 0, failed: 0, not_applicable: 0, skipped: 0, harness_fault: 1 },
+        steps: { passed: 0, failed: 0, not_applicable: 0, skipped: 0, harness_fault: 1 },
+      },
+      exit_code: 0,
+      storyboards: [
+        {
+          ...report.storyboards[0]!,
+          verdict: 'harness_fault',
+          steps: [{ ...step, verdict: 'harness_fault', validations: [], fault: 'environment: ECONNRESET' }],
+        },
+      ],
+    };
+    assert.match(
+      progressLine(faulted.storyboards[0]!, 0, 1),
+      /HARN sb \(0 passed, 1 harness, 0\.0 s\): environment: ECONNRESET$/,
+    );
+    assert.match(
+      renderSummary(faulted),
+      /verdict: nothing the agent owns failed, but 1 storyboard\(s\) were not fully graded/,
+    );
+    const none: RunReport = { ...faulted, storyboards: [], cut_short: 'could not discover the agent at x' };
+    assert.match(renderSummary(none), /CUT SHORT: could not discover the agent at x\n/);
   });
 });
 

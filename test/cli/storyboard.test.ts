@@ -6,6 +6,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
@@ -159,5 +161,102 @@ describe('adcp storyboard', { concurrency: 1 }, () => {
       2,
     );
     assert.match(unknown.err(), /no storyboard no_such_storyboard/);
+  });
+});
+
+// A newcomer's run (issue 35): the mistakes a seller makes first get a verdict that says what to do.
+describe('adcp storyboard run, as a newcomer runs it', { concurrency: 1 }, () => {
+  let serve: ServeProcess;
+  let dir: string;
+  before(async () => {
+    // A seller that asks for a bearer token and serves no comply_test_controller.
+    serve = await spawnServe(['--auth-token', 'tok-newcomer-0123456789']);
+    dir = mkdtempSync(join(tmpdir(), 'adcp-storyboard-newcomer-'));
+  });
+  after(async () => {
+    await serve.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says nothing answers at the URL, exit 3, instead of grading a missing agent', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const cli = io(dir);
+    const code = await main(
+      ['storyboard', 'run', `http://127.0.0.1:${port}/mcp`, '--compliance-dir', COMPLIANCE, '--protocol', 'mcp'],
+      cli,
+    );
+    assert.equal(code, 3, cli.out());
+    assert.match(cli.out(), /CUT SHORT: could not discover the agent at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    assert.match(cli.out(), /is the agent running/);
+    assert.doesNotMatch(cli.out(), /storyboards listed|listed as harness faults|FAIL/);
+  });
+
+  it('grades no step the agent refused for want of a token, and says to give it with --auth', async () => {
+    const cli = io(dir);
+    const code = await main(
+      ['storyboard', 'run', serve.mcp, '--compliance-dir', COMPLIANCE, '--id', 'schema_validation', '--json'],
+      cli,
+    );
+    const report = JSON.parse(cli.out()) as RunReport;
+    const storyboard = report.storyboards[0]!;
+    assert.equal(storyboard.verdict, 'harness_fault');
+    assert.equal(report.counts.storyboards.failed, 0, 'nothing is blamed on the agent');
+    assert.equal(code, 0);
+    const refused = storyboard.steps.filter((s) => s.verdict === 'harness_fault');
+    assert.ok(refused.length > 0);
+    for (const step of refused) assert.match(step.fault ?? '', /HTTP 401.*--auth TOKEN/);
+    assert.ok(report.notices.some((n) => /not graded: the agent asked for credentials .*--auth TOKEN/.test(n)));
+    // The progress line says why, never an empty detail.
+    assert.match(cli.err(), /HARN schema_validation \([^)]*\): \w/);
+    // With the token, the same storyboard is graded.
+    const authed = io(dir);
+    await main(
+      [
+        'storyboard',
+        'run',
+        serve.mcp,
+        '--compliance-dir',
+        COMPLIANCE,
+        '--id',
+        'schema_validation',
+        '--auth',
+        'tok-newcomer-0123456789',
+        '--json',
+      ],
+      authed,
+    );
+    const graded = JSON.parse(authed.out()) as RunReport;
+    assert.ok(graded.storyboards[0]!.steps.every((s) => s.fault === undefined || !/HTTP 401/.test(s.fault)));
+    assert.equal(graded.notices.filter((n) => /credentials/.test(n)).length, 0);
+  });
+
+  it('says what a storyboard without the test controller needs: the requirement, the unseeded fixtures', async () => {
+    const cli = io(dir);
+    await main(
+      [
+        'storyboard',
+        'run',
+        serve.mcp,
+        '--compliance-dir',
+        COMPLIANCE,
+        '--auth',
+        'tok-newcomer-0123456789',
+        '--id',
+        'comply_controller_mode_gate',
+        '--id',
+        'idempotency',
+      ],
+      cli,
+    );
+    const out = cli.out();
+    assert.match(
+      out,
+      /n\/a {2}comply_controller_mode_gate[^\n]*\n {4}controller: the agent does not list comply_test_controller/,
+    );
+    assert.match(out, /note: the fixtures of idempotency were not seeded: the agent lists no comply_test_controller/);
+    assert.match(out, /\n {4}fixtures not seeded: the storyboard seeds its fixtures \(test-product/);
   });
 });
