@@ -348,11 +348,22 @@ async function run(argv: string[], io: CliIo): Promise<number> {
           progress.write(`${progressLine(event.outcome, event.index, event.total)}\n`);
       },
     });
-    if (v.junit !== undefined) writeFileSync(path.resolve(io.cwd, v.junit), renderJunit(report));
-    if (v.html !== undefined) writeFileSync(path.resolve(io.cwd, v.html), renderHtml(report));
+    const written: string[] = [];
+    if (v.junit !== undefined) {
+      const file = path.resolve(io.cwd, v.junit);
+      writeFileSync(file, renderJunit(report));
+      written.push(`JUnit XML: ${file}`);
+    }
+    if (v.html !== undefined) {
+      const file = path.resolve(io.cwd, v.html);
+      writeFileSync(file, renderHtml(report));
+      written.push(`HTML report: ${file}`);
+    }
     io.stdout.write(
       v.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderSummary(report, { verbose: v.verbose === true }),
     );
+    // Last, where the eye lands: where the reports went.
+    for (const line of written) progress.write(`adcp storyboard: ${printable(line)}\n`);
     if (report.storyboards.length === 0 && report.cut_short !== undefined) return EXIT.unreachable;
     if (report.exit_code === 1) return EXIT.failed;
     if (report.cut_short !== undefined) return EXIT.pending;

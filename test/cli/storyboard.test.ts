@@ -114,6 +114,9 @@ describe('adcp storyboard', { concurrency: 1 }, () => {
     const junit = readFileSync(join(dir, 'r.xml'), 'utf8');
     assert.match(junit, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
     assert.match(junit, /<testsuite name="capability_discovery" tests="2" failures="0"/);
+    // The last lines say where the reports went.
+    assert.match(cli.err(), /adcp storyboard: JUnit XML: .*r\.xml\n/);
+    assert.match(cli.err(), /adcp storyboard: HTML report: .*r\.html\n$/);
     const html = readFileSync(join(dir, 'r.html'), 'utf8');
     assert.match(html, /^<!doctype html>/);
     assert.doesNotMatch(html, /<script|<link |src=/i, 'self-contained, no script');
