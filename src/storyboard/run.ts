@@ -35,6 +35,8 @@ import {
   type FetchRules,
 } from './runner-tasks.js';
 import { MemoryReplayStore } from '../signing/replay-store.js';
+import { CALL_METHODS, runVectorPhase, type HttpRecord } from './signed-requests.js';
+import { loadSigningVectors, type SigningVectorSet } from './signed-vectors.js';
 import { verifyWebhookSignature } from '../webhooks/verify-webhook-signature.js';
 
 export interface RunStoryboardsOptions {
@@ -70,6 +72,12 @@ export interface RunStoryboardsOptions {
   schema?: (path: string, value: unknown) => ValidationResult;
   /** Told as the run goes (terminal progress). */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * The request-signing conformance vectors folder (keys.json, positive/, negative/) the
+   * signed_requests storyboard grades with, re-signed with its test keys (decision 0230). Default:
+   * the compliance suite's test-vectors/request-signing/, when it has one.
+   */
+  signingVectors?: string;
   /** Sign every request (RFC 9421, AdCP request profile), as AdcpClient's `signing`. */
   signing?: RequestSigningOptions;
   /** Origins besides the agent's that `auth` and `headers` may go to (AdcpClient's `credentialOrigins`). */
@@ -316,13 +324,6 @@ interface RunContext {
   compliance: ComplianceRelease;
 }
 
-/** What the last HTTP exchange of a client looked like (for http_status checks and the report). */
-interface HttpRecord {
-  status?: number | undefined;
-  headers?: Record<string, string> | undefined;
-  sent?: unknown;
-}
-
 function clientFor(
   options: RunStoryboardsOptions,
   adcpVersion: string,
@@ -332,18 +333,41 @@ function clientFor(
   const record: HttpRecord = {};
   const base = options.fetch ?? globalThis.fetch;
   const recording: typeof fetch = async (input, init) => {
+    let rewritten: HttpRecord['rewritten'];
     if (init?.method === 'POST' && typeof init.body === 'string' && init.body.length < 256 * 1024) {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const headers = Object.fromEntries(new Headers(init.headers).entries());
+      record.lastPost = { url, headers };
+      let rpc: { method?: unknown; params?: unknown } | undefined;
       try {
-        const rpc = JSON.parse(init.body) as { method?: string; params?: unknown };
-        if (rpc.method !== 'initialize' && rpc.method !== 'notifications/initialized' && rpc.method !== 'tools/list')
-          record.sent = rpc.params;
+        rpc = JSON.parse(init.body) as { method?: unknown; params?: unknown };
       } catch {
         // not JSON: nothing to show
+      }
+      if (
+        rpc !== undefined &&
+        rpc.method !== 'initialize' &&
+        rpc.method !== 'notifications/initialized' &&
+        rpc.method !== 'tools/list'
+      )
+        record.sent = rpc.params;
+      // The signed_requests vectors: this call goes out with the vector's signature headers.
+      if (record.rewrite !== undefined && typeof rpc?.method === 'string' && CALL_METHODS.has(rpc.method)) {
+        const rewrite = record.rewrite;
+        record.rewrite = undefined;
+        rewritten = rewrite(url, headers, init.body);
+        record.rewritten = rewritten;
+        input = rewritten.url;
+        init = { ...init, headers: rewritten.headers, body: rewritten.body };
       }
     }
     const response = await base(input, init);
     record.status = response.status;
     record.headers = Object.fromEntries(response.headers.entries());
+    if (rewritten !== undefined) {
+      rewritten.status = response.status;
+      rewritten.answer = record.headers;
+    }
     return response;
   };
   const headers = { ...options.headers, ...extra };
@@ -676,7 +700,38 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
         .map((id) => phaseStates.get(id)?.tripped)
         .find((cause) => cause !== undefined);
       const statefulCount = steps.filter((s) => s['stateful'] === true).length;
-      if (steps.length === 0 && phaseSkip === undefined) {
+      const vectorKind =
+        storyboard.id === 'signed_requests' && (phaseId === 'positive_vectors' || phaseId === 'negative_vectors')
+          ? phaseId === 'positive_vectors'
+            ? 'positive'
+            : 'negative'
+          : undefined;
+      if (steps.length === 0 && phaseSkip === undefined && vectorKind !== undefined) {
+        // signed-requests.yaml: one generated step per conformance vector (decision 0230).
+        const fault = await vectorPhase(vectorKind, phaseId, phaseIndex, {
+          run,
+          kit,
+          storyboard,
+          connection: connection('default', undefined),
+          onStep: (step) => {
+            outcome.steps.push(step);
+            run.options.onEvent?.({ type: 'step', storyboard: storyboard.id, step });
+          },
+        });
+        if (fault !== undefined) {
+          outcome.steps.push({
+            phase_id: phaseId,
+            step_id: '(generated)',
+            title: text(phase['title'], phaseId),
+            task: '',
+            verdict: 'harness_fault',
+            fault,
+            validations: [],
+            duration_ms: 0,
+            source: { storyboard: storyboard.file, location: `phases[${phaseIndex}]` },
+          });
+        }
+      } else if (steps.length === 0 && phaseSkip === undefined) {
         // A phase whose steps the runner must generate (signed-requests: one per conformance vector).
         const fault = `phase ${phaseId} has no steps in the storyboard: its steps are generated by the runner${typeof phase['$comment'] === 'string' ? ` (${phase['$comment'].trim().split('\n')[0]}...)` : ''}, which this runner does not do yet; not graded`;
         outcome.steps.push({
@@ -837,6 +892,60 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
   }
   outcome.verdict = verdictOf(outcome);
   return done();
+}
+
+/**
+ * The signed_requests vector phases (decision 0230): the vectors from `signingVectors` or the
+ * release's test-vectors/request-signing/, each re-signed and sent over the storyboard's own
+ * connection. Returns why the phase could not be graded at all (a harness fault), or undefined.
+ */
+async function vectorPhase(
+  kind: 'positive' | 'negative',
+  phaseId: string,
+  phaseIndex: number,
+  ctx: {
+    run: RunContext;
+    kit: unknown;
+    storyboard: Storyboard;
+    connection: ReturnType<typeof clientFor>;
+    onStep: (step: StepOutcome) => void;
+  },
+): Promise<string | undefined> {
+  const { run } = ctx;
+  let vectors: SigningVectorSet | undefined;
+  try {
+    vectors = loadSigningVectors(run.compliance, run.options.signingVectors);
+  } catch (error) {
+    return `the request-signing vectors could not be read: ${(error as Error).message}`;
+  }
+  if (vectors === undefined) {
+    return run.options.signingVectors === undefined
+      ? `the compliance suite has no ${'test-vectors/request-signing/'} (keys.json, positive/, negative/): give the request-signing vectors folder (--signing-vectors DIR, runStoryboards({ signingVectors })); phase ${phaseId} is not graded`
+      : `no keys.json in ${run.options.signingVectors}: not a request-signing vectors folder; phase ${phaseId} is not graded`;
+  }
+  const capability = resolvePath(run.agent.capabilities, 'request_signing')?.value;
+  await runVectorPhase(
+    kind,
+    phaseId,
+    {
+      vectors,
+      conn: ctx.connection,
+      fetch: run.options.fetch ?? globalThis.fetch,
+      agent: {
+        endpoint: run.options.agentUrl,
+        capability: isJsonObject(capability) ? capability : {},
+        tools: run.agent.tools,
+      },
+      kit: ctx.kit,
+      runKeyid: run.options.signing?.keyid,
+      storyboardFile: ctx.storyboard.file,
+      phaseIndex,
+      timeoutMs: run.options.stepTimeoutMs ?? 30_000,
+      signal: run.signal,
+    },
+    ctx.onStep,
+  );
+  return undefined;
 }
 
 /** A YAML scalar as text (`fallback` for anything else). */
