@@ -345,7 +345,8 @@ export interface ResignedHeaders {
  * wire). Its `Signature-Input` is kept byte for byte except `created`/`expires` (moved from the
  * vector's reference_now to `now`, the window kept) and each `nonce` (fresh: the agent's replay
  * cache outlives one vector). When the vector's own sig1 verifies over its own request with the
- * key of keys.json, the live request is signed afresh with that key over the same components, so
+ * key of keys.json, or the vector is one of the runner contract's (016, 017, 020), the live
+ * request is signed afresh with the keyid's key over the same components, so
  * its defect (wrong tag, bad digest, revoked or governance key, window) is the only one; when it
  * does not, the vector's bytes are sent as they are (a placeholder is its defect, or stands where
  * an earlier check must refuse). A `Content-Digest` that matches the vector's body is recomputed
@@ -400,9 +401,14 @@ export function resignHeaders(
   out['signature-input'] = newInput;
   if (signature === undefined) return { headers: out, how: 'kept', notes };
   const original = sig1Of(input, signature);
-  // Vector 020 carries positive/001's bytes under another nonce: its fill is signed afresh as asked.
-  const valid = original !== undefined && (options.keyid !== undefined || verifiesWith(vector.request, original, keys));
-  if (!valid) {
+  // The contract vectors are signed by the runner with their keyid (signed-requests-runner.yaml:
+  // "The runner signs vector 017 with this keyid"); 017 and 020 carry positive/001's bytes.
+  const resign =
+    original !== undefined &&
+    (vector.requires_contract !== undefined ||
+      options.keyid !== undefined ||
+      verifiesWith(vector.request, original, keys));
+  if (!resign) {
     out['signature'] = signature;
     notes.push("the vector's Signature bytes kept (they do not verify over the vector's own request)");
     return { headers: out, how: 'kept', notes };
