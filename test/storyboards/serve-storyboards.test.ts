@@ -22,12 +22,9 @@ const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const COMPLIANCE = `${SHARED}compliance/3.1.19/`;
 
 const NOT_YET = 'the kit does not do it yet (docs/kit.md, "What it does not do yet")';
-const RUNNER = 'src/storyboard does not implement this runner task or request builder yet (the agent is not graded)';
 /** `storyboard/phase/step` -> why it may fail. */
 const KNOWN: Record<string, string> = {
   'billing_gate_dispatch/per_agent_gate_reject/sync_accounts_passthrough_rejects_agent': `${NOT_YET}: billing gates`,
-  'signed_requests/positive_vectors/(generated)': RUNNER,
-  'signed_requests/negative_vectors/(generated)': RUNNER,
   'webhook_emission/signing_keys_published/fetch_brand_json':
     'graded since the runner fetches brand.json (fetch_brand_jwks): the seller serves its webhook keys at /.well-known/jwks.json only; not yet examined',
   'webhook_emission/signing_keys_published/assert_webhook_signing_key_present':
@@ -37,7 +34,7 @@ const KNOWN: Record<string, string> = {
   'media_buy_seller/available_actions/discover_product_action_template/get_product_allowed_actions': `${NOT_YET}: products' allowed_actions`,
 };
 /** Steps passed over each wire (a ratchet: never fewer). */
-const PASSED_AT_LEAST = 192;
+const PASSED_AT_LEAST = 214;
 
 /** The compliance runner's public test key (signed-requests-runner.yaml), private half from keys.json. */
 function runnerKey() {
@@ -51,13 +48,16 @@ function runnerKey() {
 /**
  * A fetch signing what the sandbox requires signed: create_media_buy calls and requests carrying a
  * webhook `authentication` block. Every other request goes unsigned (the sandbox keeps at most 100
- * signatures per keyid in its replay window, the runner contract's grading cap).
+ * signatures per keyid in its replay window, the runner contract's grading cap). The
+ * signed_requests vectors go out as the runner built them: they carry no bearer token, as the
+ * vectors carry none (decision 0230).
  */
 function selectiveSigningFetch(): typeof fetch {
   const signed = createSigningFetch(fetch, runnerKey());
   return (input, init) => {
     const body = typeof init?.body === 'string' ? init.body : '';
-    const wanted = body.includes('create_media_buy') || /"authentication"\s*:/.test(body);
+    const bearer = new Headers(init?.headers).has('authorization');
+    const wanted = bearer && (body.includes('create_media_buy') || /"authentication"\s*:/.test(body));
     return wanted ? signed(input, init) : fetch(input, init);
   };
 }
@@ -92,6 +92,7 @@ describe('adcp serve --sandbox --test-controller against every storyboard it sel
         compliance: loadComplianceDir(COMPLIANCE),
         auth: seller.token,
         fetch: selectiveSigningFetch(),
+        signingVectors: `${SHARED}request-signing-vectors`,
         budgetMs: 300_000,
       });
       const unexpected: string[] = [];
