@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand, parsePort, parseSeconds, printable, UsageError, usageError } from './args.js';
 import { CONNECTION_HELP, CONNECTION_OPTIONS, readConnection } from './connection-flags.js';
@@ -54,6 +54,12 @@ ${CONNECTION_HELP.replace('  --timeout SECONDS        give up after this long (d
   --rate-limit-trip        offer the rate_limit_trip_runner contract: trip the agent's limiter
                            with up to max_attempts (50-500) sequential writes, then check the
                            RATE_LIMITED answer is not replayed from the idempotency cache
+  --signing-vectors DIR    the request-signing conformance vectors (keys.json, positive/,
+                           negative/, as in the spec's test-vectors/request-signing/) that
+                           signed_requests grades with: each vector is re-signed for the agent
+                           with the test kit's keys from keys.json, its defect kept, and sent
+                           without the bearer token or --sign-key's signature; default: the
+                           suite's own test-vectors/request-signing/ when it has one
   --junit FILE             also write JUnit XML
   --html FILE              also write one self-contained HTML report
   --verbose                list every step in the terminal, not only the ones that did not pass
@@ -270,6 +276,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         'brand-json': { type: 'string' },
         'allow-http': { type: 'boolean' },
         'rate-limit-trip': { type: 'boolean' },
+        'signing-vectors': { type: 'string' },
         junit: { type: 'string' },
         html: { type: 'string' },
         verbose: { type: 'boolean' },
@@ -296,6 +303,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     const brandJson = v['brand-json'];
     if (brandJson !== undefined && !/^https?:\/\//i.test(brandJson))
       throw new UsageError(`--brand-json takes an http(s) URL, not '${printable(brandJson)}'.`);
+    const signingVectors = v['signing-vectors'] === undefined ? undefined : path.resolve(io.cwd, v['signing-vectors']);
+    if (signingVectors !== undefined && !existsSync(path.join(signingVectors, 'keys.json')))
+      throw new UsageError(
+        `--signing-vectors ${printable(v['signing-vectors'] ?? '')} has no keys.json: give the request-signing vectors folder (keys.json, positive/, negative/).`,
+      );
     const compliance = await loadSource(v, io);
     const { runStoryboards } = await import('../storyboard/run.js');
     const { ComplianceError, selectStoryboards } = await import('../storyboard/index.js');
@@ -331,6 +343,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       ...(brandJson === undefined ? {} : { brandJsonUrl: brandJson }),
       ...(v['allow-http'] === true ? { allowHttp: true } : {}),
       ...(v['rate-limit-trip'] === true ? { rateLimitTrip: true } : {}),
+      ...(signingVectors === undefined ? {} : { signingVectors }),
       webhooks:
         v['no-webhooks'] === true
           ? false

@@ -164,6 +164,12 @@ describe('adcp storyboard', { concurrency: 1 }, () => {
       2,
     );
     assert.match(unknown.err(), /no storyboard no_such_storyboard/);
+    const vectors = io(dir);
+    assert.equal(
+      await main(['storyboard', 'run', serve.mcp, '--compliance-dir', COMPLIANCE, '--signing-vectors', dir], vectors),
+      2,
+    );
+    assert.match(vectors.err(), /--signing-vectors .* has no keys\.json/);
   });
 });
 
