@@ -43,7 +43,10 @@ export function toolInputSchema(tool: string, version: string = DEFAULT_RELEASE)
 
 /**
  * A tool's discovery `outputSchema`: the projection of the release's canonical response schema
- * (clients check `structuredContent` against it, so it must accept what this release answers).
+ * (clients check `structuredContent` against it, so it must accept what this release answers),
+ * with `type: "object"` at its root as MCP requires of an `outputSchema` (the SDK client refuses
+ * the whole `tools/list` otherwise). A response schema without a root `type` (3.1
+ * preview-creative-response.json: `allOf` and `oneOf` of objects) accepts only objects anyway.
  */
 export function toolOutputSchema(tool: string, version: string = DEFAULT_RELEASE): Json | undefined {
   const bundle = loadSchemaBundle(version);
@@ -52,6 +55,7 @@ export function toolOutputSchema(tool: string, version: string = DEFAULT_RELEASE
   if (found === undefined) {
     const entry = bundle.tool(tool);
     found = entry === undefined ? null : projectSchema(bundle, entry.response);
+    if (found !== null && found['type'] === undefined) found = { ...found, type: 'object' };
     outputs.set(key, found);
   }
   return found ?? undefined;
