@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/types.js';
 import { createMediaBuyKit, type MediaBuyKit } from '../kit/media-buy-kit.js';
-import type { BuyDecision, ProposedBuy } from '../kit/seller.js';
+import type { BuyDecision, ProposalDraft, ProposedBuy } from '../kit/seller.js';
 import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
 import { ControllerError, type ControllerScenario } from '../server/tools/test-controller.js';
 import { CATALOG, findProduct, productToWire, searchCatalog } from './catalog.js';
@@ -46,6 +46,39 @@ function catalogFormats(): Format[] {
     }
   }
   return [...seen.values()];
+}
+
+/**
+ * The reference seller's plans for a brief: the two best-ranked guaranteed products as one plan,
+ * the two best-ranked auction products as another (60/40, or all on one), each when it has any.
+ */
+function proposePlans(products: readonly Product[]): ProposalDraft[] {
+  const plan = (name: string, picked: Product[]): ProposalDraft[] => {
+    const [first, second] = picked;
+    if (first === undefined) return [];
+    return [
+      {
+        name,
+        allocations:
+          second === undefined
+            ? [{ product_id: first.product_id, allocation_percentage: 100 }]
+            : [
+                { product_id: first.product_id, allocation_percentage: 60 },
+                { product_id: second.product_id, allocation_percentage: 40 },
+              ],
+      },
+    ];
+  };
+  return [
+    ...plan(
+      'Guaranteed plan',
+      products.filter((p) => p.delivery_type === 'guaranteed'),
+    ),
+    ...plan(
+      'Auction plan',
+      products.filter((p) => p.delivery_type !== 'guaranteed'),
+    ),
+  ];
 }
 
 /** The seller's decision of a new buy under its approval mode (see `ApprovalMode`). */
@@ -131,6 +164,8 @@ export function sellerKit(db: SellerDb, now: () => number, policy: SellerPolicy)
       products: ({ brief, filters }) =>
         searchCatalog(brief, filters).map((p) => productToWire(p) as unknown as Product),
       formats: catalogFormats(),
+      // Plans from the catalog's own products only (a controller-seeded product is not proposed).
+      propose: (_query, products) => proposePlans(products.filter((p) => findProduct(p.product_id) !== undefined)),
       decide: (buy) => decideBuy(db, policy, buy),
     },
   });

@@ -24,23 +24,6 @@ export interface SellerToolDeps {
   beforeWork?: (tool: string, args: JsonObject, signal: AbortSignal) => Promise<void>;
 }
 
-/** The kit's tools the seller serves. */
-const KIT_TOOLS = [
-  'get_products',
-  'create_media_buy',
-  'update_media_buy',
-  'get_media_buys',
-  'get_media_buy_delivery',
-  'sync_creatives',
-  'list_creatives',
-  'list_creatives',
-  'list_creative_formats',
-  'sync_accounts',
-  'list_accounts',
-  'sync_governance',
-  'provide_performance_feedback',
-];
-
 function invalid(message: string, field: string): AdcpToolError {
   return new AdcpToolError('INVALID_REQUEST', message, { field });
 }
@@ -71,20 +54,19 @@ const BEFORE: Record<string, (args: JsonObject, ctx: ToolContext, deps: SellerTo
  */
 export function sellerTools(deps: SellerToolDeps): AdcpToolDefinition[] {
   const { kit, fault } = deps;
-  return kit.tools
-    .filter((tool) => KIT_TOOLS.includes(tool.name))
-    .map((tool): AdcpToolDefinition => ({
-      ...tool,
-      handler: async (args, ctx) => {
-        fault(tool.name, args, ctx);
-        await BEFORE[tool.name]?.(args, ctx, deps);
-        const answer = await tool.handler(args, ctx);
-        if (tool.name === 'get_products' && Array.isArray(answer.products)) {
-          const count = answer.products.length;
-          return { message: `Found ${count} product${count === 1 ? '' : 's'}`, ...answer };
-        }
-        if (tool.name === 'create_media_buy') await deps.afterEffect?.('create_media_buy', ctx.headers);
-        return answer;
-      },
-    }));
+  // Every tool the kit has: the capabilities the seller declares are the kit's own (seller-kit.ts).
+  return kit.tools.map((tool): AdcpToolDefinition => ({
+    ...tool,
+    handler: async (args, ctx) => {
+      fault(tool.name, args, ctx);
+      await BEFORE[tool.name]?.(args, ctx, deps);
+      const answer = await tool.handler(args, ctx);
+      if (tool.name === 'get_products' && Array.isArray(answer.products)) {
+        const count = answer.products.length;
+        return { message: `Found ${count} product${count === 1 ? '' : 's'}`, ...answer };
+      }
+      if (tool.name === 'create_media_buy') await deps.afterEffect?.('create_media_buy', ctx.headers);
+      return answer;
+    },
+  }));
 }

@@ -275,12 +275,13 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       // What the tools and configuration cannot tell (adcp, protocols and signing are generated).
       capabilities: {
         account: { supported_billing: ['operator', 'agent'] },
+        // What the kit states of itself (buying modes, proposals, conversion tracking, audiences).
+        ...kit.capabilities,
         media_buy: {
+          ...(kit.capabilities.media_buy as JsonObject),
           features: { async_media_buy: true, webhooks: true, creative_sync: true },
           channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
-          creative_approval_mode: 'auto_approve',
         },
-        creative: { has_creative_library: true },
         // The media-buy specialisms whose storyboards the seller is walked against (issue 31).
         specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
       },

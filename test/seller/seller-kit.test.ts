@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createMediaBuyKit, MemoryKitRecords } from '../../src/kit/index.js';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/start-reference-seller.js';
 
 type Json = Record<string, unknown>;
@@ -59,6 +60,31 @@ describe('reference seller on the media-buy kit', () => {
     const caps = (await call('get_adcp_capabilities', {})).body;
     assert.deepEqual(caps.specialisms, ['sales-guaranteed', 'sales-non-guaranteed']);
     assert.equal((caps.media_buy as Json).creative_approval_mode, 'auto_approve');
+  });
+
+  it("serves every tool of the kit and declares the kit's capabilities", async () => {
+    const kit = createMediaBuyKit({ records: new MemoryKitRecords(), seller: { products: () => [] } });
+    const served = new Set((await client.listTools()).tools.map((t) => t.name));
+    assert.deepEqual(
+      kit.tools.map((t) => t.name).filter((name) => !served.has(name)),
+      [],
+    );
+    const media = (await call('get_adcp_capabilities', {})).body.media_buy as Json;
+    assert.deepEqual(media.buying_modes, ['brief', 'refine']);
+    assert.equal(media.supports_proposals, true);
+    assert.deepEqual(media.conversion_tracking, { multi_source_event_dedup: true });
+    assert.equal((media.audience_targeting as Json).minimum_audience_size, 1);
+    // A brief's answer carries the seller's plans, each of its own catalog products, summing to 100 %.
+    const answer = (await call('get_products', { buying_mode: 'brief', brief: 'premium sports video' })).body;
+    const proposals = answer.proposals as Json[];
+    assert.ok(proposals.length > 0, JSON.stringify(answer));
+    for (const proposal of proposals) {
+      const shares = (proposal.allocations as Json[]).map((a) => a.allocation_percentage as number);
+      assert.equal(
+        shares.reduce((sum, n) => sum + n, 0),
+        100,
+      );
+    }
   });
 
   it('updates, pauses and cancels the buys its create_media_buy made, with the spec errors', async () => {
