@@ -291,6 +291,7 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
       return buildAgentCard(cardInput(req), 'legacy');
     }
     if (path === ADCP_SERVER_PATHS.jwks && options.publicJwks !== undefined) return options.publicJwks;
+    if (path === ADCP_SERVER_PATHS.brandJson && options.brandJson !== undefined) return options.brandJson;
     if (requestAuth !== undefined && path.startsWith(PROTECTED_RESOURCE_PREFIX)) {
       return requestAuth.metadataAt(path, originOf(req), endpointPaths);
     }

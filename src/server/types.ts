@@ -142,6 +142,13 @@ export interface CreateAdcpServerOptions extends AdcpServingOptions {
   requestSigning?: RequestSigningServerOptions;
   /** Public keys served at `/.well-known/jwks.json` (the webhook signing key's public half). */
   publicJwks?: JsonObject;
+  /**
+   * The operator's brand.json (3.1 `brand.json`), served at `/.well-known/brand.json` without
+   * credentials: the trust root a verifier reaches through `identity.brand_json_url` in
+   * `get_adcp_capabilities` (set it there through `capabilities`), whose `agents[].jwks_uri`
+   * names the keys this agent signs with (security.md, "Discovering an agent's signing keys").
+   */
+  brandJson?: JsonObject;
   /** Request body cap in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
   /**

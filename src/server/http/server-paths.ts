@@ -13,6 +13,7 @@ export const ADCP_SERVER_PATHS = {
   serverCard: '/.well-known/mcp.json',
   serverCardAlt: '/.well-known/server.json',
   jwks: '/.well-known/jwks.json',
+  brandJson: '/.well-known/brand.json',
   /** Liveness probe: 200 while the process serves HTTP. */
   health: HEALTH_PATHS.health,
   /** Readiness probe: 200 when the server should get traffic, else 503 (`health` option). */
