@@ -21,7 +21,9 @@ Options:
   --port N          port to listen on (default 3000; 0 picks a free one)
   --host HOST       address to bind (default 127.0.0.1, loopback only)
   --public-url URL  origin the agent and server cards advertise (https://seller.example);
-                    default the listen address (never the Host header a caller sends)
+                    default the listen address (never the Host header a caller sends). An
+                    https origin also gets a brand.json at /.well-known/brand.json naming the
+                    webhook signing keys, declared as identity.brand_json_url
   --db PATH         SQLite file for tasks, media buys and creatives (needs better-sqlite3;
                     default: in memory, no driver needed)
   --store-url URL   keep all state in a shared store instead: postgres://... (or set
@@ -195,7 +197,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const jwksUrl = `${started.url}/.well-known/jwks.json`;
     if (values.json === true) {
       io.stdout.write(
-        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, sandbox: values.sandbox === true, ...(sandboxToken === undefined ? {} : { sandbox_token: sandboxToken }), principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live], approval })}\n`,
+        `${safeJson({ url: started.url, mcp: started.mcpUrl, a2a: started.a2aUrl, webhook_jwks: jwksUrl, ...(started.brandJsonUrl === undefined ? {} : { brand_json: started.brandJsonUrl }), sandbox: values.sandbox === true, ...(sandboxToken === undefined ? {} : { sandbox_token: sandboxToken }), principals: [...new Set(tokens.values())], test_controller: values['test-controller'] === true, live_principals: [...live], approval })}\n`,
       );
     } else {
       io.stdout.write(
@@ -204,6 +206,9 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
           `  MCP  ${started.mcpUrl}`,
           `  A2A  ${started.a2aUrl}`,
           `  webhook signing keys  ${jwksUrl}`,
+          started.brandJsonUrl === undefined
+            ? '  brand.json  none (it needs an https --public-url: identity.brand_json_url is https only)'
+            : `  brand.json  ${started.brandJsonUrl} (identity.brand_json_url; names the signing keys)`,
           ...(host === '0.0.0.0' || host === '::'
             ? [
                 `  bound to every interface (${host}): other machines use this machine's address; --public-url sets what the cards advertise`,

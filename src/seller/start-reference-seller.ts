@@ -2,7 +2,8 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { JsonObject } from '../core/types.js';
 import type { WebhookSigningKey } from '../webhooks/index.js';
-import { isLoopbackAddress } from '../server/http/http-guard.js';
+import { isLoopbackAddress, publicOriginOf } from '../server/http/http-guard.js';
+import { ADCP_SERVER_PATHS } from '../server/http/server-paths.js';
 import { createAdcpServer } from '../server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { ResponseValidation } from '../server/tools/adcp-serving.js';
@@ -101,6 +102,11 @@ export interface ReferenceSellerOptions {
 export interface ReferenceSeller extends ListeningAdcpServer {
   /** The public half of the webhook signing key (`{ keys: [jwk] }`), also at `/.well-known/jwks.json`. */
   webhookJwks: JsonObject;
+  /**
+   * Where its brand.json is declared (`identity.brand_json_url`): under an https `publicUrl` only,
+   * with the seller's own signing key; the document is served at `/.well-known/brand.json`.
+   */
+  brandJsonUrl?: string;
 }
 
 /** A fresh Ed25519 webhook signing key and its public JWK set. */
@@ -116,6 +122,33 @@ function ephemeralSigningKey(): { key: WebhookSigningKey; jwks: JsonObject } {
     adcp_use: 'request-signing',
   };
   return { key: { keyid, alg: 'ed25519', privateKey }, jwks: { keys: [jwk] } };
+}
+
+/**
+ * The seller's brand.json (3.1 `brand.json`, the Brand Agent form) and the `identity` block that
+ * points to it, when the seller has an https public origin to name (both documents' URLs must be
+ * https): one `sales` agent entry per endpoint (MCP, A2A), each naming the JWKS the webhook
+ * signing key is published in. Without an https origin there is no brand.json (decision 0215).
+ */
+export function sellerBrandJson(
+  publicUrl: string | undefined,
+  now: () => number = Date.now,
+): { brandJson: JsonObject; identity: JsonObject } | undefined {
+  if (publicUrl === undefined) return undefined;
+  const origin = publicOriginOf(publicUrl);
+  if (!origin.startsWith('https://')) return undefined;
+  const jwksUri = `${origin}${ADCP_SERVER_PATHS.jwks}`;
+  const agent = (endpoint: 'mcp' | 'a2a') => ({
+    type: 'sales',
+    url: `${origin}${ADCP_SERVER_PATHS[endpoint]}`,
+    id: `reference_seller_${endpoint}`,
+    description: `The adcp-wire reference seller over ${endpoint === 'mcp' ? 'MCP' : 'A2A'}.`,
+    jwks_uri: jwksUri,
+  });
+  return {
+    brandJson: { version: '1.0', agents: [agent('mcp'), agent('a2a')], last_updated: new Date(now()).toISOString() },
+    identity: { brand_json_url: `${origin}${ADCP_SERVER_PATHS.brandJson}` },
+  };
 }
 
 /**
@@ -239,7 +272,12 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   const signingKey = options.signingKey ?? generated?.key;
   const webhookJwks: JsonObject = generated?.jwks ?? { keys: [] };
   let server: ReturnType<typeof createAdcpServer>;
+  let brandJsonUrl: string | undefined;
   try {
+    // The keys are named in brand.json only when this seller publishes them (its own generated
+    // key); a bad publicUrl throws here, with the stores closed below.
+    const brand = generated === undefined ? undefined : sellerBrandJson(options.publicUrl);
+    brandJsonUrl = brand?.identity.brand_json_url as string | undefined;
     const kit = sellerKit(db, Date.now, { approval: options.approval ?? 'review', timings });
     const fault = createFaultInjector(
       options.callsPerMinute === undefined ? {} : { callsPerMinute: options.callsPerMinute },
@@ -284,6 +322,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         },
         // The media-buy specialisms whose storyboards the seller is walked against (issue 31).
         specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
+        ...(brand === undefined ? {} : { identity: brand.identity }),
       },
       webhooks: {
         ...(signingKey === undefined ? {} : { signingKey }),
@@ -295,6 +334,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
           (options.publicUrl === undefined || isLoopbackAddress(new URL(options.publicUrl).hostname)),
       },
       ...(generated === undefined ? {} : { publicJwks: webhookJwks }),
+      ...(brand === undefined ? {} : { brandJson: brand.brandJson }),
       ...(options.sendWebhook === undefined ? {} : { sendWebhook: options.sendWebhook }),
       ...(options.authenticate === undefined ? {} : { authenticate: options.authenticate }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
@@ -318,6 +358,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
   return {
     ...listening,
     webhookJwks,
+    ...(brandJsonUrl === undefined ? {} : { brandJsonUrl }),
     async close(closeOptions) {
       const report = await listening.close(closeOptions);
       await db.close();

@@ -7,8 +7,12 @@
 // seller's live principal, for comply-controller-mode-gate) and, as a conformant buyer
 // does, signs what the seller requires signed (create_media_buy, its `required_for`, and any
 // request registering an authenticated webhook: security.md, "Webhook callbacks") with the
-// compliance runner's public test key. Any failed step not listed below fails the test; each
-// listed one names why. Storyboards and keys are read from ../shared at run time.
+// compliance runner's public test key. The seller runs behind an https origin (`--public-url
+// https://localhost`), so it publishes its webhook signing keys through a brand.json declared as
+// identity.brand_json_url: the runner reaches it through a fetch standing in for the TLS
+// terminator (https://localhost/... forwarded to the seller on loopback, `Host` kept). Any failed
+// step not listed below fails the test; each listed one names why. Storyboards and keys are read
+// from ../shared at run time.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadComplianceDir, runStoryboards } from '../../src/storyboard/index.js';
 import { createSigningFetch } from '../../src/signing/index.js';
+import { createNodeHttpFetch } from '../../src/transport/node-http-fetch.js';
 import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
@@ -25,10 +30,6 @@ const NOT_YET = 'the kit does not do it yet (docs/kit.md, "What it does not do y
 /** `storyboard/phase/step` -> why it may fail. */
 const KNOWN: Record<string, string> = {
   'billing_gate_dispatch/per_agent_gate_reject/sync_accounts_passthrough_rejects_agent': `${NOT_YET}: billing gates`,
-  'webhook_emission/signing_keys_published/fetch_brand_json':
-    'graded since the runner fetches brand.json (fetch_brand_jwks): the seller serves its webhook keys at /.well-known/jwks.json only; not yet examined',
-  'webhook_emission/signing_keys_published/assert_webhook_signing_key_present':
-    'follows from fetch_brand_json above; not yet examined',
   'media_buy_seller/delivery_reporting/simulate_and_verify/simulate_delivery':
     'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
   'media_buy_seller/performance_buy_flow/attributed_delivery_reporting/simulate_performance_delivery':
@@ -37,9 +38,10 @@ const KNOWN: Record<string, string> = {
 };
 /**
  * Steps passed over each wire (a ratchet: never fewer): 214 before adcp serve served every kit
- * tool with the kit's capabilities (proposals, conversions, audiences, catalogs, previews: 261).
+ * tool with the kit's capabilities (proposals, conversions, audiences, catalogs, previews: 261),
+ * 263 with its brand.json.
  */
-const PASSED_AT_LEAST = 261;
+const PASSED_AT_LEAST = 263;
 
 /** The compliance runner's public test key (signed-requests-runner.yaml), private half from keys.json. */
 function runnerKey() {
@@ -50,6 +52,32 @@ function runnerKey() {
   return { keyid: 'test-ed25519-2026', alg: 'ed25519' as const, privateKey: { ...jwk, d: d! } };
 }
 
+/** The seller's public origin: a TLS terminator in front of it, played by `terminator` below. */
+const PUBLIC = 'https://localhost';
+
+/**
+ * What a TLS terminator at PUBLIC does: a request to https://localhost/... goes to the seller on
+ * loopback, its `Host` kept (the seller checks signatures against its public authority). Every
+ * other URL (the runner's webhook receiver) is fetched as is.
+ */
+function terminator(local: () => string): { fetch: typeof fetch; close(): void } {
+  const node = createNodeHttpFetch();
+  const forward: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    if (!request.url.startsWith(`${PUBLIC}/`)) return await fetch(request);
+    const headers = new Headers(request.headers);
+    headers.set('host', new URL(PUBLIC).host);
+    return await node.fetch(`${local()}${request.url.slice(PUBLIC.length)}`, {
+      method: request.method,
+      headers,
+      redirect: 'manual',
+      signal: request.signal,
+      ...(request.body === null ? {} : { body: await request.arrayBuffer() }),
+    });
+  };
+  return { fetch: forward, close: () => node.close() };
+}
+
 /**
  * A fetch signing what the sandbox requires signed: create_media_buy calls and requests carrying a
  * webhook `authentication` block. Every other request goes unsigned (the sandbox keeps at most 100
@@ -57,13 +85,13 @@ function runnerKey() {
  * signed_requests vectors go out as the runner built them: they carry no bearer token, as the
  * vectors carry none (decision 0230).
  */
-function selectiveSigningFetch(): typeof fetch {
-  const signed = createSigningFetch(fetch, runnerKey());
+function selectiveSigningFetch(base: typeof fetch): typeof fetch {
+  const signed = createSigningFetch(base, runnerKey());
   return (input, init) => {
     const body = typeof init?.body === 'string' ? init.body : '';
     const bearer = new Headers(init?.headers).has('authorization');
     const wanted = bearer && (body.includes('create_media_buy') || /"authentication"\s*:/.test(body));
-    return wanted ? signed(input, init) : fetch(input, init);
+    return wanted ? signed(input, init) : base(input, init);
   };
 }
 
@@ -74,7 +102,8 @@ const LIVE_KEY = /api_key:\s*"([^"]+)"/.exec(
 
 async function serve(): Promise<ServeProcess & { token: string }> {
   const token = `sandbox-${randomBytes(16).toString('hex')}`;
-  const served = await spawnServe(['--sandbox', '--test-controller', '--live-principal', 'acme-live'], {
+  const args = ['--sandbox', '--test-controller', '--live-principal', 'acme-live', '--public-url', PUBLIC];
+  const served = await spawnServe(args, {
     // Kept out of the argument list, as the help advises; the runner's token and the live kit's.
     env: { ADCP_SERVE_TOKENS: `${token}=sandbox-runner,${LIVE_KEY}=acme-live` },
   });
@@ -91,15 +120,16 @@ describe('adcp serve --sandbox --test-controller against every storyboard it sel
     it(`over ${protocol}: no failed step outside the recorded list, at least ${PASSED_AT_LEAST} passed`, async () => {
       const seller = await serve();
       started.push(seller);
+      const proxy = terminator(() => seller.url);
       const report = await runStoryboards({
-        agentUrl: protocol === 'mcp' ? seller.mcp : seller.a2a,
+        agentUrl: `${PUBLIC}/${protocol}`,
         protocol,
         compliance: loadComplianceDir(COMPLIANCE),
         auth: seller.token,
-        fetch: selectiveSigningFetch(),
+        fetch: selectiveSigningFetch(proxy.fetch),
         signingVectors: `${SHARED}request-signing-vectors`,
         budgetMs: 300_000,
-      });
+      }).finally(() => proxy.close());
       const unexpected: string[] = [];
       for (const storyboard of report.storyboards) {
         for (const step of storyboard.steps) {
