@@ -137,4 +137,37 @@ describe('runner tasks and the request builder, against the reference seller', {
     assert.equal(on?.verdict, 'not_applicable', JSON.stringify(on));
     assert.match(on?.skip?.detail ?? '', /^rate_limit_not_triggered: 200 sequential create_media_buy calls/);
   });
+
+  it('replay_webhook_vector and expect_substitution_safe are not applicable only as their storyboards allow', async () => {
+    const report = await runStoryboards({
+      agentUrl: seller.mcpUrl,
+      protocol: 'mcp',
+      compliance: loadComplianceDir(COMPLIANCE),
+      ids: ['webhook_receiver_envelope', 'sales_catalog_driven', 'sales_social'],
+    });
+    // webhook-receiver-envelope.yaml grades a buyer's receiver: "Runners without a receiver URL grade
+    // this storyboard as not_applicable"; its replay_webhook_vector steps are never sent to the agent.
+    const envelope = report.storyboards.find((s) => s.id === 'webhook_receiver_envelope');
+    assert.equal(envelope?.verdict, 'not_applicable');
+    assert.deepEqual(envelope?.steps, []);
+    assert.match(
+      envelope?.skip?.detail ?? '',
+      /Runners without a receiver URL grade this storyboard as not_applicable/,
+    );
+    // The substitution-safety phases: "Runners that do not advertise the contract grade the step as
+    // not_applicable"; the step is gated by its requires_contract, not by a missing runner task.
+    // (creative_generative is not applicable as a whole here: the seller lists no build_creative.)
+    for (const id of ['sales_catalog_driven', 'sales_social']) {
+      const steps = report.storyboards.find((s) => s.id === id)?.steps ?? [];
+      const safe = steps.filter((s) => s.task === 'expect_substitution_safe');
+      assert.ok(safe.length > 0, `${id} has an expect_substitution_safe step`);
+      for (const step of safe) {
+        assert.equal(step.verdict, 'not_applicable', `${id}: ${JSON.stringify(step)}`);
+        assert.match(
+          step.skip?.detail ?? '',
+          /^requires_contract: substitution_observer_runner, which this run does not offer/,
+        );
+      }
+    }
+  });
 });
