@@ -329,6 +329,8 @@ function clientFor(
   adcpVersion: string,
   auth: string | null | undefined,
   extra?: Record<string, string>,
+  /** Signs this connection's requests instead of `options.signing` (the signed_requests vectors). */
+  signing?: RequestSigningOptions,
 ) {
   const record: HttpRecord = {};
   const base = options.fetch ?? globalThis.fetch;
@@ -387,7 +389,7 @@ function clientFor(
         ? {}
         : { auth }),
     ...(options.mcpEra === undefined ? {} : { mcpEra: options.mcpEra }),
-    ...(options.signing === undefined ? {} : { signing: options.signing }),
+    ...((signing ?? options.signing) === undefined ? {} : { signing: signing ?? options.signing }),
     ...(options.credentialOrigins === undefined ? {} : { credentialOrigins: options.credentialOrigins }),
     ...(options.a2aWire === undefined ? {} : { a2aWire: options.a2aWire }),
   });
@@ -626,10 +628,15 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
       run.receiver.refuseFirst(urlKey(step['triggered_by']), trigger.count, trigger.status);
   }
   const clients = new Map<string, ReturnType<typeof clientFor>>();
-  const connection = (key: string, auth: string | null | undefined, headers?: Record<string, string>) => {
+  const connection = (
+    key: string,
+    auth: string | null | undefined,
+    headers?: Record<string, string>,
+    signing?: RequestSigningOptions,
+  ) => {
     let entry = clients.get(key);
     if (entry === undefined) {
-      entry = clientFor(run.options, run.adcpVersion, auth, headers);
+      entry = clientFor(run.options, run.adcpVersion, auth, headers, signing);
       clients.set(key, entry);
       outcome.sessions += 1;
     }
@@ -713,6 +720,7 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
           kit,
           storyboard,
           connection: connection('default', undefined),
+          signedConnection: (keyid, signing) => connection(`signed_requests:${keyid}`, null, undefined, signing),
           onStep: (step) => {
             outcome.steps.push(step);
             run.options.onEvent?.({ type: 'step', storyboard: storyboard.id, step });
@@ -908,6 +916,8 @@ async function vectorPhase(
     kit: unknown;
     storyboard: Storyboard;
     connection: ReturnType<typeof clientFor>;
+    /** A connection of the storyboard whose every request `signing` signs, without the bearer token. */
+    signedConnection: (keyid: string, signing: RequestSigningOptions) => ReturnType<typeof clientFor>;
     onStep: (step: StepOutcome) => void;
   },
 ): Promise<string | undefined> {
@@ -924,12 +934,27 @@ async function vectorPhase(
       : `no keys.json in ${run.options.signingVectors}: not a request-signing vectors folder; phase ${phaseId} is not graded`;
   }
   const capability = resolvePath(run.agent.capabilities, 'request_signing')?.value;
+  // The 2025 MCP era binds a session to its caller: a vector the agent should accept goes over a
+  // session its own key opened (decision 0230). Sessionless wires take the storyboard's connection.
+  const keys = vectors.keys;
+  const sessionBound = ctx.connection.record.lastPost?.headers['mcp-session-id'] !== undefined;
+  const connectionFor = (keyid: string) => {
+    const jwk = keys.find((k) => k.kid === keyid);
+    const d = jwk?.['_private_d_for_test_only'];
+    if (jwk === undefined || typeof d !== 'string') return ctx.connection;
+    return ctx.signedConnection(keyid, {
+      keyid,
+      alg: jwk.crv === 'Ed25519' ? 'ed25519' : 'es256',
+      privateKey: { ...jwk, d },
+    });
+  };
   await runVectorPhase(
     kind,
     phaseId,
     {
       vectors,
       conn: ctx.connection,
+      connectionFor: sessionBound ? connectionFor : undefined,
       fetch: run.options.fetch ?? globalThis.fetch,
       agent: {
         endpoint: run.options.agentUrl,

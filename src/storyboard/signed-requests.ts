@@ -49,7 +49,13 @@ const VECTOR_OWNED = ['authorization', 'signature', 'signature-input', 'content-
 
 export interface VectorPhaseContext {
   vectors: SigningVectorSet;
-  conn: { client: AdcpClient; record: HttpRecord };
+  conn: Connection;
+  /**
+   * Where an AdCP session is bound to its caller (the 2025 MCP era), the connection for a request
+   * the agent should accept as `keyid`: one whose own requests (initialize, ...) that key signs,
+   * so the session's caller and the vector's are one. Undefined: `conn` for every vector.
+   */
+  connectionFor?: ((keyid: string) => Connection) | undefined;
   /** The run's fetch (raw sends: vector 016's second copy, vector 028). */
   fetch: typeof fetch;
   agent: AgentSigningFacts;
@@ -63,7 +69,29 @@ export interface VectorPhaseContext {
   signal: AbortSignal;
 }
 
+type Connection = { client: AdcpClient; record: HttpRecord };
+
 const RATE_WINDOW_SECONDS = 60;
+
+/**
+ * The connection a vector's call goes over: the storyboard's own, or where sessions are bound to
+ * their caller, one signed by the runner key the vector's accepted request carries.
+ */
+function connectionOf(vector: SigningVector, ctx: VectorPhaseContext, keyidOverride?: string): Connection {
+  if (ctx.connectionFor === undefined) return ctx.conn;
+  const keyid = keyidOverride ?? /;keyid="([^"]*)"/.exec(vector.request.headers['signature-input'] ?? '')?.[1];
+  const accepted =
+    vector.kind === 'positive' || vector.requires_contract === 'replay_window' || keyidOverride !== undefined;
+  return accepted && keyid !== undefined && runnerKeyids(ctx).includes(keyid) ? ctx.connectionFor(keyid) : ctx.conn;
+}
+
+/** The test kit's runner_signing_keys whose private half keys.json has. */
+function runnerKeyids(ctx: VectorPhaseContext): string[] {
+  const listed = resolvePath(ctx.kit, 'runner_signing_keys')?.value;
+  return (Array.isArray(listed) ? listed : [])
+    .map((k) => (isJsonObject(k) && typeof k['keyid'] === 'string' ? k['keyid'] : undefined))
+    .filter((k): k is string => k !== undefined && ctx.vectors.keys.some((j) => j.kid === k));
+}
 
 /** Grades one phase's vectors (`positive_vectors` or `negative_vectors`), one step each, in file order; rate abuse last. */
 export async function runVectorPhase(
@@ -167,7 +195,8 @@ async function sendCall(
   ctx: VectorPhaseContext,
   resign: { keyid?: string; validitySeconds?: number },
 ): Promise<Answer> {
-  const record = ctx.conn.record;
+  const conn = connectionOf(vector, ctx, resign.keyid);
+  const record = conn.record;
   record.rewritten = undefined;
   let problem: string | undefined;
   record.rewrite = (url, headers, body) => {
@@ -186,7 +215,7 @@ async function sendCall(
     }
   };
   try {
-    await ctx.conn.client.call(plan.operation, plan.args, {
+    await conn.client.call(plan.operation, plan.args, {
       retry: false,
       timeoutMs: ctx.timeoutMs,
       signal: ctx.signal,
@@ -279,10 +308,9 @@ async function rateAbuse(
   const contract = resolvePath(ctx.kit, 'stateful_vector_contract.rate_abuse')?.value;
   const capValue = isJsonObject(contract) ? contract['grading_target_per_keyid_cap_requests'] : undefined;
   const cap = typeof capValue === 'number' && capValue > 0 && capValue <= 10_000 ? capValue : 100;
-  const keyids = (resolvePath(ctx.kit, 'runner_signing_keys')?.value as unknown[] | undefined)
-    ?.map((k) => (isJsonObject(k) && typeof k['keyid'] === 'string' ? k['keyid'] : undefined))
-    .filter((k): k is string => k !== undefined && ctx.vectors.keys.some((j) => j.kid === k));
-  const keyid = [...(keyids ?? [])].reverse().find((k) => k !== ctx.runKeyid);
+  const keyid = runnerKeyids(ctx)
+    .reverse()
+    .find((k) => k !== ctx.runKeyid);
   if (keyid === undefined) {
     return { ...base, verdict: 'harness_fault', fault: 'the test kit names no runner signing key found in keys.json' };
   }

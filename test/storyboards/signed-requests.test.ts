@@ -48,15 +48,15 @@ function vectorFiles(): string[] {
   );
 }
 
-async function signedRequests(agentUrl: string, protocol: 'mcp' | 'a2a', auth?: string) {
+async function signedRequests(agentUrl: string, protocol: 'mcp' | 'a2a', mcpEra?: 'legacy') {
   const report = await runStoryboards({
     agentUrl,
     protocol,
+    ...(mcpEra === undefined ? {} : { mcpEra }),
     compliance: compliance(),
     ids: ['signed_requests'],
     signingVectors: VECTORS,
     webhooks: false,
-    ...(auth === undefined ? {} : { auth }),
   });
   const storyboard = report.storyboards[0];
   assert.ok(storyboard !== undefined);
@@ -72,11 +72,16 @@ describe('signed_requests against adcp serve --sandbox', () => {
     for (const seller of started) await seller.stop();
   });
 
-  for (const protocol of ['mcp', 'a2a'] as const) {
-    it(`over ${protocol}: every vector step passes, and only unsendable forms are not applicable`, async () => {
+  // The 2025 MCP era binds each session to its caller: the vectors go over sessions their keys open.
+  for (const [protocol, era] of [
+    ['mcp', undefined],
+    ['mcp', 'legacy'],
+    ['a2a', undefined],
+  ] as const) {
+    it(`over ${protocol}${era === undefined ? '' : ` (${era} era)`}: every vector step passes, and only unsendable forms are not applicable`, async () => {
       const seller = await spawnServe(['--sandbox']);
       started.push(seller);
-      const { storyboard, steps } = await signedRequests(protocol === 'mcp' ? seller.mcp : seller.a2a, protocol);
+      const { storyboard, steps } = await signedRequests(protocol === 'mcp' ? seller.mcp : seller.a2a, protocol, era);
       assert.deepEqual([...steps.keys()].sort(), vectorFiles().sort(), 'one step per vector file');
       for (const [key, step] of steps) {
         const why = NOT_APPLICABLE[key];
