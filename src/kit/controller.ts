@@ -4,6 +4,7 @@ import { assertTransition } from '../server/tools/lifecycles.js';
 import { ControllerError, type ControllerScenario } from '../server/tools/test-controller.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
 import type { KitKind, KitRecords } from './records.js';
+import { allowedActionsProblem } from './actions.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
 /** Counts simulate_delivery adds up (core/delivery-metrics.json); the objects below it replaces. */
@@ -126,6 +127,8 @@ export function seededProduct(productId: string, fixture: JsonObject): JsonObjec
       available_metrics: ['impressions', 'spend', 'clicks'],
       date_range_support: 'date_range',
     },
+    // Checked by seed_product (allowedActionsProblem): the buy-action template (decision 0210).
+    ...(Array.isArray(fixture.allowed_actions) ? { allowed_actions: fixture.allowed_actions } : {}),
   };
 }
 
@@ -280,6 +283,8 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
     async seed_product(params, ctx) {
       const id = idParam(params, 'product_id');
       const fixture = fixtureOf(params);
+      const problem = allowedActionsProblem(fixture.allowed_actions);
+      if (problem !== undefined) throw new ControllerError('INVALID_PARAMS', `fixture.${problem}.`);
       return await seed(ctx.principal, 'product', id, fixture, { ...seededProduct(id, fixture), fixture });
     },
     async seed_pricing_option(params, ctx) {

@@ -9,6 +9,14 @@ import type { ControllerScenario } from '../server/tools/test-controller.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
 import { kitScenarios } from './controller.js';
+import {
+  availableActions,
+  enforceActions,
+  flatActions,
+  requestedActions,
+  resolveBuyActions,
+  type BuyActions,
+} from './actions.js';
 import { audienceTools, checkAudiences } from './audiences.js';
 import { catalogTools } from './catalogs.js';
 import { checkGoalSources, conversionTools } from './conversions.js';
@@ -69,8 +77,21 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const money = (n: number) => Math.round(n * 100) / 100;
 /** A stored body as the buyer sees it: without the seed fixture, the request's context and the account id. */
 const shown = (body: JsonObject): JsonObject => {
-  const { fixture: _fixture, request_context: _context, kit_account_id: _account, ...rest } = body;
+  const { fixture: _fixture, request_context: _context, kit_account_id: _account, kit_actions: _a, ...rest } = body;
   return rest;
+};
+/** The actions a buy keeps from its products (decision 0210), undefined for a buy without. */
+const actionsOf = (body: JsonObject): BuyActions | undefined =>
+  isJsonObject(body.kit_actions) ? (body.kit_actions as unknown as BuyActions) : undefined;
+/** A buy's `valid_actions` and, when its products declared a surface, `available_actions`. */
+const actionFields = (body: JsonObject): JsonObject => {
+  const status = String(body.status);
+  const actions = actionsOf(body);
+  if (actions === undefined) return { valid_actions: validActions(status) };
+  return {
+    valid_actions: flatActions(actions, status),
+    available_actions: availableActions(actions, status),
+  };
 };
 /** The value when it is a string, else the fallback. */
 const str = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
@@ -179,11 +200,10 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
 
   const buyToWire = (record: KitRecord): JsonObject => {
     const context = record.body.request_context;
-    const status = String(record.body.status);
     return {
       ...shown(record.body),
       ...(isJsonObject(context) ? { context } : {}),
-      valid_actions: validActions(status),
+      ...actionFields(record.body),
     };
   };
 
@@ -297,6 +317,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         ...(decision.field === undefined ? {} : { field: decision.field }),
       });
     }
+    const actions = resolveBuyActions(resolved.map((p) => p.product));
     const confirm = async (): Promise<JsonObject> => {
       const at = iso(now());
       const body: JsonObject = {
@@ -325,6 +346,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           ...(isJsonObject(request.context) ? { context: request.context } : {}),
         })),
         ...(isJsonObject(args.context) ? { request_context: args.context } : {}),
+        ...(actions === undefined ? {} : { kit_actions: actions }),
       };
       await settleStatus(principal, body);
       await save(principal, 'media_buy', mediaBuyId, body, 0).catch(async (error: unknown) => {
@@ -382,6 +404,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     if (args.canceled === true) {
       if (TERMINAL_STATUSES.includes(status)) throw notCancellable(status);
     } else if (TERMINAL_STATUSES.includes(status)) throw notUpdatable(status);
+    const actions = actionsOf(body);
+    if (actions !== undefined) enforceActions(actions, requestedActions(args, body, now()), status);
     // An end alone must still be ahead; a new start is checked as a create's is.
     checkFlight(args.start_time ?? 'asap', args.end_time ?? body.end_time, now());
     const packages = objects(body.packages);
@@ -451,7 +475,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       total_budget: body.total_budget,
       implementation_date: iso(now()),
       affected_packages: [...affected.values()],
-      valid_actions: validActions(String(body.status)),
+      ...actionFields(body),
     };
   };
 

@@ -1,0 +1,297 @@
+// The media-buy kit's action surface (decision 0210): products' `allowed_actions[]` resolved onto
+// a buy's `available_actions[]` at creation, kept with the buy, answered by create, update and
+// get_media_buys, and enforced on update_media_buy with ACTION_NOT_ALLOWED. Served by
+// createAdcpServer with every answer checked against the 3.1 response schemas (strict), called
+// with the official MCP client, over records in memory and in a real SQLite file.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
+import { createMediaBuyKit, MemoryKitRecords, SqliteKitRecords, type KitRecords } from '../../src/kit/index.js';
+import type { Product, ProductAllowedAction } from '../../src/schemas/generated/adcp-3.1.js';
+
+type Json = Record<string, unknown>;
+
+const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
+/** The template of the available_actions storyboard (media_buy_seller/available_actions). */
+const TEMPLATE: ProductAllowedAction[] = [
+  { action: 'increase_budget', modes: ['self_serve'], sla: { response_max: 'PT5M', completion_max: 'PT1H' } },
+  {
+    action: 'extend_flight',
+    modes: ['requires_approval'],
+    sla: { response_max: 'PT4H', completion_max: 'P2D' },
+    terms_ref: 'terms://available-actions/extension',
+  },
+  { action: 'cancel', modes: ['requires_approval'], sla: { response_max: 'PT1H', completion_max: 'P1D' } },
+  { action: 'decrease_budget', modes: ['self_serve'], allowed_statuses: ['paused'] },
+];
+
+function product(id: string, allowed?: ProductAllowedAction[]): Product {
+  return {
+    product_id: id,
+    name: id,
+    description: `The ${id} product.`,
+    publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
+    channels: ['display'],
+    delivery_type: 'non_guaranteed',
+    format_ids: [FORMAT],
+    pricing_options: [{ pricing_option_id: 'cpm', pricing_model: 'cpm', currency: 'USD', floor_price: 8 }],
+    reporting_capabilities: {
+      available_reporting_frequencies: ['daily'],
+      expected_delay_minutes: 240,
+      timezone: 'UTC',
+      supports_webhooks: false,
+      available_metrics: ['impressions', 'spend'],
+      date_range_support: 'date_range',
+    },
+    ...(allowed === undefined ? {} : { allowed_actions: allowed }),
+  } as unknown as Product;
+}
+
+const PRODUCTS = [
+  product('templated', TEMPLATE),
+  // Pauses self-serve and cancels in review; says nothing of budgets.
+  product('pausable', [
+    { action: 'pause', modes: ['self_serve'] },
+    { action: 'resume', modes: ['self_serve'] },
+    { action: 'cancel', modes: ['self_serve', 'requires_approval'] },
+    { action: 'update_budget', modes: ['self_serve'] },
+  ]),
+  product('plain'),
+];
+
+const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
+let keys = 0;
+const key = () => `actions-test-key-${String(++keys).padStart(6, '0')}`;
+
+for (const [label, open] of [
+  ['memory', () => ({ records: new MemoryKitRecords() as KitRecords, cleanup: () => undefined })],
+  [
+    'SQLite',
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'adcp-kit-actions-'));
+      return {
+        records: new SqliteKitRecords({ path: path.join(dir, 'kit.db') }) as KitRecords,
+        cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  ],
+] as const) {
+  describe(`the kit's buy actions over ${label} records`, () => {
+    let server: ListeningAdcpServer;
+    let client: Client;
+    let records: KitRecords;
+    let cleanup: () => void;
+    before(async () => {
+      ({ records, cleanup } = open());
+      const kit = createMediaBuyKit({ records, seller: { products: () => PRODUCTS } });
+      server = await createAdcpServer({
+        tools: kit.tools,
+        testController: { scenarios: kit.scenarios },
+        capabilities: kit.capabilities,
+        validateResponses: 'strict',
+      }).listen({ port: 0, host: '127.0.0.1' });
+      client = new Client({ name: 'kit-actions-probe', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+      const synced = await call('sync_creatives', {
+        account,
+        idempotency_key: key(),
+        creatives: [{ creative_id: 'cr_1', name: 'Rectangle', format_id: FORMAT, assets: {} }],
+      });
+      assert.equal(synced.isError, false, JSON.stringify(synced.body));
+    });
+    after(async () => {
+      await client.close();
+      await server.close();
+      await records.close();
+      cleanup();
+    });
+
+    const call = async (name: string, args: Json) => {
+      const result = await client.callTool({ name, arguments: args });
+      const body = result.structuredContent as Json;
+      const error = body.adcp_error as Json | undefined;
+      return { isError: result.isError === true, body, code: error?.code, error };
+    };
+    const create = (products: string[]) =>
+      call('create_media_buy', {
+        account,
+        brand: account.brand,
+        start_time: 'asap',
+        end_time: '2099-07-31T23:59:59Z',
+        packages: products.map((id) => ({
+          product_id: id,
+          pricing_option_id: 'cpm',
+          budget: 10000,
+          creative_assignments: [{ creative_id: 'cr_1' }],
+        })),
+        idempotency_key: key(),
+      });
+    const update = (args: Json) => call('update_media_buy', { account, idempotency_key: key(), ...args });
+    const actionsOf = (body: Json) =>
+      (body.available_actions as Json[]).map((a) => `${String(a.action)}:${String(a.mode)}`);
+    /** An ACTION_NOT_ALLOWED answer as [reason, recovery, attempted action, actions echoed]. */
+    const refusal = (answer: Awaited<ReturnType<typeof call>>) => {
+      assert.equal(answer.code, 'ACTION_NOT_ALLOWED', JSON.stringify(answer.body));
+      const details = answer.error?.details as Json;
+      return [
+        details.reason,
+        answer.error?.recovery,
+        details.attempted_action,
+        (details.currently_available_actions as Json[]).map((a) => a.action),
+      ];
+    };
+
+    it('lists the product template, resolves it onto the buy, and keeps it for get_media_buys', async () => {
+      const found = await call('get_products', { buying_mode: 'brief', brief: 'display', account });
+      const templated = (found.body.products as Json[]).find((p) => p.product_id === 'templated');
+      assert.deepEqual(templated?.allowed_actions, TEMPLATE);
+      assert.equal((found.body.products as Json[]).find((p) => p.product_id === 'plain')?.allowed_actions, undefined);
+
+      const created = await create(['templated']);
+      assert.equal(created.isError, false, JSON.stringify(created.body));
+      assert.equal(created.body.media_buy_status, 'active');
+      // decrease_budget is for paused buys only: not available while active.
+      assert.deepEqual(created.body.available_actions, [
+        { action: 'increase_budget', mode: 'self_serve', sla: { response_max: 'PT5M', completion_max: 'PT1H' } },
+        {
+          action: 'extend_flight',
+          mode: 'requires_approval',
+          sla: { response_max: 'PT4H', completion_max: 'P2D' },
+          terms_ref: 'terms://available-actions/extension',
+        },
+        { action: 'cancel', mode: 'requires_approval', sla: { response_max: 'PT1H', completion_max: 'P1D' } },
+      ]);
+      assert.deepEqual(created.body.valid_actions, ['update_budget']);
+      const id = created.body.media_buy_id as string;
+      const listed = ((await call('get_media_buys', { account, media_buy_ids: [id] })).body.media_buys as Json[])[0];
+      assert.deepEqual(listed?.available_actions, created.body.available_actions);
+      assert.deepEqual(listed?.valid_actions, ['update_budget']);
+    });
+
+    it('applies a self-serve action and refuses the others with the reason the spec names', async () => {
+      const created = await create(['templated']);
+      const id = created.body.media_buy_id as string;
+      const packageId = (created.body.packages as Json[])[0]?.package_id as string;
+      const raised = await update({ media_buy_id: id, packages: [{ package_id: packageId, budget: 12000 }] });
+      assert.equal(raised.isError, false, JSON.stringify(raised.body));
+      assert.equal((raised.body.affected_packages as Json[])[0]?.budget, 12000);
+      assert.ok(actionsOf(raised.body).includes('increase_budget:self_serve'));
+
+      const all = ['increase_budget', 'extend_flight', 'cancel'];
+      assert.deepEqual(refusal(await update({ media_buy_id: id, end_time: '2099-08-31T23:59:59Z' })), [
+        'mode_mismatch',
+        'correctable',
+        'extend_flight',
+        all,
+      ]);
+      assert.deepEqual(refusal(await update({ media_buy_id: id, canceled: true, cancellation_reason: 'x' })), [
+        'mode_mismatch',
+        'correctable',
+        'cancel',
+        all,
+      ]);
+      assert.deepEqual(
+        refusal(await update({ media_buy_id: id, packages: [{ package_id: packageId, budget: 11000 }] })),
+        ['wrong_status', 'correctable', 'decrease_budget', all],
+      );
+      assert.deepEqual(refusal(await update({ media_buy_id: id, paused: true })), [
+        'not_supported_on_product',
+        'terminal',
+        'pause',
+        all,
+      ]);
+      // A refused update changes nothing.
+      const after = (
+        (await call('get_media_buys', { account, media_buy_ids: [id] })).body.media_buys as Json[]
+      )[0] as Json;
+      assert.deepEqual(
+        [after.status, after.revision, (after.packages as Json[])[0]?.budget, after.end_time],
+        ['active', 2, 12000, '2099-07-31T23:59:59Z'],
+      );
+      // A field that changes nothing performs no action.
+      const same = await update({ media_buy_id: id, end_time: '2099-07-31T23:59:59Z' });
+      assert.equal(same.isError, false, JSON.stringify(same.body));
+    });
+
+    it('resolves several products to what every one allows, in the most restrictive first mode', async () => {
+      const created = await create(['templated', 'pausable', 'plain']);
+      assert.equal(created.isError, false, JSON.stringify(created.body));
+      // cancel: requires_approval on one product, self_serve first on the other.
+      assert.deepEqual(actionsOf(created.body), ['cancel:requires_approval']);
+      const id = created.body.media_buy_id as string;
+      // pause is declared by one product only: the buy was resolved without it.
+      assert.deepEqual(refusal(await update({ media_buy_id: id, paused: true })), [
+        'not_supported_on_buy',
+        'terminal',
+        'pause',
+        ['cancel'],
+      ]);
+
+      const own = await create(['pausable']);
+      const ownId = own.body.media_buy_id as string;
+      assert.deepEqual(actionsOf(own.body), ['pause:self_serve', 'cancel:self_serve', 'update_budget:self_serve']);
+      const paused = await update({ media_buy_id: ownId, paused: true });
+      assert.equal(paused.body.media_buy_status, 'paused', JSON.stringify(paused.body));
+      assert.deepEqual(actionsOf(paused.body), ['resume:self_serve', 'cancel:self_serve', 'update_budget:self_serve']);
+      // The coarse update_budget rolls up decrease_budget.
+      const packageId = (own.body.packages as Json[])[0]?.package_id as string;
+      const lowered = await update({ media_buy_id: ownId, packages: [{ package_id: packageId, budget: 9000 }] });
+      assert.equal(lowered.isError, false, JSON.stringify(lowered.body));
+      assert.deepEqual(
+        refusal(await update({ media_buy_id: ownId, packages: [{ package_id: packageId, creative_assignments: [] }] })),
+        ['not_supported_on_product', 'terminal', 'remove_creative', ['resume', 'cancel', 'update_budget']],
+      );
+      const canceled = await update({ media_buy_id: ownId, canceled: true });
+      assert.equal(canceled.body.media_buy_status, 'canceled');
+      assert.deepEqual([canceled.body.available_actions, canceled.body.valid_actions], [[], []]);
+    });
+
+    it('leaves a buy of products without a template as before: valid_actions only, nothing refused', async () => {
+      const created = await create(['plain']);
+      assert.equal(created.body.available_actions, undefined);
+      assert.ok((created.body.valid_actions as string[]).includes('pause'));
+      const paused = await update({ media_buy_id: created.body.media_buy_id, paused: true });
+      assert.equal(paused.body.media_buy_status, 'paused', JSON.stringify(paused.body));
+      assert.equal(paused.body.available_actions, undefined);
+    });
+
+    it('seeds a product with its allowed_actions through the controller, and refuses a malformed one', async () => {
+      const seed = (fixture: Json) =>
+        call('comply_test_controller', {
+          scenario: 'seed_product',
+          params: {
+            product_id: 'seeded_actions',
+            fixture: {
+              delivery_type: 'non_guaranteed',
+              pricing_options: [{ pricing_option_id: 'cpm', pricing_model: 'cpm', currency: 'USD', floor_price: 8 }],
+              ...fixture,
+            },
+          },
+        });
+      for (const bad of [
+        [{ action: 'pause', modes: [] }],
+        [{ action: 'fly', modes: ['self_serve'] }],
+        [
+          { action: 'pause', modes: ['self_serve'] },
+          { action: 'pause', modes: ['requires_approval'] },
+        ],
+        [{ action: 'pause', modes: ['self_serve'], sla: { response_max: '5 minutes' } }],
+        [{ action: 'pause', modes: ['self_serve'], allowed_statuses: ['running'] }],
+        [{ action: 'pause', modes: ['self_serve'], note: 'x' }],
+      ]) {
+        const refused = await seed({ allowed_actions: bad });
+        assert.equal(refused.body.error, 'INVALID_PARAMS', JSON.stringify(bad));
+      }
+      const seeded = await seed({ allowed_actions: [TEMPLATE[0]] });
+      assert.equal(seeded.isError, false, JSON.stringify(seeded.body));
+      const found = await call('get_products', { buying_mode: 'brief', brief: 'seeded', account });
+      const product = (found.body.products as Json[]).find((p) => p.product_id === 'seeded_actions');
+      assert.deepEqual(product?.allowed_actions, [TEMPLATE[0]]);
+    });
+  });
+}
