@@ -99,7 +99,6 @@ const server = createAdcpServer({
   capabilities: {
     ...kit.capabilities,
     specialisms: ['sales-guaranteed', 'sales-non-guaranteed'],
-    account: { supported_billing: ['operator', 'agent'] },
   },
 });
 const { mcpUrl, a2aUrl } = await server.listen({ port: Number(process.env.PORT ?? 3000), host: '127.0.0.1' });

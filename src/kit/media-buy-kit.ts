@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
+import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.1.js';
+import { isAnonymousPrincipal } from '../server/auth/auth-options.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import { assertTransition } from '../server/tools/lifecycles.js';
 import { pageOf, readPageQuery } from '../server/tools/paginate.js';
@@ -123,6 +124,45 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     seller.acceptTerms === undefined ? defaultAcceptTerms(terms, product) : seller.acceptTerms(terms, product);
 
   const proposals = proposalRules({ records, seller, now });
+  const supportedBilling: BillingParty[] = [...(seller.supportedBilling ?? ['operator'])];
+
+  /**
+   * The billing gates of a provisioning entry (decision 0211): the capability
+   * (BILLING_NOT_SUPPORTED, `scope: capability`), then the seller's per-agent gate
+   * (BILLING_NOT_PERMITTED_FOR_AGENT, clamped details). A caller without an established identity
+   * gets BILLING_NOT_SUPPORTED without `scope` from either (error-handling.md, uniform response).
+   */
+  const billingRefusal = async (billing: unknown, principal: string): Promise<JsonObject | undefined> => {
+    if (billing === undefined) return undefined;
+    const identified = !isAnonymousPrincipal(principal);
+    const named = typeof billing === 'string' ? billing.slice(0, 40) : 'that value';
+    const notSupported = {
+      code: 'BILLING_NOT_SUPPORTED',
+      // One message for both gates when the caller is not identified: the answer is no oracle.
+      message: identified
+        ? `Billing ${named} is not supported; choose one of ${supportedBilling.join(', ')}.`
+        : 'The requested billing is not available to this caller; supported_billing lists what the seller supports.',
+      field: 'billing',
+      recovery: 'correctable',
+      details: { ...(identified ? { scope: 'capability' } : {}), supported_billing: supportedBilling },
+    };
+    if (!supportedBilling.includes(billing as BillingParty)) return notSupported;
+    const verdict = (await seller.permitsBilling?.(billing as BillingParty, { principal })) ?? true;
+    if (verdict === true) return undefined;
+    if (!identified) return notSupported;
+    const suggested = verdict.suggested;
+    return {
+      code: 'BILLING_NOT_PERMITTED_FOR_AGENT',
+      message: `This agent's relationship with the seller does not permit ${named} billing.`,
+      field: 'billing',
+      recovery: 'correctable',
+      // error-details/billing-not-permitted-for-agent.json: these two and nothing else.
+      details: {
+        rejected_billing: billing as BillingParty,
+        ...(suggested !== undefined && supportedBilling.includes(suggested) ? { suggested_billing: suggested } : {}),
+      },
+    };
+  };
 
   /** Writes a record that was read at `record.version`; a lost race is CONFLICT (transient: read again). */
   const save = async (
@@ -684,15 +724,15 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           const brand = (ref === undefined ? entry.brand : existing?.body.brand) as JsonObject;
           const operator = String(ref === undefined ? entry.operator : existing?.body.operator);
           const configs = notificationConfigs(entry.notification_configs);
+          const fail = (error: JsonObject) =>
+            results.push({ account_id: id, brand, operator, action: 'failed', status: 'rejected', errors: [error] });
           if (configs.error !== undefined) {
-            results.push({
-              account_id: id,
-              brand,
-              operator,
-              action: 'failed',
-              status: 'rejected',
-              errors: [{ code: 'INVALID_REQUEST', message: configs.error.message, field: configs.error.field }],
-            });
+            fail({ code: 'INVALID_REQUEST', message: configs.error.message, field: configs.error.field });
+            continue;
+          }
+          const refused = ref === undefined ? await billingRefusal(entry.billing, ctx.principal) : undefined;
+          if (refused !== undefined) {
+            fail(refused);
             continue;
           }
           const status =
@@ -829,6 +869,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         },
       },
       creative: { has_creative_library: true },
+      account: { supported_billing: supportedBilling },
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import type { Format, Product, Proposal } from '../schemas/generated/adcp-3.1.js';
+import type { BillingParty, Format, Product, Proposal } from '../schemas/generated/adcp-3.1.js';
 import type { ToolContext } from '../server/types.js';
 
 /** What a buyer asked `get_products` for (the request as sent, the caller who sent it). */
@@ -77,6 +77,24 @@ export interface MediaBuySeller {
    * for a billing variance of 0 % or a vendor the product does not offer are refused.
    */
   acceptTerms?(terms: JsonObject, product: Product): true | string;
+  /**
+   * Who may be invoiced on an account (`sync_accounts` `billing`): the seller-wide capability,
+   * stated as `account.supported_billing`. Another value is BILLING_NOT_SUPPORTED. Default
+   * `['operator']`.
+   */
+  supportedBilling?: BillingParty[];
+  /**
+   * The per-buyer-agent gate (decision 0211): whether the caller's commercial relationship permits
+   * a `billing` value the capability accepts. `true` permits; `{ suggested }` refuses
+   * (BILLING_NOT_PERMITTED_FOR_AGENT), naming at most one value the agent may retry with (omit
+   * it when none: the agent must then onboard offline). To a caller without an established
+   * identity (`anonymous@...`) the kit answers a refusal as BILLING_NOT_SUPPORTED, as the spec
+   * requires. Default: every supported value is permitted.
+   */
+  permitsBilling?(
+    billing: BillingParty,
+    caller: { principal: string },
+  ): true | { suggested?: BillingParty } | Promise<true | { suggested?: BillingParty }>;
   /** The status a newly synced account gets. Default `active`. */
   openAccount?(request: JsonObject): 'active' | 'pending_approval';
   /**
