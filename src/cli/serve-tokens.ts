@@ -62,3 +62,20 @@ export function readLivePrincipals(
   }
   return new Set(flags);
 }
+
+/**
+ * The principals `--passthrough-principal` marks as buyer agents onboarded passthrough-only (no
+ * payments relationship: only the operator is invoiced). Each must be a principal of the tokens:
+ * the per-agent billing gate is only for callers whose identity is established. Throws UsageError.
+ */
+export function readPassthroughPrincipals(flags: readonly string[], tokens: ReadonlyMap<string, string>): string[] {
+  const known = new Set(tokens.values());
+  for (const [i, principal] of flags.entries()) {
+    if (!known.has(principal)) {
+      throw new UsageError(
+        `--passthrough-principal #${i + 1}: no --auth-token or ADCP_SERVE_TOKENS entry has this principal (give T=principal there).`,
+      );
+    }
+  }
+  return [...new Set(flags)];
+}

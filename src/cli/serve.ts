@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError, parseCommand, parsePort, printable, usageError } from './args.js';
-import { readLivePrincipals, readServeTokens } from './serve-tokens.js';
+import { readLivePrincipals, readPassthroughPrincipals, readServeTokens } from './serve-tokens.js';
 import type { RequestSigningServerOptions } from '../server/auth/request-signing.js';
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
@@ -57,6 +57,12 @@ Options:
                     comply_test_controller refuses it with FORBIDDEN before any scenario runs
                     (the comply-controller-mode-gate storyboard). Repeatable; each must be a
                     principal of --auth-token or ADCP_SERVE_TOKENS
+  --passthrough-principal PRINCIPAL
+                    this buyer agent is onboarded passthrough-only (no payments relationship):
+                    sync_accounts with billing agent answers BILLING_NOT_PERMITTED_FOR_AGENT,
+                    suggesting operator (the billing_gate_dispatch storyboard). Repeatable; each
+                    must be a principal of --auth-token or ADCP_SERVE_TOKENS (with --sandbox and
+                    no tokens, the minted token's sandbox-runner)
   --approval auto|review|manual
                     how new media buys are approved. auto (the default with --sandbox):
                     confirmed at once, except a buy of a guaranteed product whose buyer
@@ -116,6 +122,7 @@ const SPEC = {
     'auth-token': { type: 'string', multiple: true },
     'test-controller': { type: 'boolean' },
     'live-principal': { type: 'string', multiple: true },
+    'passthrough-principal': { type: 'string', multiple: true },
     approval: { type: 'string' },
     'review-time': { type: 'string' },
     'rate-limit': { type: 'string' },
@@ -168,6 +175,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     const sandboxToken = values.sandbox === true && tokens.size === 0 ? mintSandboxToken() : undefined;
     if (sandboxToken !== undefined) tokens.set(sandboxToken, SANDBOX_RUNNER_PRINCIPAL);
     const live = readLivePrincipals(values['live-principal'] ?? [], tokens, values['test-controller'] === true);
+    const passthrough = readPassthroughPrincipals(values['passthrough-principal'] ?? [], tokens);
     const requestSigning =
       values.sandbox === true
         ? await readSandboxSigning(io, values['signing-vectors'], signingProfile === '3.2' ? '3.2' : '3.1')
@@ -184,6 +192,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(requestSigning !== undefined ? { requestSigning } : {}),
       ...(tokens.size > 0 ? { auth: { tokens } } : {}),
       approval,
+      ...(passthrough.length === 0 ? {} : { passthroughPrincipals: passthrough }),
       ...(reviewMs === undefined ? {} : { timings: { workingAfterMs: reviewMs / 2, completeAfterMs: reviewMs } }),
       ...(callsPerMinute === undefined ? {} : { callsPerMinute }),
       ...(values['test-controller'] === true

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { createMediaBuyKit, type MediaBuyKit } from '../kit/media-buy-kit.js';
 import type { BuyDecision, ProposalDraft, ProposedBuy } from '../kit/seller.js';
-import type { Format, Product } from '../schemas/generated/adcp-3.1.js';
+import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.1.js';
 import { ControllerError, type ControllerScenario } from '../server/tools/test-controller.js';
 import { CATALOG, findProduct, productToWire, searchCatalog } from './catalog.js';
 import type { SellerDb } from './seller-db.js';
@@ -32,7 +32,16 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['auto', 'review', 'manua
 export interface SellerPolicy {
   approval: ApprovalMode;
   timings: SellerTimings;
+  /**
+   * Buyer agents onboarded passthrough-only (`adcp serve --passthrough-principal`): only the
+   * operator may be invoiced on their accounts, so `billing: agent` answers
+   * BILLING_NOT_PERMITTED_FOR_AGENT suggesting `operator` (billing_gate_dispatch storyboard).
+   */
+  passthroughPrincipals?: ReadonlySet<string>;
 }
+
+/** Who the reference seller may invoice (`account.supported_billing`). */
+const SUPPORTED_BILLING: BillingParty[] = ['operator', 'agent'];
 
 /** How often a buy in manual review looks for its decision (ms). */
 const MANUAL_POLL_MS = 200;
@@ -167,6 +176,11 @@ export function sellerKit(db: SellerDb, now: () => number, policy: SellerPolicy)
       // Plans from the catalog's own products only (a controller-seeded product is not proposed).
       propose: (_query, products) => proposePlans(products.filter((p) => findProduct(p.product_id) !== undefined)),
       decide: (buy) => decideBuy(db, policy, buy),
+      supportedBilling: SUPPORTED_BILLING,
+      permitsBilling: (billing, { principal }) =>
+        billing === 'operator' || policy.passthroughPrincipals?.has(principal) !== true
+          ? true
+          : { suggested: 'operator' },
     },
   });
 }

@@ -52,6 +52,12 @@ export interface ReferenceSellerOptions {
    * approved through comply_test_controller).
    */
   approval?: ApprovalMode;
+  /**
+   * Principals onboarded passthrough-only: `sync_accounts` with `billing: agent` answers
+   * BILLING_NOT_PERMITTED_FOR_AGENT suggesting `operator`. Default: none (agent billing is open to
+   * every identified caller).
+   */
+  passthroughPrincipals?: readonly string[];
   /** At most this many tool calls per principal in any 60 s; then RATE_LIMITED with retry_after. Default: none. */
   callsPerMinute?: number;
   /** Replaces webhook delivery (tests); default: the library's emitter. */
@@ -278,7 +284,13 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
     // key); a bad publicUrl throws here, with the stores closed below.
     const brand = generated === undefined ? undefined : sellerBrandJson(options.publicUrl);
     brandJsonUrl = brand?.identity.brand_json_url as string | undefined;
-    const kit = sellerKit(db, Date.now, { approval: options.approval ?? 'review', timings });
+    const kit = sellerKit(db, Date.now, {
+      approval: options.approval ?? 'review',
+      timings,
+      ...(options.passthroughPrincipals === undefined
+        ? {}
+        : { passthroughPrincipals: new Set(options.passthroughPrincipals) }),
+    });
     const fault = createFaultInjector(
       options.callsPerMinute === undefined ? {} : { callsPerMinute: options.callsPerMinute },
     );
@@ -312,8 +324,8 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       idempotency: { store: idempotency },
       // What the tools and configuration cannot tell (adcp, protocols and signing are generated).
       capabilities: {
-        account: { supported_billing: ['operator', 'agent'] },
-        // What the kit states of itself (buying modes, proposals, conversion tracking, audiences).
+        // What the kit states of itself (buying modes, proposals, conversion tracking, audiences,
+        // supported_billing).
         ...kit.capabilities,
         media_buy: {
           ...(kit.capabilities.media_buy as JsonObject),
