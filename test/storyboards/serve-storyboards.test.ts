@@ -26,22 +26,21 @@ import { spawnServe, type ServeProcess } from '../interop/helpers/spawn-serve.js
 const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const COMPLIANCE = `${SHARED}compliance/3.1.19/`;
 
-const NOT_YET = 'the kit does not do it yet (docs/kit.md, "What it does not do yet")';
 /** `storyboard/phase/step` -> why it may fail. */
 const KNOWN: Record<string, string> = {
-  'billing_gate_dispatch/per_agent_gate_reject/sync_accounts_passthrough_rejects_agent': `${NOT_YET}: billing gates`,
+  'sales_non_guaranteed/adjust_bids/update_media_buy':
+    "one seller serves every storyboard of the run: available_actions' seeded product sorts first in this brief's answer, and its allowed_actions refuse the budget decrease (ACTION_NOT_ALLOWED, wrong_status)",
   'media_buy_seller/delivery_reporting/simulate_and_verify/simulate_delivery':
     'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
   'media_buy_seller/performance_buy_flow/attributed_delivery_reporting/simulate_performance_delivery':
     'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
-  'media_buy_seller/available_actions/discover_product_action_template/get_product_allowed_actions': `${NOT_YET}: products' allowed_actions`,
 };
 /**
  * Steps passed over each wire (a ratchet: never fewer): 214 before adcp serve served every kit
  * tool with the kit's capabilities (proposals, conversions, audiences, catalogs, previews: 261),
- * 263 with its brand.json.
+ * 263 with its brand.json, 272 with buy actions and billing gates.
  */
-const PASSED_AT_LEAST = 263;
+const PASSED_AT_LEAST = 272;
 
 /** The compliance runner's public test key (signed-requests-runner.yaml), private half from keys.json. */
 function runnerKey() {
@@ -102,8 +101,9 @@ const LIVE_KEY = /api_key:\s*"([^"]+)"/.exec(
 
 async function serve(): Promise<ServeProcess & { token: string }> {
   const token = `sandbox-${randomBytes(16).toString('hex')}`;
+  // The runner's principal is onboarded passthrough-only (billing_gate_dispatch's test kit).
   const args = ['--sandbox', '--test-controller', '--live-principal', 'acme-live', '--public-url', PUBLIC];
-  const served = await spawnServe(args, {
+  const served = await spawnServe([...args, '--passthrough-principal', 'sandbox-runner'], {
     // Kept out of the argument list, as the help advises; the runner's token and the live kit's.
     env: { ADCP_SERVE_TOKENS: `${token}=sandbox-runner,${LIVE_KEY}=acme-live` },
   });
