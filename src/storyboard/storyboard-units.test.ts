@@ -8,6 +8,10 @@ import { progressLine, renderHtml, renderJunit, renderSummary } from './report.j
 import type { RunReport } from './types.js';
 import { assertJwksPurpose, authServerMetadataUrl, protectedResourceUrl, refusal } from './runner-tasks.js';
 import { expandAssetDirectives } from './request-builder.js';
+import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { planVector, resignHeaders, signatureErrorOf, type SigningVector } from './signed-vectors.js';
+import { buildSignatureBase } from '../signing/signature-base.js';
+import { parseDictionary } from '../signing/structured-fields.js';
 
 const scope = (over: Partial<SubstitutionScope> = {}): SubstitutionScope => ({
   context: {},
@@ -378,5 +382,106 @@ describe('$build_assets_from_format', () => {
     assert.match(expandAssetDirectives(args, formats, small).problem ?? '', /required image slot main/);
     const other = { creatives: [{ assets: { $build_assets_from_format: { agent_url: 'x', id: 'y' } } }] };
     assert.match(expandAssetDirectives(other, formats, kit).problem ?? '', /not among the formats/);
+  });
+});
+
+describe('signed_requests vectors (decision 0230)', () => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const jwk = {
+    ...(publicKey.export({ format: 'jwk' }) as Record<string, string>),
+    kid: 'k1',
+    _private_d_for_test_only: (privateKey.export({ format: 'jwk' }) as Record<string, string>)['d'] ?? '',
+  };
+  const now0 = 1_776_520_800;
+  const vectorUrl = 'https://seller.example.com/adcp/create_media_buy';
+  const body = '{"plan_id":"p"}';
+  const inputOf = (tag: string, expires = now0 + 300) =>
+    `sig1=("@method" "@target-uri" "@authority" "content-type");created=${now0};expires=${expires};nonce="AAAAAAAAAAAAAAAAAAAAAA";keyid="k1";alg="ed25519";tag="${tag}"`;
+  const signedOver = (input: string) => {
+    const list = parseDictionary(input)?.get('sig1');
+    assert.ok(list?.kind === 'inner-list');
+    const base = buildSignatureBase(
+      { method: 'POST', url: vectorUrl, headers: { 'content-type': 'application/json' } },
+      list,
+    );
+    assert.ok(base.ok);
+    return sign(null, Buffer.from(base.base), privateKey).toString('base64url');
+  };
+  const vector = (headers: Record<string, string>, over: Partial<SigningVector> = {}): SigningVector => ({
+    file: 'negative/x.json',
+    kind: 'negative',
+    name: 'x',
+    reference_now: now0,
+    request: { method: 'POST', url: vectorUrl, headers: { 'content-type': 'application/json', ...headers }, body },
+    verifier_capability: {},
+    expected: { success: false, error_code: 'request_signature_tag_invalid' },
+    ...over,
+  });
+  const live = { method: 'POST', url: 'http://127.0.0.1:3000/mcp', body: '{"jsonrpc":"2.0"}' };
+
+  it('re-signs a vector whose signature verifies, for the live URL, at now, with a fresh nonce', () => {
+    const input = inputOf('adcp/request-signing/v1');
+    const v = vector({ 'signature-input': input, signature: `sig1=:${signedOver(input)}:` }, { kind: 'positive' });
+    const out = resignHeaders(v, live, [jwk], { now: now0 + 1000 });
+    assert.equal(out.how, 'resigned');
+    assert.match(out.headers['signature-input'] ?? '', /;created=1776521800;expires=1776522100;nonce="(?!A{22})/);
+    const list = parseDictionary(out.headers['signature-input'] ?? '')?.get('sig1');
+    assert.ok(list?.kind === 'inner-list');
+    const base = buildSignatureBase({ ...live, headers: out.headers }, list);
+    assert.ok(base.ok);
+    const bytes = Buffer.from(/sig1=:([^:]+):/.exec(out.headers['signature'] ?? '')?.[1] ?? '', 'base64url');
+    assert.equal(verify(null, Buffer.from(base.base), publicKey, bytes), true);
+  });
+  it("keeps a placeholder signature and the vector's defects: tag, window", () => {
+    const input = inputOf('example-org/signing/v1', now0);
+    const signature = `sig1=:${Buffer.alloc(64).toString('base64url')}:`;
+    const out = resignHeaders(vector({ 'signature-input': input, signature }), live, [jwk], { now: now0 + 50 });
+    assert.equal(out.how, 'kept');
+    assert.equal(out.headers['signature'], signature);
+    assert.match(
+      out.headers['signature-input'] ?? '',
+      /;created=1776520850;expires=1776520850;.*tag="example-org\/signing\/v1"/,
+    );
+  });
+  it('keeps a Content-Digest that lies about the body, recomputes one that does not', () => {
+    const lie = `sha-256=:${Buffer.alloc(32).toString('base64url')}:`;
+    assert.equal(
+      resignHeaders(vector({ 'content-digest': lie }), live, [jwk], { now: now0 }).headers['content-digest'],
+      lie,
+    );
+    const truth = `sha-256=:${createHash('sha256').update(body).digest('base64url')}:`;
+    assert.equal(
+      resignHeaders(vector({ 'content-digest': truth }), live, [jwk], { now: now0 }).headers['content-digest'],
+      `sha-256=:${createHash('sha256').update(live.body).digest('base64url')}:`,
+    );
+  });
+  it('says why a form cannot reach a live agent', () => {
+    const agent = {
+      endpoint: 'http://127.0.0.1:3000/mcp',
+      capability: { required_for: ['create_media_buy'] },
+      tools: undefined,
+    };
+    const plan = (url: string, over: Partial<SigningVector> = {}) =>
+      planVector(vector({}, { request: { method: 'POST', url, headers: {}, body }, ...over }), agent);
+    assert.match(JSON.stringify(plan('https://seller.example.com:443/adcp/create_media_buy')), /default port/);
+    assert.match(JSON.stringify(plan('https://seller.example.com/adcp/./create_media_buy')), /request path/);
+    assert.match(JSON.stringify(plan('https://[2001:db8::1]/adcp/create_media_buy')), /IPv6 literal/);
+    assert.match(JSON.stringify(plan(vectorUrl, { jwks_override: { keys: [] } })), /jwks_override/);
+    assert.deepEqual(plan(`${vectorUrl}?b=2&a=1`), {
+      send: true,
+      form: 'call',
+      operation: 'create_media_buy',
+      args: { plan_id: 'p' },
+      query: 'b=2&a=1',
+      notes: [],
+    });
+  });
+  it('reads only the Signature challenge of WWW-Authenticate', () => {
+    assert.equal(
+      signatureErrorOf('Bearer realm="x", Signature error="request_signature_replayed"'),
+      'request_signature_replayed',
+    );
+    assert.equal(signatureErrorOf('Signature realm="a", Bearer error="invalid_token"'), undefined);
+    assert.equal(signatureErrorOf('Signature error="not a token"'), undefined);
   });
 });
