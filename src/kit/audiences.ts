@@ -26,7 +26,12 @@ interface AudienceDeps {
 }
 
 /** A package's audience overlay names only the caller's live audiences. */
-export async function checkAudiences(records: KitRecords, principal: string, packages: JsonObject[]): Promise<void> {
+export async function checkAudiences(
+  records: KitRecords,
+  principal: string,
+  packages: JsonObject[],
+  field = 'packages',
+): Promise<void> {
   for (const [i, pkg] of packages.entries()) {
     const overlay = isJsonObject(pkg.targeting_overlay) ? pkg.targeting_overlay : {};
     for (const list of ['audience_include', 'audience_exclude'] as const) {
@@ -35,7 +40,7 @@ export async function checkAudiences(records: KitRecords, principal: string, pac
         if (stored === undefined || stored.body.deleted === true) {
           throw invalid(
             'The targeting names an audience that is not registered (sync_audiences).',
-            `packages[${i}].targeting_overlay.${list}[${k}]`,
+            `${field}[${i}].targeting_overlay.${list}[${k}]`,
           );
         }
       }

@@ -33,7 +33,12 @@ async function sourceOf(records: KitRecords, principal: string, id: string) {
  * is INVALID_REQUEST at `packages[i].optimization_goals[j].event_sources[k].event_source_id`
  * (performance_buy_flow, rejection_unbound_event_source).
  */
-export async function checkGoalSources(records: KitRecords, principal: string, packages: JsonObject[]): Promise<void> {
+export async function checkGoalSources(
+  records: KitRecords,
+  principal: string,
+  packages: JsonObject[],
+  field = 'packages',
+): Promise<void> {
   for (const [i, pkg] of packages.entries()) {
     for (const [j, goal] of objects(pkg.optimization_goals).entries()) {
       for (const [k, ref] of objects(goal.event_sources).entries()) {
@@ -41,7 +46,7 @@ export async function checkGoalSources(records: KitRecords, principal: string, p
         if (typeof id !== 'string' || (await sourceOf(records, principal, id)) === undefined) {
           throw invalid(
             'The optimization goal names an event source that is not registered (sync_event_sources).',
-            `packages[${i}].optimization_goals[${j}].event_sources[${k}].event_source_id`,
+            `${field}[${i}].optimization_goals[${j}].event_sources[${k}].event_source_id`,
           );
         }
       }

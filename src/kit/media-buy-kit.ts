@@ -259,6 +259,60 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     body.status = liveStatus(ready, timeOf(body.start_time, now()), now());
   };
 
+  /**
+   * Resolves requested packages against their products and pricing (create's `packages`, an
+   * update's `new_packages` under `field`): every one priced in one currency, `currency` when given.
+   */
+  const resolvePackages = async (
+    principal: string,
+    requested: JsonObject[],
+    field: string,
+    fixedCurrency?: string,
+  ): Promise<{ resolved: ProposedBuy['packages']; currency: string | undefined }> => {
+    const resolved: ProposedBuy['packages'] = [];
+    let currency = fixedCurrency;
+    for (const [i, pkg] of requested.entries()) {
+      const product = await findProduct(principal, pkg.product_id);
+      if (product === undefined) {
+        throw adcpError('PRODUCT_NOT_FOUND', {
+          message: 'Referenced product IDs are unknown.',
+          field: `${field}[${i}].product_id`,
+        });
+      }
+      const option = (product.pricing_options as unknown as JsonObject[]).find(
+        (o) => o.pricing_option_id === pkg.pricing_option_id,
+      );
+      if (option === undefined) {
+        throw invalid(
+          `Product ${product.product_id} has no pricing option ${String(pkg.pricing_option_id)}.`,
+          `${field}[${i}].pricing_option_id`,
+        );
+      }
+      const optionCurrency = String(option.currency);
+      if (currency !== undefined && currency !== optionCurrency) {
+        throw invalid('Every package of a media buy is priced in one currency.', `${field}[${i}].pricing_option_id`);
+      }
+      currency = optionCurrency;
+      const budget = pkg.budget;
+      if (typeof budget !== 'number' || !(budget >= 0 && budget <= MAX_BUDGET))
+        throw invalid(`budget must be a number from 0 to ${MAX_BUDGET}.`, `${field}[${i}].budget`);
+      if (typeof option.min_spend_per_package === 'number' && budget < option.min_spend_per_package) {
+        throw adcpError('BUDGET_TOO_LOW', {
+          message: `The budget is below this pricing option's minimum of ${option.min_spend_per_package} ${optionCurrency}.`,
+          field: `${field}[${i}].budget`,
+        });
+      }
+      if (isJsonObject(pkg.measurement_terms)) {
+        const verdict = acceptTerms(pkg.measurement_terms, product);
+        if (verdict !== true) {
+          throw adcpError('TERMS_REJECTED', { message: verdict, field: `${field}[${i}].measurement_terms` });
+        }
+      }
+      resolved.push({ request: pkg, product });
+    }
+    return { resolved, currency };
+  };
+
   const createMediaBuy = async (args: JsonObject, ctx: ToolContext): Promise<JsonObject> => {
     const principal = ctx.principal;
     checkFlight(args.start_time, args.end_time, now());
@@ -270,47 +324,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     if (requested.length === 0 || requested.length > MAX_IDS) {
       throw invalid(`packages must hold 1 to ${MAX_IDS} packages.`, 'packages');
     }
-    const resolved: ProposedBuy['packages'] = [];
-    let currency: string | undefined;
-    for (const [i, pkg] of requested.entries()) {
-      const product = await findProduct(principal, pkg.product_id);
-      if (product === undefined) {
-        throw adcpError('PRODUCT_NOT_FOUND', {
-          message: 'Referenced product IDs are unknown.',
-          field: `packages[${i}].product_id`,
-        });
-      }
-      const option = (product.pricing_options as unknown as JsonObject[]).find(
-        (o) => o.pricing_option_id === pkg.pricing_option_id,
-      );
-      if (option === undefined) {
-        throw invalid(
-          `Product ${product.product_id} has no pricing option ${String(pkg.pricing_option_id)}.`,
-          `packages[${i}].pricing_option_id`,
-        );
-      }
-      const optionCurrency = String(option.currency);
-      if (currency !== undefined && currency !== optionCurrency) {
-        throw invalid('Every package of a media buy is priced in one currency.', `packages[${i}].pricing_option_id`);
-      }
-      currency = optionCurrency;
-      const budget = pkg.budget;
-      if (typeof budget !== 'number' || !(budget >= 0 && budget <= MAX_BUDGET))
-        throw invalid(`budget must be a number from 0 to ${MAX_BUDGET}.`, `packages[${i}].budget`);
-      if (typeof option.min_spend_per_package === 'number' && budget < option.min_spend_per_package) {
-        throw adcpError('BUDGET_TOO_LOW', {
-          message: `The budget is below this pricing option's minimum of ${option.min_spend_per_package} ${optionCurrency}.`,
-          field: `packages[${i}].budget`,
-        });
-      }
-      if (isJsonObject(pkg.measurement_terms)) {
-        const verdict = acceptTerms(pkg.measurement_terms, product);
-        if (verdict !== true) {
-          throw adcpError('TERMS_REJECTED', { message: verdict, field: `packages[${i}].measurement_terms` });
-        }
-      }
-      resolved.push({ request: pkg, product });
-    }
+    const { resolved, currency } = await resolvePackages(principal, requested, 'packages');
     const total = isJsonObject(args.total_budget) ? args.total_budget : undefined;
     if (total !== undefined && currency !== undefined && total.currency !== currency) {
       throw invalid(
@@ -372,19 +386,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         created_at: at,
         updated_at: at,
         revision: 1,
-        packages: resolved.map(({ request, product }, i) => ({
-          package_id: `pkg_${i + 1}`,
-          product_id: product.product_id,
-          pricing_option_id: request.pricing_option_id,
-          budget: request.budget,
-          currency: buy.currency,
-          ...(typeof request.bid_price === 'number' ? { bid_price: request.bid_price } : {}),
-          ...(Array.isArray(request.format_ids) ? { format_ids: request.format_ids } : {}),
-          ...(isJsonObject(request.measurement_terms) ? { measurement_terms: request.measurement_terms } : {}),
-          creative_assignments: objects(request.creative_assignments),
-          paused: request.paused === true,
-          ...(isJsonObject(request.context) ? { context: request.context } : {}),
-        })),
+        packages: resolved.map(({ request, product }, i) => packageOf(request, product, i + 1, buy.currency)),
         ...(isJsonObject(args.context) ? { request_context: args.context } : {}),
         ...(actions === undefined ? {} : { kit_actions: actions }),
       };
@@ -480,6 +482,24 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         pkg.creative_assignments = objects(change.creative_assignments);
       }
       affected.set(String(pkg.package_id), pkg);
+    }
+    // add_packages: new packages as a create's, in the buy's currency, numbered after the others.
+    const added = objects(args.new_packages);
+    if (added.length > 0) {
+      if (packages.length + added.length > MAX_IDS) {
+        throw invalid(`A media buy holds at most ${MAX_IDS} packages.`, 'new_packages');
+      }
+      const { resolved } = await resolvePackages(principal, added, 'new_packages', String(body.currency));
+      await checkGoalSources(records, principal, added, 'new_packages');
+      await checkAudiences(records, principal, added, 'new_packages');
+      for (const { request, product } of resolved) {
+        let n = packages.length + 1;
+        while (packages.some((p) => p.package_id === `pkg_${n}`)) n += 1;
+        const pkg = packageOf(request, product, n, String(body.currency));
+        packages.push(pkg);
+        affected.set(String(pkg.package_id), pkg);
+      }
+      body.packages = packages;
     }
     for (const field of ['start_time', 'end_time'] as const) {
       if (typeof args[field] === 'string') body[field] = args[field] === 'asap' ? iso(now()) : args[field];
@@ -871,6 +891,23 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       creative: { has_creative_library: true },
       account: { supported_billing: supportedBilling },
     },
+  };
+}
+
+/** A buy's package as stored and answered (core/package.json), from its request and product; `n` numbers it. */
+function packageOf(request: JsonObject, product: Product, n: number, currency: string): JsonObject {
+  return {
+    package_id: `pkg_${n}`,
+    product_id: product.product_id,
+    pricing_option_id: request.pricing_option_id,
+    budget: request.budget,
+    currency,
+    ...(typeof request.bid_price === 'number' ? { bid_price: request.bid_price } : {}),
+    ...(Array.isArray(request.format_ids) ? { format_ids: request.format_ids } : {}),
+    ...(isJsonObject(request.measurement_terms) ? { measurement_terms: request.measurement_terms } : {}),
+    creative_assignments: objects(request.creative_assignments),
+    paused: request.paused === true,
+    ...(isJsonObject(request.context) ? { context: request.context } : {}),
   };
 }
 

@@ -260,6 +260,32 @@ for (const [label, open] of [
       assert.equal(paused.body.available_actions, undefined);
     });
 
+    it('adds new_packages to a buy (add_packages), refused where the products do not allow it', async () => {
+      const created = await create(['plain']);
+      const id = created.body.media_buy_id as string;
+      const fresh = { product_id: 'plain', pricing_option_id: 'cpm', budget: 2500 };
+      const added = await update({ media_buy_id: id, new_packages: [fresh] });
+      assert.equal(added.isError, false, JSON.stringify(added.body));
+      assert.deepEqual(
+        (added.body.affected_packages as Json[]).map((p) => [p.package_id, p.product_id, p.budget]),
+        [['pkg_2', 'plain', 2500]],
+      );
+      assert.equal(added.body.total_budget, 12500);
+      const listed = (
+        (await call('get_media_buys', { account, media_buy_ids: [id] })).body.media_buys as Json[]
+      )[0] as Json;
+      assert.deepEqual(
+        (listed.packages as Json[]).map((p) => p.package_id),
+        ['pkg_1', 'pkg_2'],
+      );
+      const unknown = await update({ media_buy_id: id, new_packages: [{ ...fresh, product_id: 'nope' }] });
+      assert.deepEqual([unknown.code, unknown.error?.field], ['PRODUCT_NOT_FOUND', 'new_packages[0].product_id']);
+
+      const templated = await create(['templated']);
+      const refused = await update({ media_buy_id: templated.body.media_buy_id, new_packages: [fresh] });
+      assert.deepEqual(refusal(refused).slice(0, 3), ['not_supported_on_product', 'terminal', 'add_packages']);
+    });
+
     it('seeds a product with its allowed_actions through the controller, and refuses a malformed one', async () => {
       const seed = (fixture: Json) =>
         call('comply_test_controller', {
