@@ -1,4 +1,11 @@
-import type { RunReport, StepOutcome, StoryboardOutcome, ValidationOutcome, Verdict } from './types.js';
+import {
+  NO_CREDENTIALS,
+  type RunReport,
+  type StepOutcome,
+  type StoryboardOutcome,
+  type ValidationOutcome,
+  type Verdict,
+} from './types.js';
 
 /**
  * The three renderings of a run: a terminal summary, JUnit XML for CI, and one self-contained
@@ -128,9 +135,13 @@ export function renderSummary(report: RunReport, options: { verbose?: boolean } 
       ? 'verdict: the agent failed storyboards it must pass'
       : report.cut_short !== undefined
         ? 'verdict: incomplete run'
-        : report.counts.storyboards.harness_fault > 0
-          ? `verdict: nothing the agent owns failed, but ${report.counts.storyboards.harness_fault} storyboard(s) were not fully graded (harness faults): read their faults`
-          : 'verdict: nothing the agent owns failed',
+        : report.storyboards.some(
+              (s) => s.detail === NO_CREDENTIALS || s.steps.some((st) => st.fault === NO_CREDENTIALS),
+            )
+          ? "verdict: not graded where the agent asked for credentials this run did not send: run again with the agent's token (--auth TOKEN)"
+          : report.counts.storyboards.harness_fault > 0
+            ? `verdict: nothing the agent owns failed, but ${report.counts.storyboards.harness_fault} storyboard(s) were not fully graded (harness faults): read their faults`
+            : 'verdict: nothing the agent owns failed',
   );
   return `${out.join('\n')}\n`;
 }

@@ -14,6 +14,7 @@ import { selectStoryboards, type Selected } from './select.js';
 import { evaluateCondition, substitute, UnresolvedSubstitution, type SubstitutionScope } from './substitute.js';
 import {
   emptyCounts,
+  NO_CREDENTIALS,
   type RunReport,
   type SkipReason,
   type StepOutcome,
@@ -458,10 +459,6 @@ const REQUIREMENT_HINTS: Record<string, string> = {
 /** The start of a storyboard's detail when its fixtures could not be seeded (no controller). */
 const UNSEEDED = 'fixtures not seeded';
 
-/** The fault of a step the agent refused with HTTP 401 when this run sends no credentials at all. */
-const NO_CREDENTIALS =
-  "the agent asks for credentials (HTTP 401) and this run sends none: not graded; give the agent's token with --auth TOKEN (adcp serve prints its sandbox bearer token)";
-
 /** Whether the run sends any credential: a bearer token, a request signature or headers of the operator's. */
 function sendsCredentials(options: RunStoryboardsOptions): boolean {
   return options.auth !== undefined || options.signing !== undefined || Object.keys(options.headers ?? {}).length > 0;
@@ -899,6 +896,12 @@ async function runOne(sel: Selected, run: RunContext): Promise<StoryboardOutcome
     await Promise.all([...clients.values()].map((c) => c.client.close().catch(() => undefined)));
   }
   outcome.verdict = verdictOf(outcome);
+  // A storyboard's steps build on each other: once the agent refused one for want of credentials
+  // the run never had, what follows cannot be laid at the agent's door (decision 0244).
+  if (outcome.steps.some((s) => s.fault === NO_CREDENTIALS)) {
+    outcome.verdict = 'harness_fault';
+    outcome.detail = NO_CREDENTIALS;
+  }
   return done();
 }
 
@@ -2074,6 +2077,7 @@ async function seedFixtures(
         source: { storyboard: storyboard.file, location: `fixtures.${key}`, doc_ref: 'comply-test-controller.md' },
       };
       const started = Date.now();
+      conn.record.status = undefined;
       try {
         const result = await conn.client.call('comply_test_controller', args, {
           retry: false,
@@ -2094,7 +2098,10 @@ async function seedFixtures(
           outcome.detail = outcome.skip.detail;
           return 'unsupported';
         }
-        if (refused !== undefined) {
+        if (refused !== undefined && conn.record.status === 401 && !sendsCredentials(run.options)) {
+          step.verdict = 'harness_fault';
+          step.fault = NO_CREDENTIALS;
+        } else if (refused !== undefined) {
           step.verdict = 'failed';
           step.error = `the controller refused ${scenario}: ${refused}`;
         }

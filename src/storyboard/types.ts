@@ -126,6 +126,10 @@ export interface RunReport {
   exit_code: 0 | 1;
 }
 
+/** The fault of a step the agent refused with HTTP 401 when the run sends no credentials at all (decision 0244). */
+export const NO_CREDENTIALS =
+  "the agent asks for credentials (HTTP 401) and this run sends none: not graded; give the agent's token with --auth TOKEN (adcp serve prints its sandbox bearer token)";
+
 export function emptyCounts(): StepCounts {
   return { passed: 0, failed: 0, not_applicable: 0, skipped: 0, harness_fault: 0 };
 }

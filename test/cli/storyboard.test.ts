@@ -218,6 +218,10 @@ describe('adcp storyboard run, as a newcomer runs it', { concurrency: 1 }, () =>
     assert.ok(refused.length > 0);
     for (const step of refused) assert.match(step.fault ?? '', /HTTP 401.*--auth TOKEN/);
     assert.ok(report.notices.some((n) => /not graded: the agent asked for credentials .*--auth TOKEN/.test(n)));
+    // The summary's last line says what to do.
+    const text = io(dir);
+    await main(['storyboard', 'run', serve.mcp, '--compliance-dir', COMPLIANCE, '--id', 'schema_validation'], text);
+    assert.match(text.out(), /verdict: not graded where the agent asked for credentials .*--auth TOKEN\)\n$/);
     // The progress line says why, never an empty detail.
     assert.match(cli.err(), /HARN schema_validation \([^)]*\): \w/);
     // With the token, the same storyboard is graded.
@@ -240,6 +244,41 @@ describe('adcp storyboard run, as a newcomer runs it', { concurrency: 1 }, () =>
     const graded = JSON.parse(authed.out()) as RunReport;
     assert.ok(graded.storyboards[0]!.steps.every((s) => s.fault === undefined || !/HTTP 401/.test(s.fault)));
     assert.equal(graded.notices.filter((n) => /credentials/.test(n)).length, 0);
+  });
+
+  it('adcp serve --sandbox --test-controller without --auth: seeds refused for want of the token, nothing failed', async () => {
+    const sandbox = await spawnServe(['--sandbox', '--test-controller']);
+    try {
+      const cli = io(dir);
+      const code = await main(
+        [
+          'storyboard',
+          'run',
+          sandbox.mcp,
+          '--compliance-dir',
+          COMPLIANCE,
+          '--id',
+          'idempotency',
+          '--id',
+          'pagination_integrity_creative_formats',
+          '--json',
+        ],
+        cli,
+      );
+      const report = JSON.parse(cli.out()) as RunReport;
+      assert.deepEqual(
+        report.storyboards.map((s) => `${s.id} ${s.verdict}`),
+        ['idempotency harness_fault', 'pagination_integrity_creative_formats harness_fault'],
+      );
+      assert.equal(code, 0);
+      // The refused seeds say why; the steps after them are not laid at the agent's door.
+      const seeds = report.storyboards.flatMap((s) => s.steps).filter((s) => s.task === 'comply_test_controller');
+      assert.ok(seeds.length > 0);
+      for (const seed of seeds) assert.match(seed.fault ?? '', /HTTP 401.*--auth TOKEN/);
+      for (const s of report.storyboards) assert.match(s.detail ?? '', /--auth TOKEN/);
+    } finally {
+      await sandbox.stop();
+    }
   });
 
   it('says what a storyboard without the test controller needs: the requirement, the unseeded fixtures', async () => {
