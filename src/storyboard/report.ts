@@ -96,6 +96,18 @@ export function explainStep(step: StepOutcome): string[] {
   return lines;
 }
 
+/** The run's verdict in a sentence, the same in the terminal and the HTML report. */
+export function verdictOf(report: RunReport): string {
+  if (report.counts.storyboards.failed > 0) return 'the agent failed storyboards it must pass';
+  if (report.cut_short !== undefined) return 'incomplete run';
+  if (report.storyboards.some((s) => s.detail === NO_CREDENTIALS || s.steps.some((st) => st.fault === NO_CREDENTIALS)))
+    return "not graded where the agent asked for credentials this run did not send: run again with the agent's token (--auth TOKEN)";
+  const faults = report.counts.storyboards.harness_fault;
+  if (faults > 0)
+    return `nothing the agent owns failed, but ${faults} storyboard(s) were not fully graded (harness faults): read their faults`;
+  return 'nothing the agent owns failed';
+}
+
 /** The terminal summary: every storyboard, every step that did not pass explained, the totals. */
 export function renderSummary(report: RunReport, options: { verbose?: boolean } = {}): string {
   const out: string[] = [
@@ -130,19 +142,7 @@ export function renderSummary(report: RunReport, options: { verbose?: boolean } 
     out.push(
       `CUT SHORT: ${plain(report.cut_short, 400)}${report.storyboards.length === 0 ? '' : ' (the storyboards not run are listed as harness faults)'}`,
     );
-  out.push(
-    report.counts.storyboards.failed > 0
-      ? 'verdict: the agent failed storyboards it must pass'
-      : report.cut_short !== undefined
-        ? 'verdict: incomplete run'
-        : report.storyboards.some(
-              (s) => s.detail === NO_CREDENTIALS || s.steps.some((st) => st.fault === NO_CREDENTIALS),
-            )
-          ? "verdict: not graded where the agent asked for credentials this run did not send: run again with the agent's token (--auth TOKEN)"
-          : report.counts.storyboards.harness_fault > 0
-            ? `verdict: nothing the agent owns failed, but ${report.counts.storyboards.harness_fault} storyboard(s) were not fully graded (harness faults): read their faults`
-            : 'verdict: nothing the agent owns failed',
-  );
+  out.push(`verdict: ${verdictOf(report)}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -214,7 +214,7 @@ function html(value: unknown, max = 20_000): string {
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.3em}table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left}
 details{margin:4px 0;border-left:3px solid #ccc;padding-left:8px}summary{cursor:pointer}pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em;white-space:pre-wrap}
 .passed{border-color:#2a2}.failed{border-color:#c22}.not_applicable{border-color:#999}.skipped{border-color:#c90}.harness_fault{border-color:#83c}
-.v-passed{color:#2a2}.v-failed{color:#c22;font-weight:bold}.v-not_applicable{color:#777}.v-skipped{color:#a70}.v-harness_fault{color:#83c;font-weight:bold}`;
+.why{color:#555}.legend{color:#444;max-width:60em}.v-passed{color:#2a2}.v-failed{color:#c22;font-weight:bold}.v-not_applicable{color:#777}.v-skipped{color:#a70}.v-harness_fault{color:#83c;font-weight:bold}`;
 
 function stepHtml(step: StepOutcome): string {
   const parts: string[] = [];
@@ -252,6 +252,20 @@ function stepHtml(step: StepOutcome): string {
   return `<details class="${step.verdict}"${step.verdict === 'failed' ? ' open' : ''}><summary><span class="v-${step.verdict}">${html(LABEL[step.verdict])}</span> ${html(step.phase_id)}/${html(step.step_id)} <code>${html(step.task)}</code> ${html(step.title)}</summary>${parts.join('\n')}</details>`;
 }
 
+/** Why a storyboard was not applicable or a harness fault, on its summary line (seen without opening it). */
+function whyHtml(s: StoryboardOutcome): string {
+  if (s.verdict !== 'not_applicable' && s.verdict !== 'harness_fault') return '';
+  const why = s.detail ?? s.skip?.detail ?? s.steps.find((step) => step.fault !== undefined)?.fault;
+  return why === undefined ? '' : `<br><small class="why">${html(why, 300)}</small>`;
+}
+
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+/** What each verdict asks of the seller (the README's table). */
+const LEGEND = `<p class="legend"><span class="v-passed">passed</span>: nothing to do. <span class="v-failed">failed (agent)</span>: read the step: the request sent, the answer, the pointer, expected and actual, and the storyboard text it comes from. <span class="v-not_applicable">not applicable</span>: a gate said so (named beside it); nothing to do unless you meant to claim it. <span class="v-skipped">skipped</span>: fix the step it names. <span class="v-harness_fault">harness fault</span>: this runner or the environment (named beside it), never counted against the agent.</p>`;
+
 /** One self-contained HTML file (no script, no external resource): every storyboard and step with its explanation. */
 export function renderHtml(report: RunReport): string {
   const sb = report.counts.storyboards;
@@ -259,7 +273,7 @@ export function renderHtml(report: RunReport): string {
   const rows = report.storyboards
     .map(
       (s) =>
-        `<details class="${s.verdict}"${s.verdict === 'failed' ? ' open' : ''}><summary><span class="v-${s.verdict}">${html(LABEL[s.verdict])}</span> <b>${html(s.id)}</b> ${html(s.title)} <small>(${html(s.file)}; ${html(s.selected_because)}; ${(s.duration_ms / 1000).toFixed(1)} s, ${s.sessions} connection(s))</small></summary>${s.detail === undefined ? '' : `<p>${html(s.detail)}</p>`}${s.cut_short === undefined ? '' : `<p class="v-harness_fault">cut short: ${html(s.cut_short)}</p>`}${s.steps.map(stepHtml).join('\n')}</details>`,
+        `<details class="${s.verdict}"${s.verdict === 'failed' ? ' open' : ''}><summary><span class="v-${s.verdict}">${html(LABEL[s.verdict])}</span> <b>${html(s.id)}</b> ${html(s.title)} <small>(${html(s.file)}; ${html(s.selected_because)}; ${(s.duration_ms / 1000).toFixed(1)} s, ${s.sessions} connection(s))</small>${whyHtml(s)}</summary>${s.detail === undefined ? '' : `<p>${html(s.detail)}</p>`}${s.cut_short === undefined ? '' : `<p class="v-harness_fault">cut short: ${html(s.cut_short)}</p>`}${s.steps.map(stepHtml).join('\n')}</details>`,
     )
     .join('\n');
   return `<!doctype html>
@@ -271,7 +285,8 @@ ${report.notices.map((n) => `<p>note: ${html(n)}</p>`).join('\n')}
 <table><tr><th></th><th>passed</th><th>failed (agent)</th><th>not applicable</th><th>skipped</th><th>harness faults</th></tr>
 <tr><th>storyboards</th><td>${sb.passed}</td><td>${sb.failed}</td><td>${sb.not_applicable}</td><td>${sb.skipped}</td><td>${sb.harness_fault}</td></tr>
 <tr><th>steps</th><td>${st.passed}</td><td>${st.failed}</td><td>${st.not_applicable}</td><td>${st.skipped}</td><td>${st.harness_fault}</td></tr></table>
-<p><b>${sb.failed > 0 ? 'The agent failed storyboards it must pass.' : report.cut_short !== undefined ? 'Incomplete run.' : 'Nothing the agent owns failed.'}</b></p>
+<p><b>${html(sentence(verdictOf(report)))}</b></p>
+${LEGEND}
 ${rows}
 </body></html>
 `;

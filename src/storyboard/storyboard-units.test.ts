@@ -291,6 +291,19 @@ describe('storyboard reports', () => {
       renderSummary(faulted),
       /verdict: nothing the agent owns failed, but 1 storyboard\(s\) were not fully graded/,
     );
+    // The HTML report shows why beside a storyboard that was not applicable or a harness fault,
+    // without opening it, and says what each verdict asks of the seller.
+    const page = renderHtml({
+      ...faulted,
+      storyboards: [
+        ...faulted.storyboards,
+        { ...report.storyboards[0]!, id: 'na', verdict: 'not_applicable', steps: [], detail: 'controller: <x>' },
+      ],
+    });
+    assert.match(page, /<summary>[^\n]*<b>sb<\/b>[^\n]*<small class="why">environment: ECONNRESET<\/small><\/summary>/);
+    assert.match(page, /<summary>[^\n]*<b>na<\/b>[^\n]*<small class="why">controller: &lt;x&gt;<\/small><\/summary>/);
+    assert.match(page, /harness fault<\/span>: this runner or the environment/);
+    assert.match(page, /<p><b>Nothing the agent owns failed, but 1 storyboard\(s\) were not fully graded/);
     const none: RunReport = { ...faulted, storyboards: [], cut_short: 'could not discover the agent at x' };
     assert.match(renderSummary(none), /CUT SHORT: could not discover the agent at x\n/);
   });
