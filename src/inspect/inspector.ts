@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { AdcpClient } from '../client/adcp-client.js';
 import type { DiscoverResult } from '../client/discover.js';
 import { isFinalResult, type TaskResult } from '../core/task-result.js';
@@ -137,6 +139,11 @@ export interface StoryboardRunRequest {
   seededState?: boolean;
   /** Deadline of the whole run, seconds (1-3600); default the inspector's `storyboardBudgetMs`. */
   budgetSeconds?: number;
+  /**
+   * The request-signing vectors folder signed_requests grades with (`--signing-vectors DIR`):
+   * keys.json, positive/, negative/; relative to the inspector's working folder.
+   */
+  signingVectors?: string;
 }
 
 export type InspectorEvent =
@@ -781,7 +788,7 @@ export function storyboardOptions(
   request: StoryboardRunRequest,
 ): Pick<
   RunStoryboardsOptions,
-  'webhooks' | 'allowHttp' | 'brandJsonUrl' | 'rateLimitTrip' | 'seededState' | 'budgetMs'
+  'webhooks' | 'allowHttp' | 'brandJsonUrl' | 'rateLimitTrip' | 'seededState' | 'budgetMs' | 'signingVectors'
 > {
   const flag = (name: 'webhooks' | 'allowHttp' | 'rateLimitTrip' | 'seededState'): boolean | undefined => {
     const value: unknown = request[name];
@@ -812,6 +819,17 @@ export function storyboardOptions(
     if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 1 || budget > 3600)
       throw new TypeError('budgetSeconds must be a whole number of seconds from 1 to 3600');
     out.budgetMs = budget * 1000;
+  }
+  const vectors: unknown = request.signingVectors;
+  if (vectors !== undefined) {
+    if (typeof vectors !== 'string' || vectors === '' || vectors.length > 4096)
+      throw new TypeError('signingVectors must be the path of a request-signing vectors folder');
+    const folder = resolve(vectors);
+    if (!existsSync(join(folder, 'keys.json')))
+      throw new TypeError(
+        `signingVectors: no keys.json in ${folder}: give the request-signing vectors folder (keys.json, positive/, negative/)`,
+      );
+    out.signingVectors = folder;
   }
   return out;
 }

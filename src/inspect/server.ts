@@ -343,6 +343,7 @@ const RUN_OPTIONS = new Set([
   'rateLimitTrip',
   'seededState',
   'budgetSeconds',
+  'signingVectors',
 ]);
 
 /** A storyboard run from the page: its ids and the runner's options (checked by the inspector). */

@@ -8,11 +8,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { startReferenceSeller, type ReferenceSeller } from '../../src/seller/index.js';
+import { sandboxRequestSigning } from '../../src/seller/sandbox-request-signing.js';
 import { startInspector, type RunningInspector } from '../../src/inspect/index.js';
 import { loadComplianceDir } from '../../src/storyboard/index.js';
 import { startV1Server, type TestServer } from '../a2a/sdk-servers.js';
@@ -21,6 +24,7 @@ import { browserMissing, launchChromium, shot, type OpenBrowser } from './browse
 
 const skip = browserMissing();
 const COMPLIANCE = fileURLToPath(new URL('../../../shared/compliance/3.1.19', import.meta.url));
+const VECTORS = fileURLToPath(new URL('../../../shared/request-signing-vectors', import.meta.url));
 
 /** Watches a page for script errors; `check()` asserts there were none. */
 function watchErrors(page: Page): { check(): void } {
@@ -243,6 +247,8 @@ describe('adcp inspect in Chromium: storyboards, forms, keyboard, zoom, cancel',
 
 describe("adcp inspect in Chromium: the storyboard runner's options", { skip, timeout: 420_000 }, () => {
   let seller: ReferenceSeller;
+  /** A seller verifying RFC 9421 request signatures with the compliance test keys (as adcp serve --sandbox). */
+  let signer: ReferenceSeller;
   let brand: Server;
   let brandUrl: string;
   let inspector: RunningInspector;
@@ -261,6 +267,10 @@ describe("adcp inspect in Chromium: the storyboard runner's options", { skip, ti
 
   before(async () => {
     seller = await startReferenceSeller({ port: 0, testController: true, approval: 'auto' });
+    signer = await startReferenceSeller({
+      port: 0,
+      requestSigning: sandboxRequestSigning(JSON.parse(readFileSync(join(VECTORS, 'keys.json'), 'utf8'))),
+    });
     // The seller's brand.json, on another loopback origin than the agent's: a runner task may
     // fetch it only when the run allows http and local URLs (decision 0227).
     brand = createServer((req, res) => {
@@ -271,7 +281,7 @@ describe("adcp inspect in Chromium: the storyboard runner's options", { skip, ti
     brandUrl = `http://127.0.0.1:${(brand.address() as AddressInfo).port}/.well-known/brand.json`;
     inspector = await startInspector({
       port: 0,
-      agents: [{ url: seller.mcpUrl }],
+      agents: [{ url: seller.mcpUrl }, { url: signer.mcpUrl }],
       compliance: async () => loadComplianceDir(COMPLIANCE),
     });
     chromium = await launchChromium();
@@ -280,11 +290,12 @@ describe("adcp inspect in Chromium: the storyboard runner's options", { skip, ti
     errors = watchErrors(page);
   });
   after(async () => {
-    errors?.check();
     await chromium?.close();
     await inspector?.close();
     await new Promise((done) => brand?.close(done));
     await seller?.close();
+    await signer?.close();
+    errors?.check();
   });
 
   it('takes a brand.json URL, and fetches it from a loopback origin only with http allowed', async () => {
@@ -338,6 +349,31 @@ describe("adcp inspect in Chromium: the storyboard runner's options", { skip, ti
     const report = await run('');
     assert.match(await report.innerText(), /Cut short: the run's budget of 1 s ran out/);
     assert.match(await page.locator('#storyboard-options-used').innerText(), /budget 1 s/);
+    await page.getByLabel('Budget of the run, seconds (--budget)').fill('');
+  });
+
+  it('takes the request-signing vectors folder: signed_requests is graded with its vectors', async () => {
+    await open(page, inspector.url, 'Check');
+    await page.getByText('Run options').click();
+    const id = inspector.inspector.agents().find((a) => a.url === signer.mcpUrl)!.id;
+    await page.selectOption('#agent-select', id);
+    await page.locator('#discovery .discovery', { hasText: signer.mcpUrl }).waitFor({ state: 'attached' });
+    const folder = page.getByLabel('Request-signing vectors folder (--signing-vectors)');
+    // The 3.1.19 suite carries no vectors: without the folder the vector phases are not graded.
+    await run('signed_requests');
+    const storyboard = page.locator('[data-storyboard="signed_requests"]');
+    assert.equal(await storyboard.getAttribute('data-verdict'), 'harness_fault');
+    assert.match((await storyboard.textContent()) ?? '', /--signing-vectors DIR/);
+    await folder.fill(VECTORS);
+    await run('signed_requests');
+    const basic = page.locator('[data-storyboard="signed_requests"] [data-step="positive_vectors/001-basic-post"]');
+    assert.equal(await basic.getAttribute('data-verdict'), 'passed');
+    assert.equal(await storyboard.getAttribute('data-verdict'), 'passed');
+    assert.match(
+      await page.locator('#storyboard-options-used').innerText(),
+      /signing vectors .*request-signing-vectors/,
+    );
+    await shot(page, 'page-9-signing-vectors', { fullPage: false });
   });
 });
 

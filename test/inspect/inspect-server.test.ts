@@ -251,6 +251,8 @@ describe('the inspector runs storyboards', () => {
       [{ budgetSeconds: 1.5 }, /budgetSeconds/],
       [{ budgetSeconds: '60' }, /budgetSeconds/],
       [{ budget: 60 }, /unknown storyboard run option 'budget'/],
+      [{ signingVectors: 42 }, /signingVectors must be the path of a request-signing vectors folder/],
+      [{ signingVectors: tmpdir() }, /signingVectors: no keys\.json in /],
     ];
     for (const [body, message] of bad) {
       const res = await post(running.url, `/api/agents/${id}/storyboards`, body);

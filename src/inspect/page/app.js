@@ -132,6 +132,9 @@ class AdcpInspector extends HTMLElement {
               h('label', { for: 'sb-brand-json' }, 'brand.json URL (--brand-json)'),
               h('input', { id: 'sb-brand-json', type: 'url', autocomplete: 'off', placeholder: 'when the capabilities declare no identity.brand_json_url' })),
             h('div', { class: 'row' },
+              h('label', { for: 'sb-signing-vectors' }, 'Request-signing vectors folder (--signing-vectors)'),
+              h('input', { id: 'sb-signing-vectors', type: 'text', autocomplete: 'off', spellcheck: false, placeholder: 'keys.json, positive/, negative/; default the suite\u2019s own' })),
+            h('div', { class: 'row' },
               h('label', { for: 'sb-budget' }, 'Budget of the run, seconds (--budget)'),
               h('input', { id: 'sb-budget', type: 'number', min: '1', max: '3600', step: '1', inputmode: 'numeric' })))),
         h('p', { id: 'storyboard-about', class: 'hint' }, 'The official compliance storyboards that apply to the agent (selected from its capabilities), run against it live: every step\u2019s verdict with the request, the answer, the JSON pointer, expected and actual, and the storyboard text it comes from.'),
@@ -480,6 +483,7 @@ class AdcpInspector extends HTMLElement {
     const checked = (id) => this.querySelector(`#${id}`).checked;
     const brandJsonUrl = this.querySelector('#sb-brand-json').value.trim();
     const budget = this.querySelector('#sb-budget').value.trim();
+    const signingVectors = this.querySelector('#sb-signing-vectors').value.trim();
     const request = {
       ...(ids.length ? { ids } : {}),
       ...(checked('sb-webhooks') ? {} : { webhooks: false }),
@@ -488,6 +492,7 @@ class AdcpInspector extends HTMLElement {
       ...(checked('sb-seeded-state') ? { seededState: true } : {}),
       ...(brandJsonUrl ? { brandJsonUrl } : {}),
       ...(budget ? { budgetSeconds: Number(budget) } : {}),
+      ...(signingVectors ? { signingVectors } : {}),
     };
     const used = [
       request.webhooks === false ? 'no webhook receiver' : null,
@@ -496,6 +501,7 @@ class AdcpInspector extends HTMLElement {
       request.seededState ? 'seeded state' : null,
       brandJsonUrl ? `brand.json ${brandJsonUrl}` : null,
       budget ? `budget ${budget} s` : null,
+      signingVectors ? `signing vectors ${signingVectors}` : null,
     ].filter(Boolean);
     button.disabled = true;
     box.replaceChildren();
