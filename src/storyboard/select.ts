@@ -59,7 +59,7 @@ export function selectStoryboards(
           `no storyboard ${id} in compliance ${release.version}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
         );
       }
-      add(storyboard, 'named on the command line');
+      add(storyboard, 'asked for by id');
     }
     return [...out.values()];
   }

@@ -291,6 +291,8 @@ describe('the inspector runs storyboards', () => {
       report.storyboards.map((s) => `${s.id} ${s.verdict}`).sort((a, b) => a.localeCompare(b)),
       ['capability_discovery passed', 'security_baseline failed'],
     );
+    // Asked for from the page, not on a command line.
+    assert.ok(report.storyboards.every((s) => s.selected_because === 'asked for by id'));
     const failed = report.storyboards
       .find((s) => s.id === 'security_baseline')!
       .steps.find((s) => s.verdict === 'failed')!;
