@@ -205,7 +205,10 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       if (arm !== 'submitted' && arm !== 'input-required') {
         throw new ControllerError('INVALID_PARAMS', 'params.arm must be submitted or input-required.');
       }
-      if (arm === 'submitted') idParam(params, 'task_id');
+      // comply-test-controller-request.json: task_id at most 128 characters, required for submitted.
+      if (arm === 'submitted' && idParam(params, 'task_id').length > 128) {
+        throw new ControllerError('INVALID_PARAMS', 'params.task_id must be at most 128 characters.');
+      }
       const message = params.message === undefined ? undefined : text(params.message, '', 2000);
       const directive: JsonObject = { arm, ...(arm === 'submitted' ? { task_id: params.task_id } : {}) };
       if (message !== undefined) directive.message = message;

@@ -346,22 +346,22 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       totalBudget: money(resolved.reduce((sum, p) => sum + (p.request.budget as number), 0)),
       currency: currency ?? 'USD',
     };
-    const directive = await records.get(principal, 'directive', 'create_media_buy');
+    const stored = await records.get(principal, 'directive', 'create_media_buy');
+    // A directive of force_create_media_buy_arm not yet consumed shapes this answer, once.
+    const forced = stored !== undefined && stored.body.consumed !== true ? stored.body : undefined;
     let decision: BuyDecision = (await seller.decide?.(buy, ctx)) ?? { kind: 'confirm' };
-    if (directive !== undefined && directive.body.consumed !== true) {
-      await records.put(
-        principal,
-        'directive',
-        'create_media_buy',
-        { ...directive.body, consumed: true },
-        directive.version,
-      );
-      if (directive.body.arm === 'submitted') decision = { kind: 'approve', afterMs: 0 };
-      if (directive.body.arm === 'input-required') {
-        decision = {
-          kind: 'reject',
-          code: 'INVALID_REQUEST',
-          message: str(directive.body.message, 'The seller needs more input.'),
+    if (stored !== undefined && forced !== undefined) {
+      await records.put(principal, 'directive', 'create_media_buy', { ...forced, consumed: true }, stored.version);
+      if (forced.arm === 'submitted') decision = { kind: 'approve', afterMs: 0 };
+      if (forced.arm === 'input-required') {
+        // The input-required arm (comply-test-controller.md: "the errors-branch"): the buyer must
+        // answer (create-media-buy-async-response-input-required.json), no buy is made.
+        const message = str(forced.message, 'The media buy needs your approval before it can be created.');
+        return {
+          status: 'input-required',
+          message,
+          reason: 'APPROVAL_REQUIRED',
+          errors: [{ code: 'APPROVAL_REQUIRED', message, recovery: 'correctable' }],
         };
       }
     }
@@ -403,9 +403,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     if (decision.kind === 'approve') {
       const { afterMs, review, workingAfterMs } = decision;
       const message =
-        typeof directive?.body.message === 'string'
-          ? directive.body.message
-          : (decision.message ?? 'Media buy submitted for approval');
+        typeof forced?.message === 'string' ? forced.message : (decision.message ?? 'Media buy submitted for approval');
+      // The submitted arm answers with the directive's task_id, verbatim (comply-test-controller.md).
+      const taskId = typeof forced?.task_id === 'string' ? forced.task_id : undefined;
       return await ctx.submit(
         async (progress) => {
           let waited = 0;
@@ -421,7 +421,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           if (verdict !== true) throw new AdcpToolError(verdict.code, verdict.message, { recovery: 'correctable' });
           return await confirm();
         },
-        { message },
+        { message, ...(taskId === undefined ? {} : { taskId }) },
       );
     }
     return await confirm();

@@ -32,6 +32,17 @@ export interface AsyncProgress {
 export type AsyncWork = (progress: AsyncProgress) => Promise<JsonObject>;
 
 /** What a tool handler receives besides its arguments. */
+/** How `ToolContext.submit` answers. */
+export interface SubmitOptions {
+  /** The `submitted` answer's message (and the task's status message). */
+  message?: string;
+  /**
+   * The task id to answer with (a sandbox controller's deterministic `task_id`), at most 128
+   * characters; when the store already holds a task of that id, a fresh one is used instead.
+   */
+  taskId?: string;
+}
+
 export interface ToolContext {
   /** Which wire the call came over. */
   protocol: 'mcp' | 'a2a';
@@ -41,6 +52,8 @@ export interface ToolContext {
   headers: IncomingMessage['headers'];
   /** Aborted when the request times out or the caller goes away. */
   signal: AbortSignal;
+  /** The AdCP release this call is answered in (negotiated from its `adcp_version`, else the server's default). */
+  adcpVersion: string;
   /**
    * Reports progress while the handler runs, before it answers. Over A2A each report is an
    * interim `working` status update (a stream sends it at once; `GetTask` shows the latest).
@@ -53,7 +66,7 @@ export interface ToolContext {
    * (`working` -> `completed`/`failed`, with webhooks to the caller's `push_notification_config`)
    * and returns the `submitted` body to answer with now (`{ status: 'submitted', task_id }`).
    */
-  submit(work: AsyncWork, options?: { message?: string }): Promise<JsonObject>;
+  submit(work: AsyncWork, options?: SubmitOptions): Promise<JsonObject>;
 }
 
 /**

@@ -227,9 +227,27 @@ for (const [label, open] of [
       assert.equal((forced.forced as Json).arm, 'submitted');
       const submitted = await create({ account: other });
       assert.equal(submitted.body.status, 'submitted');
+      // The directive's task_id, verbatim, and the task polls under it (comply-test-controller.md).
+      assert.equal(submitted.body.task_id, 'task_forced_1');
+      const polled = await call('get_task_status', { task_id: 'task_forced_1' });
+      assert.equal(polled.body.task_type, 'create_media_buy', JSON.stringify(polled.body));
       assert.equal(submitted.body.media_buy_id, undefined);
       const next = await create({ account: other });
       assert.equal(next.body.media_buy_status, 'pending_creatives');
+    });
+
+    it('answers input-required, with no buy made, when the controller forces that arm, once', async () => {
+      const other = { brand: { domain: 'other.example' }, operator: 'other.example' };
+      const message = 'Budget above the auto-approval limit: confirm to proceed.';
+      await control('force_create_media_buy_arm', { arm: 'input-required', message });
+      const answer = await create({ account: other });
+      assert.equal(answer.code, undefined, JSON.stringify(answer.body));
+      assert.equal(answer.body.status, 'input-required');
+      assert.equal(answer.body.message, message);
+      assert.equal(answer.body.reason, 'APPROVAL_REQUIRED');
+      assert.equal((answer.body.errors as Json[])[0]?.code, 'APPROVAL_REQUIRED');
+      assert.equal(answer.body.media_buy_id, undefined);
+      assert.equal((await create({ account: other })).body.media_buy_status, 'pending_creatives');
     });
 
     it('proposes, refines, finalizes and executes a proposal, with the proposal errors', async () => {

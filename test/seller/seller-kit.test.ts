@@ -167,4 +167,19 @@ describe('reference seller on the media-buy kit', () => {
     assert.equal(submitted.body.media_buy_id, undefined);
     assert.equal((await create(buyer)).body.media_buy_status, 'pending_creatives');
   });
+
+  it('advertises force_create_media_buy_arm to a 3.1 caller, only 3.0 enum scenarios to a 3.0 one', async () => {
+    const scenarios = async (release: string) =>
+      ((await call('get_adcp_capabilities', { adcp_version: release })).body.compliance_testing as Json)
+        .scenarios as string[];
+    assert.ok((await scenarios('3.1')).includes('force_create_media_buy_arm'));
+    assert.ok((await scenarios('3.1')).includes('seed_product'));
+    assert.deepEqual(await scenarios('3.0'), [
+      'force_account_status',
+      'force_creative_status',
+      'force_media_buy_status',
+      'simulate_budget_spend',
+      'simulate_delivery',
+    ]);
+  });
 });

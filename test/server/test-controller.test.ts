@@ -75,7 +75,7 @@ describe('comply_test_controller on createAdcpServer', () => {
     }
   });
 
-  it('lists its scenarios, and advertises those 3.0 can name as compliance_testing', async () => {
+  it('lists its scenarios, and advertises them all to 3.1 callers, those 3.0 can name to 3.0 ones', async () => {
     const client = await connect(sandbox.mcpUrl);
     try {
       const { tools } = await client.listTools();
@@ -84,9 +84,14 @@ describe('comply_test_controller on createAdcpServer', () => {
       assert.deepEqual(listed.scenarios, ['force_media_buy_status', 'seed_product']);
       assert.equal(listed.success, true);
       assert.deepEqual(listed.context, { correlation_id: 'c1' });
-      const capabilities = (await client.callTool({ name: 'get_adcp_capabilities', arguments: {} }))
-        .structuredContent as Json;
-      assert.deepEqual(capabilities.compliance_testing, { scenarios: ['force_media_buy_status'] });
+      const capabilities = async (release: string) =>
+        (await client.callTool({ name: 'get_adcp_capabilities', arguments: { adcp_version: release } }))
+          .structuredContent as Json;
+      // 3.1 opened compliance_testing.scenarios to any string; 3.0's enum has no seed_product.
+      assert.deepEqual((await capabilities('3.1')).compliance_testing, {
+        scenarios: ['force_media_buy_status', 'seed_product'],
+      });
+      assert.deepEqual((await capabilities('3.0')).compliance_testing, { scenarios: ['force_media_buy_status'] });
       const card = (await (await fetch(`${sandbox.url}/.well-known/agent-card.json`)).json()) as Json;
       assert.ok(JSON.stringify(card).includes('comply_test_controller'));
     } finally {

@@ -49,9 +49,10 @@ const KNOWN: Record<string, string> = {
 /**
  * Steps passed over each protocol (a ratchet: never fewer), over MCP and A2A alike: 181 before
  * the kit's proposals (201), conversion tracking (219), audiences (228), previews (229),
- * account notification_configs (243) and buy actions (250).
+ * account notification_configs (243), buy actions (250) and create_media_buy_async once
+ * force_create_media_buy_arm is advertised to 3.1 callers (254).
  */
-const PASSED_AT_LEAST = 250;
+const PASSED_AT_LEAST = 254;
 
 function startExample(): Promise<{ child: ChildProcess; mcp: string; a2a: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/sales-agent.ts'], {

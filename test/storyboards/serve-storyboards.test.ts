@@ -38,9 +38,10 @@ const KNOWN: Record<string, string> = {
 /**
  * Steps passed over each wire (a ratchet: never fewer): 214 before adcp serve served every kit
  * tool with the kit's capabilities (proposals, conversions, audiences, catalogs, previews: 261),
- * 263 with its brand.json, 272 with buy actions and billing gates.
+ * 263 with its brand.json, 272 with buy actions and billing gates, 276 with
+ * force_create_media_buy_arm advertised (create_media_buy_async).
  */
-const PASSED_AT_LEAST = 272;
+const PASSED_AT_LEAST = 276;
 
 /** The compliance runner's public test key (signed-requests-runner.yaml), private half from keys.json. */
 function runnerKey() {

@@ -85,6 +85,7 @@ async function runTool(input: InvokeInput): Promise<AdcpAnswer> {
     principal: input.principal,
     headers: input.headers,
     signal: input.signal,
+    adcpVersion,
     working: async (message, progress) => {
       if (!input.signal.aborted) input.onWorking?.(message, progress);
     },
@@ -95,6 +96,7 @@ async function runTool(input: InvokeInput): Promise<AdcpAnswer> {
         args,
         work,
         ...(options?.message === undefined ? {} : { message: options.message }),
+        ...(options?.taskId === undefined ? {} : { taskId: options.taskId }),
       }),
   };
   try {

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/types.js';
-import type { StoredTask, TaskStore } from '../../store/task-store.js';
+import type { CreateTaskInput, StoredTask, TaskStore } from '../../store/task-store.js';
 import { isTerminalTaskStatus } from '../../store/task-store.js';
 import type { OwedWebhook } from '../../store/webhook-outbox.js';
 import { AdcpToolError, adcpErrorFromThrown } from '../tools/tool-error.js';
@@ -17,6 +17,8 @@ export interface AdcpTaskRunner {
     args: JsonObject;
     work: AsyncWork;
     message?: string;
+    /** The id to store the task under (`SubmitOptions.taskId`); a fresh one when it is taken. */
+    taskId?: string;
   }): Promise<JsonObject>;
   /** The `get_task_status` / legacy `tasks/get` answer for a task of this principal. */
   status(principal: string, args: JsonObject): Promise<JsonObject>;
@@ -158,7 +160,7 @@ export function createAdcpTaskRunner(options: {
   };
 
   return {
-    async submit({ principal, taskType, args, work, message }) {
+    async submit({ principal, taskType, args, work, message, taskId }) {
       const push =
         args.push_notification_config === undefined || args.push_notification_config === null
           ? undefined
@@ -166,14 +168,21 @@ export function createAdcpTaskRunner(options: {
       const request: AdcpTaskRequest = {};
       if (push !== undefined) request.push = push;
       if (isJsonObject(args.context)) request.context = args.context;
-      const created = await store.create({
+      const input: CreateTaskInput = {
         owner: principalOwner(principal),
         kind: 'adcp',
         taskType,
         status: 'submitted',
         request,
         ...(message === undefined ? {} : { statusMessage: message }),
-      });
+      };
+      // A chosen id another task already holds (ids are unique across owners) gets a fresh one:
+      // the stores refuse the duplicate, and a failure of any other kind fails the retry too.
+      const chosen = typeof taskId === 'string' && taskId !== '' && taskId.length <= 128 ? taskId : undefined;
+      const created =
+        chosen === undefined
+          ? await store.create(input)
+          : await store.create({ ...input, taskId: chosen }).catch(() => store.create(input));
       if (!created.ok) {
         throw new AdcpToolError('RATE_LIMITED', 'Too many async tasks; retry later.', {
           recovery: 'transient',

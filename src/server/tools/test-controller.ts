@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../core/types.js';
 import { isJsonObject } from '../../core/json-object.js';
+import { parseWireVersion } from '../../schemas/release.js';
 import type { AdcpToolDefinition, ToolContext } from '../types.js';
 
 /** The controller's own error vocabulary (comply-test-controller.md, "Error codes"), not `adcp_error` codes. */
@@ -174,8 +175,8 @@ export function createTestControllerTool(options: TestControllerOptions): AdcpTo
 }
 
 /**
- * The scenarios 3.0's `compliance_testing.scenarios` enum admits; 3.1 opened the list to any string.
- * Only these are advertised, so the block is valid for every 3.x caller (list_scenarios names all).
+ * The scenarios 3.0's `compliance_testing.scenarios` enum admits; 3.1 opened the list to any
+ * string ("Sellers SHOULD list every canonical controller scenario they implement").
  */
 const ADVERTISABLE_IN_3_0 = new Set([
   'force_creative_status',
@@ -187,12 +188,14 @@ const ADVERTISABLE_IN_3_0 = new Set([
 ]);
 
 /**
- * The `compliance_testing` block of `get_adcp_capabilities`, or undefined when none of the
- * scenarios served can be named in it (see ADVERTISABLE_IN_3_0).
+ * The `compliance_testing` block of `get_adcp_capabilities` for a caller answered in `release`:
+ * every scenario served (3.1 on), or those 3.0's enum can name for a 3.0 caller; undefined when
+ * none can be named.
  */
-export function complianceTestingCapability(options: TestControllerOptions): JsonObject | undefined {
+export function complianceTestingCapability(options: TestControllerOptions, release: string): JsonObject | undefined {
+  const only30 = parseWireVersion(release)?.major === 3 && parseWireVersion(release)?.minor === 0;
   const scenarios = Object.keys(options.scenarios)
-    .filter((name) => ADVERTISABLE_IN_3_0.has(name))
+    .filter((name) => !only30 || ADVERTISABLE_IN_3_0.has(name))
     .sort();
   return scenarios.length === 0 ? undefined : { scenarios };
 }
@@ -203,15 +206,15 @@ export function advertiseComplianceTesting(
   options: TestControllerOptions,
 ): void {
   const tool = tools.get('get_adcp_capabilities');
-  const capability = complianceTestingCapability(options);
-  if (tool === undefined || capability === undefined) return;
+  if (tool === undefined) return;
   tools.set(tool.name, {
     ...tool,
     async handler(args, context) {
       const answer = await tool.handler(args, context);
-      return answer.compliance_testing === undefined && answer.adcp_error === undefined
-        ? { ...answer, compliance_testing: capability }
-        : answer;
+      const capability = complianceTestingCapability(options, context.adcpVersion);
+      return capability === undefined || answer.compliance_testing !== undefined || answer.adcp_error !== undefined
+        ? answer
+        : { ...answer, compliance_testing: capability };
     },
   });
 }
