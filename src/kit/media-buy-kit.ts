@@ -21,6 +21,7 @@ import {
 import { audienceTools, checkAudiences } from './audiences.js';
 import { catalogTools } from './catalogs.js';
 import { checkGoalSources, conversionTools } from './conversions.js';
+import { buildTools } from './builds.js';
 import { previewTools } from './previews.js';
 import { proposalRules } from './proposals.js';
 import {
@@ -78,7 +79,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const money = (n: number) => Math.round(n * 100) / 100;
 /** A stored body as the buyer sees it: without the seed fixture, the request's context and the account id. */
 const shown = (body: JsonObject): JsonObject => {
-  const { fixture: _fixture, request_context: _context, kit_account_id: _account, kit_actions: _a, ...rest } = body;
+  const {
+    fixture: _fixture,
+    request_context: _context,
+    kit_account_id: _account,
+    kit_actions: _a,
+    kit_assets: _assets,
+    ...rest
+  } = body;
   return rest;
 };
 /** The actions a buy keeps from its products (decision 0210), undefined for a buy without. */
@@ -661,6 +669,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
             status,
             created_date: typeof existing?.body.created_date === 'string' ? existing.body.created_date : at,
             updated_date: at,
+            // Kept for build_creative's library retrieval, never listed.
+            ...(isJsonObject(creative.assets) ? { kit_assets: creative.assets } : {}),
           };
           await save(ctx.principal, 'creative', id, body, existing?.version ?? 0);
           results.push({ creative_id: id, action: existing === undefined ? 'created' : 'updated', status });
@@ -863,6 +873,17 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
   });
   tools.push(...previewTools(now));
+  tools.push(
+    ...buildTools({
+      records,
+      seller,
+      formats: async (principal) => [
+        ...(await records.list(principal, 'format')).map((r) => shown(r.body) as unknown as Format),
+        ...(seller.formats ?? []),
+      ],
+      assetsOf: (body) => (isJsonObject(body.kit_assets) ? body.kit_assets : undefined),
+    }),
+  );
 
   const minimumSize = Math.max(1, Math.floor(seller.audienceMinimumSize ?? 1));
   tools.push(
@@ -888,7 +909,11 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           minimum_audience_size: minimumSize,
         },
       },
-      creative: { has_creative_library: true },
+      creative: {
+        has_creative_library: true,
+        // build_creative: the kit retrieves; transforming and generating are the seller's build.
+        ...(seller.build === undefined ? {} : { supports_transformation: true, supports_generation: true }),
+      },
       account: { supported_billing: supportedBilling },
     },
   };

@@ -118,4 +118,15 @@ export interface MediaBuySeller {
   audienceMinimumSize?: number;
   /** How new creatives are reviewed: `auto_approve` (default: approved at once) or `manual` (pending_review). */
   creativeApproval?: 'auto_approve' | 'manual';
+  /**
+   * `build_creative` beyond what the kit does itself (library retrieval and a target in the
+   * source's own format): a manifest for `target` from the `source` manifest (a transformation)
+   * or from the request's brief alone (`source` undefined: a generation). Default: none, so
+   * those builds are UNSUPPORTED_FEATURE and the capabilities claim neither.
+   */
+  build?(input: {
+    request: JsonObject;
+    source: JsonObject | undefined;
+    target: JsonObject;
+  }): JsonObject | Promise<JsonObject>;
 }

@@ -236,6 +236,48 @@ for (const [label, open] of [
       assert.equal(next.body.media_buy_status, 'pending_creatives');
     });
 
+    it('builds a creative from a synced creative_id or a manifest, in the formats the seller accepts', async () => {
+      const image = { asset_type: 'image', url: 'https://cdn.example/rect.png', width: 300, height: 250 };
+      await call('sync_creatives', {
+        account,
+        idempotency_key: key(),
+        creatives: [{ creative_id: 'cr_build', name: 'Build source', format_id: FORMAT, assets: { main: image } }],
+      });
+      const listed = await call('list_creatives', { filters: { creative_ids: ['cr_build'] } });
+      assert.equal(JSON.stringify(listed.body).includes('kit_assets'), false, 'the kept assets are never listed');
+      const retrieved = await call('build_creative', {
+        creative_id: 'cr_build',
+        target_format_id: FORMAT,
+        idempotency_key: key(),
+      });
+      assert.deepEqual(retrieved.body.creative_manifest, { format_id: FORMAT, assets: { main: image } });
+      const multi = await call('build_creative', {
+        creative_manifest: { format_id: FORMAT, assets: { main: image } },
+        target_format_ids: [FORMAT],
+        idempotency_key: key(),
+      });
+      assert.deepEqual(multi.body.creative_manifests, [{ format_id: FORMAT, assets: { main: image } }]);
+      const other = { agent_url: FORMAT.agent_url, id: 'display_728x90' };
+      const unknown = await call('build_creative', {
+        creative_id: 'cr_build',
+        target_format_id: other,
+        idempotency_key: key(),
+      });
+      assert.equal(unknown.code, 'FORMAT_NOT_SUPPORTED');
+      const generate = await call('build_creative', {
+        message: 'A spring sale banner',
+        target_format_id: FORMAT,
+        idempotency_key: key(),
+      });
+      assert.equal(generate.code, 'UNSUPPORTED_FEATURE');
+      const missing = await call('build_creative', {
+        creative_id: 'cr_nope',
+        target_format_id: FORMAT,
+        idempotency_key: key(),
+      });
+      assert.equal(missing.code, 'CREATIVE_NOT_FOUND');
+    });
+
     it('answers input-required, with no buy made, when the controller forces that arm, once', async () => {
       const other = { brand: { domain: 'other.example' }, operator: 'other.example' };
       const message = 'Budget above the auto-approval limit: confirm to proceed.';
