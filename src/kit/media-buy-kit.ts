@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
+import { checkOutboundUrl } from '../core/outbound-url.js';
 import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.1.js';
 import { isAnonymousPrincipal } from '../server/auth/auth-options.js';
 import { adcpError } from '../server/tools/adcp-error.js';
@@ -964,8 +965,9 @@ const MAX_SUBSCRIBERS = 16;
 /**
  * An account entry's `notification_configs` (declarative replace, keyed by `subscriber_id`): the
  * set to persist, undefined when the field is absent (existing subscribers kept), or the error of
- * the entry (a duplicate subscriber, a media-buy event type). Credentials are write-only and the
- * kit does no proof-of-control challenge, so every subscriber is kept paused (`active: false`).
+ * the entry (a duplicate subscriber, a refused URL, a media-buy event type). Credentials are
+ * write-only and the kit does no proof-of-control challenge, so every subscriber is kept paused
+ * (`active: false`; decision 0217).
  */
 function notificationConfigs(value: unknown): {
   applied?: JsonObject[];
@@ -985,6 +987,14 @@ function notificationConfigs(value: unknown): {
       };
     }
     seen.add(config.subscriber_id);
+    // Even a paused subscriber's URL is checked at write time: https, no userinfo, no special-use
+    // address literal (sync-accounts-request.json, "Activation proof").
+    const url = checkOutboundUrl(typeof config.url === 'string' ? config.url : '');
+    if (!url.ok) {
+      return {
+        error: { field: `notification_configs[${i}].url`, message: `The subscriber URL is refused: ${url.reason}.` },
+      };
+    }
     const types = Array.isArray(config.event_types) ? config.event_types : [];
     const bad = types.findIndex((t) => typeof t !== 'string' || BUY_ANCHORED.has(t));
     if (bad >= 0) {
@@ -998,7 +1008,7 @@ function notificationConfigs(value: unknown): {
     const auth = isJsonObject(config.authentication) ? { schemes: config.authentication.schemes } : undefined;
     applied.push({
       subscriber_id: config.subscriber_id,
-      url: config.url,
+      url: url.url.href,
       event_types: types,
       ...(auth === undefined ? {} : { authentication: auth }),
       active: false,

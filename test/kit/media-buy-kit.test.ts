@@ -614,6 +614,23 @@ for (const [label, open] of [
         [refused.action, refused.status, (refused.errors as Json[])[0]?.field],
         ['failed', 'rejected', 'notification_configs[0].event_types[0]'],
       );
+      for (const url of [
+        'http://buyer.example/hooks/x',
+        'https://169.254.169.254/latest',
+        'https://u:p@buyer.example/',
+      ]) {
+        const bad = await sync({
+          ...owner,
+          billing: 'operator',
+          notification_configs: [{ ...subscriber('x', ['creative.purged']), url }],
+        });
+        const entry = (bad.body.accounts as Json[])[0] as Json;
+        assert.deepEqual(
+          [entry.action, (entry.errors as Json[])[0]?.field],
+          ['failed', 'notification_configs[0].url'],
+          url,
+        );
+      }
       const twice = await sync({
         ...owner,
         billing: 'operator',
