@@ -64,9 +64,10 @@ ${CONNECTION_HELP.replace('  --timeout SECONDS        give up after this long (d
   --html FILE              also write one self-contained HTML report
   --verbose                list every step in the terminal, not only the ones that did not pass
 
-Exit codes: 0 nothing the agent owns failed, 1 a storyboard failed (the agent), 2 usage error,
-3 could not reach or discover the agent, or read the compliance suite, 4 the run was cut short
-(--budget, Ctrl-C) without an agent failure.
+Exit codes: 0 every selected storyboard graded and nothing the agent owns failed, 1 a storyboard
+failed (the agent), 2 usage error, 3 could not reach or discover the agent, or read the
+compliance suite, 4 incomplete without an agent failure: the run was cut short (--budget,
+Ctrl-C) or a storyboard was not fully graded (a harness fault: read its fault).
 `;
 
 /** `adcp storyboard list|show|run`. */
@@ -378,8 +379,6 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     // Last, where the eye lands: where the reports went.
     for (const line of written) progress.write(`adcp storyboard: ${printable(line)}\n`);
     if (report.storyboards.length === 0 && report.cut_short !== undefined) return EXIT.unreachable;
-    if (report.exit_code === 1) return EXIT.failed;
-    if (report.cut_short !== undefined) return EXIT.pending;
-    return EXIT.ok;
+    return report.exit_code;
   });
 }

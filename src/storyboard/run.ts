@@ -1,3 +1,4 @@
+import { signatureChallengeError } from '../core/signature-challenge.js';
 import type { A2AWireChoice } from '../core/a2a-wire.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AdcpClient } from '../client/index.js';
@@ -15,6 +16,7 @@ import { evaluateCondition, substitute, UnresolvedSubstitution, type Substitutio
 import {
   emptyCounts,
   NO_CREDENTIALS,
+  NO_SIGNATURE,
   type RunReport,
   type SkipReason,
   type StepOutcome,
@@ -273,7 +275,8 @@ function finish(report: RunReport, started: number): RunReport {
     report.counts.storyboards[storyboard.verdict] += 1;
     for (const step of storyboard.steps) report.counts.steps[step.verdict] += 1;
   }
-  report.exit_code = report.counts.storyboards.failed > 0 ? 1 : 0;
+  const incomplete = report.cut_short !== undefined || report.counts.storyboards.harness_fault > 0;
+  report.exit_code = report.counts.storyboards.failed > 0 ? 1 : incomplete ? 4 : 0;
   return report;
 }
 
@@ -458,6 +461,11 @@ const REQUIREMENT_HINTS: Record<string, string> = {
 
 /** The start of a storyboard's detail when its fixtures could not be seeded (no controller). */
 const UNSEEDED = 'fixtures not seeded';
+
+/** Whether a 401's challenge is AdCP's `Signature error="request_signature_required"`. */
+function signatureRequired(headers: Record<string, string> | undefined): boolean {
+  return signatureChallengeError(headers?.['www-authenticate']) === 'request_signature_required';
+}
 
 /** Whether the run sends any credential: a bearer token, a request signature or headers of the operator's. */
 function sendsCredentials(options: RunStoryboardsOptions): boolean {
@@ -1267,6 +1275,8 @@ async function runStep(step: JsonObject, base: StepOutcome, env: StepEnv): Promi
     }
     if (http === 401 && step['auth'] === undefined && !sendsCredentials(run.options))
       return { ...base, verdict: 'harness_fault', fault: NO_CREDENTIALS };
+    if (http === 401 && run.options.signing === undefined && signatureRequired(conn.record.headers))
+      return { ...base, verdict: 'harness_fault', fault: NO_SIGNATURE };
     if (step['expect_error'] === true && http !== undefined) {
       return gradeLocal(step, base, env, {
         status: 'http_error',

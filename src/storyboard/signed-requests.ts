@@ -1,3 +1,4 @@
+import { signatureChallengeError } from '../core/signature-challenge.js';
 import type { AdcpClient } from '../client/index.js';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
@@ -5,7 +6,6 @@ import { resolvePath } from './paths.js';
 import {
   planVector,
   resignHeaders,
-  signatureErrorOf,
   type AgentSigningFacts,
   type SigningVector,
   type SigningVectorSet,
@@ -353,7 +353,7 @@ function requestOf(operation: string, args: JsonObject, sent: Answer['sent']): N
 
 function acceptCheck(vector: SigningVector, answer: Answer, which = 'the request'): ValidationOutcome {
   const ok = accepted(answer.status);
-  const code = signatureErrorOf(answer.challenge);
+  const code = signatureChallengeError(answer.challenge);
   return {
     check: 'signed_request_accepted',
     description: `the agent accepts ${which} of ${vector.file} (${vector.name}): a 2xx answer`,
@@ -367,7 +367,7 @@ function acceptCheck(vector: SigningVector, answer: Answer, which = 'the request
 }
 
 function refuseCheck(vector: SigningVector, answer: Answer, which = 'the request'): ValidationOutcome {
-  const code = signatureErrorOf(answer.challenge);
+  const code = signatureChallengeError(answer.challenge);
   const expected = vector.expected.error_code ?? '';
   const ok = answer.status === 401 && code === expected;
   return {
@@ -387,7 +387,7 @@ function refuseCheck(vector: SigningVector, answer: Answer, which = 'the request
 }
 
 function graded(base: StepOutcome, validations: ValidationOutcome[], answer: Answer): StepOutcome {
-  const code = signatureErrorOf(answer.challenge);
+  const code = signatureChallengeError(answer.challenge);
   return {
     ...base,
     validations,

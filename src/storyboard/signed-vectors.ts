@@ -482,19 +482,3 @@ function verifiesWith(request: SigningVector['request'], sig: Sig1, keys: Jwk[])
     return false;
   }
 }
-
-/**
- * The `error` of the `Signature` challenge in a `WWW-Authenticate` answer (a token of `[a-z0-9_]`),
- * if any. The header is the agent's: read at most 4 KiB, split into challenges where a new scheme
- * starts (`, Bearer realm=...`), never taking another scheme's `error`.
- */
-export function signatureErrorOf(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const challenges = header.slice(0, 4096).split(/,\s*(?=[A-Za-z][\w-]*\s+[\w-]+\s*=)/);
-  for (const challenge of challenges) {
-    if (!/^\s*Signature\s/i.test(challenge)) continue;
-    const code = /(?:^|[\s,])error\s*=\s*"([^"]*)"/i.exec(challenge)?.[1];
-    return code !== undefined && /^[a-z0-9_]{1,100}$/.test(code) ? code : undefined;
-  }
-  return undefined;
-}

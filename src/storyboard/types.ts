@@ -120,15 +120,25 @@ export interface RunReport {
   /** Notes on the run (fixtures not seeded, agent facts). */
   notices: string[];
   /**
-   * 0 only when nothing the agent owns failed (no storyboard `failed`). A run cut short may still
-   * be 0: read `cut_short` (the CLI exits 4 then).
+   * What `adcp storyboard run` exits with (decision 0238): 1 when a storyboard failed (the agent),
+   * else 4 when the run is incomplete (cut short, or a storyboard not fully graded: a harness
+   * fault), else 0. So 0 means every selected storyboard was graded and nothing the agent owns
+   * failed.
    */
-  exit_code: 0 | 1;
+  exit_code: 0 | 1 | 4;
 }
 
 /** The fault of a step the agent refused with HTTP 401 when the run sends no credentials at all (decision 0244). */
 export const NO_CREDENTIALS =
   "the agent asks for credentials (HTTP 401) and this run sends none: not graded; give the agent's token with --auth TOKEN (adcp serve prints its sandbox bearer token)";
+
+/**
+ * The fault of a step the agent refused with HTTP 401 `request_signature_required` when the run
+ * does not sign: a conformant buyer signs what the agent requires signed (security.md, "Webhook
+ * callbacks" and `request_signing.required_for`), so the step is not graded.
+ */
+export const NO_SIGNATURE =
+  'the agent requires an RFC 9421 request signature on this call (HTTP 401, Signature error="request_signature_required") and this run does not sign: not graded; give a key the agent trusts with --sign-key FILE';
 
 export function emptyCounts(): StepCounts {
   return { passed: 0, failed: 0, not_applicable: 0, skipped: 0, harness_fault: 0 };

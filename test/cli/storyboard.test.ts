@@ -81,8 +81,9 @@ describe('adcp storyboard', { concurrency: 1 }, () => {
     );
     await wire.close();
     const report = JSON.parse(cli.out()) as RunReport;
-    // Exit 0 only when nothing the agent owns failed.
-    assert.equal(code, report.counts.storyboards.failed > 0 ? 1 : 0);
+    // Exit 1 when the agent failed, else 4 when something was not graded, else 0 (decision 0238).
+    const { failed, harness_fault: faults } = report.counts.storyboards;
+    assert.equal(code, failed > 0 ? 1 : faults > 0 ? 4 : 0);
     assert.equal(report.exit_code, code);
     // The pinned era on the wire: every MCP request speaks a 2025 revision, none 2026-07-28.
     const mcp = wire.records.filter((r) => r.method === 'POST' && r.rpc !== undefined);
@@ -213,7 +214,7 @@ describe('adcp storyboard run, as a newcomer runs it', { concurrency: 1 }, () =>
     const storyboard = report.storyboards[0]!;
     assert.equal(storyboard.verdict, 'harness_fault');
     assert.equal(report.counts.storyboards.failed, 0, 'nothing is blamed on the agent');
-    assert.equal(code, 0);
+    assert.equal(code, 4, 'not graded is not a pass (decision 0238)');
     const refused = storyboard.steps.filter((s) => s.verdict === 'harness_fault');
     assert.ok(refused.length > 0);
     for (const step of refused) assert.match(step.fault ?? '', /HTTP 401.*--auth TOKEN/);
@@ -270,12 +271,35 @@ describe('adcp storyboard run, as a newcomer runs it', { concurrency: 1 }, () =>
         report.storyboards.map((s) => `${s.id} ${s.verdict}`),
         ['idempotency harness_fault', 'pagination_integrity_creative_formats harness_fault'],
       );
-      assert.equal(code, 0);
+      assert.equal(code, 4);
       // The refused seeds say why; the steps after them are not laid at the agent's door.
       const seeds = report.storyboards.flatMap((s) => s.steps).filter((s) => s.task === 'comply_test_controller');
       assert.ok(seeds.length > 0);
       for (const seed of seeds) assert.match(seed.fault ?? '', /HTTP 401.*--auth TOKEN/);
       for (const s of report.storyboards) assert.match(s.detail ?? '', /--auth TOKEN/);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+
+  it('adcp serve --sandbox with --auth: a create refused for want of a signature is not graded', async () => {
+    const token = 'tok-sandbox-0123456789abcdef';
+    const sandbox = await spawnServe(['--sandbox', '--test-controller'], { env: { ADCP_SERVE_TOKENS: token } });
+    try {
+      const cli = io(dir);
+      const args = ['storyboard', 'run', sandbox.mcp, '--compliance-dir', COMPLIANCE, '--auth', token];
+      const code = await main([...args, '--id', 'sales_guaranteed', '--json'], cli);
+      const report = JSON.parse(cli.out()) as RunReport;
+      // The create registers a webhook with HMAC authentication: security.md, "Webhook callbacks",
+      // has a seller that verifies signatures refuse it unsigned. The runner did not sign: not the agent's.
+      const storyboard = report.storyboards.find((s) => s.id === 'sales_guaranteed');
+      const create = storyboard?.steps.find((s) => s.step_id === 'create_media_buy');
+      assert.equal(create?.verdict, 'harness_fault');
+      assert.match(create?.fault ?? '', /request_signature_required.*this run does not sign.*--sign-key FILE/);
+      assert.equal(storyboard?.verdict, 'harness_fault', "not the agent's failure");
+      // The scenarios it requires are graded on their own; with nothing failed the run exits 4.
+      assert.equal(code, report.counts.storyboards.failed > 0 ? 1 : 4);
+      assert.equal(report.exit_code, code);
     } finally {
       await sandbox.stop();
     }

@@ -113,8 +113,9 @@ describe('runStoryboards against the reference seller', { concurrency: 1 }, () =
           `${storyboard.id} opened ${storyboard.sessions} connections`,
         );
       }
-      // exit code: 0 only when nothing the agent owns failed.
-      assert.equal(report.exit_code, report.counts.storyboards.failed > 0 ? 1 : 0);
+      // exit code: 1 when the agent failed, else 4 when something was not graded, else 0.
+      const { failed, harness_fault: faults } = report.counts.storyboards;
+      assert.equal(report.exit_code, failed > 0 ? 1 : faults > 0 ? 4 : 0);
     });
   }
 
