@@ -111,6 +111,9 @@ export function createAdcpTaskRunner(options: {
     const owner = task.owner;
     let finalBody: JsonObject;
     let finalStatus: string;
+    // Progress webhooks go out in order behind the work, never in its way: a receiver slow to
+    // answer (or a retried delivery) must not hold the task's own progress back.
+    let delivered: Promise<void> = Promise.resolve();
     try {
       finalBody = await work({
         signal: controller.signal,
@@ -126,7 +129,7 @@ export function createAdcpTaskRunner(options: {
             ...(webhook === undefined ? {} : { webhook }),
           });
           if (!update.ok) return;
-          await notify(update.task, webhook, 'working', result, message);
+          delivered = delivered.then(() => notify(update.task, webhook, 'working', result, message));
         },
       });
       if (!isJsonObject(finalBody)) throw new TypeError('async work must resolve to a JSON object');
@@ -156,6 +159,7 @@ export function createAdcpTaskRunner(options: {
     });
     const entry = running.get(task.taskId);
     if (entry !== undefined) entry.final = true;
+    await delivered;
     if (stored.ok) await notify(stored.task, webhook, finalStatus, body);
   };
 
