@@ -478,6 +478,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       }
       if (typeof change.bid_price === 'number') pkg.bid_price = change.bid_price;
       if (typeof change.paused === 'boolean') pkg.paused = change.paused;
+      // package-update.json: "the full overlay replaces the previous one".
+      if (isJsonObject(change.targeting_overlay)) pkg.targeting_overlay = change.targeting_overlay;
       if (change.canceled === true) pkg.canceled = true;
       if (Array.isArray(change.creative_assignments)) {
         for (const [j, a] of objects(change.creative_assignments).entries()) {
@@ -719,7 +721,19 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         const wanted = Array.isArray(args.format_ids) ? objects(args.format_ids).map((f) => String(f.id)) : undefined;
         const search = typeof args.name_search === 'string' ? args.name_search.toLowerCase() : undefined;
         const seeded = (await records.list(ctx.principal, 'format')).map((r) => shown(r.body) as unknown as Format);
-        const formats = [...seeded, ...(seller.formats ?? [])]
+        const known = [...seeded, ...(seller.formats ?? [])];
+        // A format a seeded product advertises resolves too, named by its id when nothing describes it
+        // (media_buy_seller, list_formats_integrity: "The sales agent MUST return the format it
+        // advertised on its own product").
+        const ids = new Set(known.map((f) => f.format_id.id));
+        for (const product of await records.list(ctx.principal, 'product')) {
+          for (const f of objects(product.body.format_ids)) {
+            if (typeof f.id !== 'string' || typeof f.agent_url !== 'string' || ids.has(f.id)) continue;
+            ids.add(f.id);
+            known.push({ format_id: { agent_url: f.agent_url, id: f.id }, name: f.id });
+          }
+        }
+        const formats = known
           .filter((f) => wanted === undefined || wanted.includes(f.format_id.id))
           .filter((f) => search === undefined || f.name.toLowerCase().includes(search));
         const page = pageOf(formats, (f) => f.format_id.id, readPageQuery(args));
@@ -930,6 +944,7 @@ function packageOf(request: JsonObject, product: Product, n: number, currency: s
     currency,
     ...(typeof request.bid_price === 'number' ? { bid_price: request.bid_price } : {}),
     ...(Array.isArray(request.format_ids) ? { format_ids: request.format_ids } : {}),
+    ...(isJsonObject(request.targeting_overlay) ? { targeting_overlay: request.targeting_overlay } : {}),
     ...(isJsonObject(request.measurement_terms) ? { measurement_terms: request.measurement_terms } : {}),
     creative_assignments: objects(request.creative_assignments),
     paused: request.paused === true,
@@ -1043,6 +1058,10 @@ function matches(product: Product, filters: JsonObject): boolean {
     const fixed = objects(p.pricing_options).some((o) => typeof o.fixed_price === 'number');
     if (fixed !== filters.is_fixed_price) return false;
   }
+  if (Array.isArray(filters.format_ids)) {
+    const wanted = new Set(objects(filters.format_ids).map(formatKey));
+    if (!objects(p.format_ids).some((f) => wanted.has(formatKey(f)))) return false;
+  }
   if (
     typeof filters.max_cpm === 'number' &&
     !objects(p.pricing_options).some((o) => rateOf(o) <= (filters.max_cpm as number))
@@ -1050,6 +1069,12 @@ function matches(product: Product, filters: JsonObject): boolean {
     return false;
   }
   return true;
+}
+
+/** A format id's identity: its agent (without a trailing slash) and its id. */
+function formatKey(format: JsonObject): string {
+  const agent = typeof format.agent_url === 'string' ? format.agent_url.replace(/\/+$/, '') : '';
+  return `${agent}\u0000${typeof format.id === 'string' ? format.id : ''}`;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,0 +1,152 @@
+// The media-buy kit's product filters, formats of seeded products and packages' targeting, as the
+// official runner (@adcp/sdk 6.11) found them against `adcp serve` (issue 31): served by
+// createAdcpServer, called with the official MCP client, every answer checked against the 3.1
+// response schemas (validateResponses: strict).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
+import { createMediaBuyKit, MemoryKitRecords } from '../../src/kit/index.js';
+import type { Product } from '../../src/schemas/generated/adcp-3.1.js';
+
+type Json = Record<string, unknown>;
+
+const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
+const product = (id: string, formats: Json[]) => ({
+  product_id: id,
+  name: id,
+  description: `Product ${id}.`,
+  publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
+  channels: ['display'],
+  delivery_type: 'guaranteed',
+  format_ids: formats,
+  pricing_options: [{ pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 12 }],
+  reporting_capabilities: {
+    available_reporting_frequencies: ['daily'],
+    expected_delay_minutes: 240,
+    timezone: 'UTC',
+    supports_webhooks: false,
+    available_metrics: ['impressions', 'spend'],
+    date_range_support: 'date_range',
+  },
+});
+const PRODUCTS = [
+  product('news_display', [FORMAT]),
+  product('sports_display', [FORMAT]),
+  product('wide_display', [{ agent_url: 'https://creative.adcontextprotocol.org/', id: 'display_728x90' }]),
+] as unknown as Product[];
+const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
+const OTHER_AGENT_FORMAT = { agent_url: 'https://compliance.adcontextprotocol.org', id: 'fixture_only_display' };
+
+describe('the media-buy kit: product filters, formats of seeded products, package targeting', () => {
+  let server: ListeningAdcpServer;
+  let client: Client;
+  let keys = 0;
+  before(async () => {
+    const kit = createMediaBuyKit({
+      records: new MemoryKitRecords(),
+      seller: {
+        products: () => PRODUCTS,
+        formats: [
+          { format_id: FORMAT, name: 'Medium rectangle' },
+          { format_id: { agent_url: FORMAT.agent_url, id: 'display_728x90' }, name: 'Leaderboard' },
+        ],
+      },
+    });
+    server = await createAdcpServer({
+      tools: kit.tools,
+      testController: { scenarios: kit.scenarios },
+      capabilities: kit.capabilities,
+      validateResponses: 'strict',
+    }).listen({ port: 0, host: '127.0.0.1' });
+    client = new Client({ name: 'kit-catalog', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+  });
+  after(async () => {
+    await client.close();
+    await server.close();
+  });
+
+  const call = async (name: string, args: Json) => {
+    const result = await client.callTool({ name, arguments: args });
+    const body = result.structuredContent as Json;
+    assert.equal(result.isError === true, false, JSON.stringify(body));
+    return body;
+  };
+
+  it('applies filters.format_ids (agent and id) to the products and to total_count', async () => {
+    const found = await call('get_products', {
+      buying_mode: 'wholesale',
+      account,
+      filters: { format_ids: [FORMAT] },
+      pagination: { max_results: 1 },
+    });
+    assert.deepEqual(
+      (found.products as Json[]).map((p) => p.product_id),
+      ['news_display'],
+    );
+    assert.deepEqual(found.pagination, { ...(found.pagination as Json), has_more: true, total_count: 2 });
+    // An agent URL with a trailing slash names the same agent.
+    const wide = await call('get_products', {
+      buying_mode: 'wholesale',
+      account,
+      filters: { format_ids: [{ agent_url: FORMAT.agent_url, id: 'display_728x90' }] },
+    });
+    assert.deepEqual(
+      (wide.products as Json[]).map((p) => p.product_id),
+      ['wide_display'],
+    );
+    const none = await call('get_products', {
+      buying_mode: 'wholesale',
+      account,
+      filters: { format_ids: [{ agent_url: 'https://elsewhere.example', id: FORMAT.id }] },
+    });
+    assert.deepEqual(none.products, []);
+  });
+
+  it("resolves in list_creative_formats a format that only a seeded product's fixture names", async () => {
+    const seeded = await call('comply_test_controller', {
+      scenario: 'seed_product',
+      params: { product_id: 'fixture_product', fixture: { format_ids: [OTHER_AGENT_FORMAT] } },
+    });
+    assert.equal(seeded.success, true);
+    const listed = await call('list_creative_formats', { format_ids: [OTHER_AGENT_FORMAT] });
+    assert.deepEqual(listed.formats, [{ format_id: OTHER_AGENT_FORMAT, name: OTHER_AGENT_FORMAT.id }]);
+    // The seller's own definition still wins for a format it knows.
+    const known = await call('list_creative_formats', { format_ids: [FORMAT] });
+    assert.deepEqual(known.formats, [{ format_id: FORMAT, name: 'Medium rectangle' }]);
+  });
+
+  it("stores a package's targeting_overlay on create and replaces it whole on update", async () => {
+    const first = { property_list: { agent_url: 'https://governance.example', list_id: 'allow_v1' } };
+    const created = await call('create_media_buy', {
+      account,
+      brand: account.brand,
+      start_time: 'asap',
+      end_time: '2099-06-30T23:59:59Z',
+      packages: [
+        { product_id: 'news_display', pricing_option_id: 'cpm_fixed', budget: 5000, targeting_overlay: first },
+      ],
+      idempotency_key: `kit-catalog-${++keys}-00000000`,
+    });
+    const pkg = (created.packages as Json[])[0] as Json;
+    assert.deepEqual(pkg.targeting_overlay, first);
+    const id = created.media_buy_id as string;
+    const read = async () => {
+      const buys = (await call('get_media_buys', { account, media_buy_ids: [id] })).media_buys as Json[];
+      return ((buys[0] as Json).packages as Json[])[0]?.targeting_overlay;
+    };
+    assert.deepEqual(await read(), first);
+
+    const second = { property_list: { agent_url: 'https://governance.example', list_id: 'allow_v2' } };
+    const updated = await call('update_media_buy', {
+      account,
+      media_buy_id: id,
+      packages: [{ package_id: pkg.package_id, targeting_overlay: second }],
+      idempotency_key: `kit-catalog-${++keys}-00000000`,
+    });
+    assert.deepEqual(((updated.affected_packages as Json[])[0] as Json).targeting_overlay, second);
+    assert.deepEqual(await read(), second);
+  });
+});
