@@ -494,7 +494,7 @@ const PROSE_GATES: Record<string, JsonObject> = {
 };
 
 /** `requires_capability` (storyboard or phase): why it is not met, or undefined. */
-function capabilityGate(gate: unknown, capabilities: JsonObject): string | undefined {
+export function capabilityGate(gate: unknown, capabilities: JsonObject): string | undefined {
   if (!isJsonObject(gate) || typeof gate['path'] !== 'string') return undefined;
   const path = gate['path'];
   const found = resolvePath(capabilities, path);

@@ -1,8 +1,8 @@
 // test-timeout-ms: 1800000
 // Issue 35: the official runner (`adcp storyboard run` of @adcp/sdk 6.11, test/peers/adcp-sdk)
-// beside ours on the same agent, step by step. Every disagreement must be listed below with the
-// reason it is not our bug (docs/decisions/0224-incumbent-runner-disagreements.md quotes the spec
-// text for each); a new one fails this test until it is fixed or recorded. Also: a seller built
+// beside ours on the same agent, step by step. Every disagreement must be a defect of theirs in
+// official-runner-defects.ts (its decision record, 0224 and after, quotes the spec text for each);
+// a new one fails this test until it is fixed or recorded. Also: a seller built
 // with the incumbent's framework graded by ours with the 3.0.26 suite of its release.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +15,7 @@ import {
   type StepOutcome,
 } from '../../src/storyboard/index.js';
 import { startFrameworkSeller } from '../peers/adcp-sdk/seller.js';
+import { theirDefect } from './official-runner-defects.js';
 import { runStoryboard } from './run-storyboard.js';
 
 const DIR = fileURLToPath(new URL('../../../shared/compliance/3.1.19', import.meta.url));
@@ -31,30 +32,6 @@ const COMPARED = [
   'idempotency',
   'deterministic_testing',
   'schema_validation',
-];
-
-/** Why the two runners may disagree on a step: the letter of decision 0224. */
-const THEIR_DEFECTS: { match: RegExp; theirs: 'failed' | 'passed' | 'skipped'; why: string }[] = [
-  {
-    match: /Task [0-9a-f-]+ failed|requires an MCP task result|Field not found at path: (context|adcp_error)/,
-    theirs: 'failed',
-    why: 'A: it cannot read the result of a failed MCP Task (an AdCP error of a task-augmented call), nor grade an omit_idempotency_key probe it sends raw',
-  },
-  {
-    match: /Task failed/,
-    theirs: 'failed',
-    why: "E (decision 0229): over A2A it reads a failed A2A Task as 'Task failed', not the adcp_error DataPart of its artifact",
-  },
-  {
-    match: /UNKNOWN_SCENARIO/,
-    theirs: 'failed',
-    why: 'B: it fails an UNKNOWN_SCENARIO controller answer, a documented coverage gap',
-  },
-  {
-    match: /is not in the lifecycle graph/,
-    theirs: 'failed',
-    why: "D: it reads create_media_buy's 3.1 envelope status as a media-buy status",
-  },
 ];
 
 function agrees(ours: StepOutcome | undefined, theirs: { verdict: string; reason: string } | undefined): boolean {
@@ -95,7 +72,7 @@ describe('our runner beside the official one', { concurrency: 1 }, () => {
           const line = `${id} ${key}: ours ${o?.verdict ?? '(none)'}${o?.skip === undefined ? '' : ` (${o.skip.reason})`}, theirs ${t?.verdict ?? '(none)'} ${t?.reason ?? ''}`;
           // A step of theirs skipped because an earlier one hit a defect follows from that defect.
           const defect =
-            THEIR_DEFECTS.find((d) => d.theirs === t?.verdict && d.match.test(t.reason)) ??
+            theirDefect(`${id}/${key}`, t?.verdict, t?.reason ?? '') ??
             (t?.verdict === 'skipped' &&
             t.reason === 'prerequisite_failed' &&
             explained.some((e) => e.startsWith(`${id} `))
