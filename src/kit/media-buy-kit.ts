@@ -923,6 +923,10 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           supports_platform_customer_id: true,
           minimum_audience_size: minimumSize,
         },
+        // The same two as feature flags (media-buy-features.json admits more booleans): the
+        // official runner (@adcp/sdk 6.11) reads only these before calling sync_event_sources,
+        // log_event and sync_audiences (decision 0205, M).
+        features: { conversion_tracking: true, audience_targeting: true },
       },
       creative: {
         has_creative_library: true,

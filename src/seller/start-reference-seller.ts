@@ -329,7 +329,12 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
         ...kit.capabilities,
         media_buy: {
           ...(kit.capabilities.media_buy as JsonObject),
-          features: { async_media_buy: true, webhooks: true, creative_sync: true },
+          features: {
+            ...((kit.capabilities.media_buy as JsonObject).features as JsonObject),
+            async_media_buy: true,
+            webhooks: true,
+            creative_sync: true,
+          },
           channels: ['ctv', 'olv', 'display', 'podcast', 'dooh', 'social'],
         },
         // The media-buy specialisms whose storyboards the seller is walked against (issue 31).

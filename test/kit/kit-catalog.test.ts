@@ -4,6 +4,7 @@
 // response schemas (validateResponses: strict).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
@@ -37,6 +38,10 @@ const PRODUCTS = [
   product('wide_display', [{ agent_url: 'https://creative.adcontextprotocol.org/', id: 'display_728x90' }]),
 ] as unknown as Product[];
 const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
+/** The official runner's capability reader (@adcp/sdk 6.11, test/peers/adcp-sdk). */
+const theirCapabilities = createRequire(import.meta.url)(
+  '../peers/adcp-sdk/node_modules/@adcp/sdk/dist/lib/utils/capabilities.js',
+) as { parseCapabilitiesResponse(raw: unknown): unknown; resolveFeature(caps: unknown, feature: string): boolean };
 const OTHER_AGENT_FORMAT = { agent_url: 'https://compliance.adcontextprotocol.org', id: 'fixture_only_display' };
 
 describe('the media-buy kit: product filters, formats of seeded products, package targeting', () => {
@@ -74,6 +79,16 @@ describe('the media-buy kit: product filters, formats of seeded products, packag
     assert.equal(result.isError === true, false, JSON.stringify(body));
     return body;
   };
+
+  it('declares conversion tracking and audiences where the spec puts them and where the official runner reads them', async () => {
+    const capabilities = await call('get_adcp_capabilities', {});
+    const mediaBuy = capabilities.media_buy as Json;
+    assert.deepEqual(mediaBuy.conversion_tracking, { multi_source_event_dedup: true });
+    assert.equal(typeof mediaBuy.audience_targeting, 'object');
+    const theirs = theirCapabilities.parseCapabilitiesResponse(capabilities);
+    assert.equal(theirCapabilities.resolveFeature(theirs, 'conversion_tracking'), true);
+    assert.equal(theirCapabilities.resolveFeature(theirs, 'audience_targeting'), true);
+  });
 
   it('applies filters.format_ids (agent and id) to the products and to total_count', async () => {
     const found = await call('get_products', {
