@@ -68,7 +68,7 @@ export const THEIR_DEFECTS: RunnerDefect[] = [
     letter: 'E',
     decision: '0229',
     theirs: 'failed',
-    match: /got "Task failed"|Task failed$/,
+    match: /got "Task failed"/,
     why: "E: over A2A it reads a failed A2A Task as 'Task failed', not the adcp_error DataPart of its artifact",
   },
   {
