@@ -79,6 +79,17 @@ export const THEIR_DEFECTS: RunnerDefect[] = [
     why: 'B: it fails an UNKNOWN_SCENARIO controller answer, a documented coverage gap',
   },
   {
+    letter: 'G',
+    decision: '0205',
+    theirs: 'failed',
+    match: /Expected "active", got "pending_start"/,
+    holds: (v) => {
+      const sent = v.request?.payload as { start_time?: unknown } | undefined;
+      return v.check === 'field_value' && typeof sent?.start_time === 'string' && sent.start_time !== 'asap';
+    },
+    why: 'G: its request builder replaces the storyboard\'s start_time "asap" with a time of its own a day ahead, so the buy is rightly pending_start, not active',
+  },
+  {
     letter: 'H',
     decision: '0205',
     theirs: 'failed',
