@@ -127,6 +127,25 @@ export const THEIR_DEFECTS: RunnerDefect[] = [
     why: 'L: its raw probes post a bare MCP tools/call (no initialize, no request metadata), to the A2A endpoint too',
   },
   {
+    letter: 'N',
+    decision: '0205',
+    theirs: 'failed',
+    match: /compliance_testing\.scenarios\.\d+: Invalid input/,
+    holds: (v) =>
+      v.check === 'response_schema' &&
+      String(v.expected).includes('/schemas/3.0.6/') &&
+      (v.response?.payload as { adcp_version?: unknown } | undefined)?.adcp_version === '3.1',
+    why: 'N: it checks a 3.1 answer (adcp_version "3.1") against its 3.0.6 schema, whose scenario enum lacks the 3.1 ones',
+  },
+  {
+    letter: 'N',
+    decision: '0205',
+    theirs: 'failed',
+    steps: /^read_tool_idempotency\/omitted_key_grace_(reject_path|assertion)\//,
+    match: /Expected error code "INVALID_REQUEST", got "undefined"|Probe validations failed/,
+    why: "N, cascading: the grace branch's get_adcp_capabilities failed N, so the runner grades the reject branch the seller did not take",
+  },
+  {
     letter: 'D',
     decision: '0224',
     theirs: 'failed',
