@@ -97,6 +97,13 @@ export function channelsOf(value: unknown): string[] {
 }
 
 /** A seeded product in the 3.1 shape, defaults filled in (comply-test-controller.md, seed_product). */
+let lastSeed = 0;
+/** When a product was seeded, in ms, strictly increasing within this process (two seeds in one ms keep their order). */
+function seedClock(): number {
+  lastSeed = Math.max(Date.now(), lastSeed + 1);
+  return lastSeed;
+}
+
 export function seededProduct(productId: string, fixture: JsonObject): JsonObject {
   const channels = channelsOf(fixture.channels);
   const formats = Array.isArray(fixture.format_ids) ? fixture.format_ids.filter(isJsonObject) : [];
@@ -172,6 +179,10 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
           'INVALID_PARAMS',
           `${kind} ${id} was seeded with another fixture; use force_* to change it.`,
         );
+      }
+      // Seeded again: the newest seed again (seededFirst). A concurrent write wins; the order is a courtesy.
+      if (body.seeded_at !== undefined) {
+        await records.put(principal, kind, id, { ...existing.body, seeded_at: body.seeded_at }, existing.version);
       }
       return { previous_state: 'existing', current_state: 'existing', message: `${kind} ${id} already seeded.` };
     }
@@ -288,7 +299,8 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       const fixture = fixtureOf(params);
       const problem = allowedActionsProblem(fixture.allowed_actions);
       if (problem !== undefined) throw new ControllerError('INVALID_PARAMS', `fixture.${problem}.`);
-      return await seed(ctx.principal, 'product', id, fixture, { ...seededProduct(id, fixture), fixture });
+      const body = { ...seededProduct(id, fixture), fixture, seeded_at: seedClock() };
+      return await seed(ctx.principal, 'product', id, fixture, body);
     },
     async seed_pricing_option(params, ctx) {
       const productId = idParam(params, 'product_id');

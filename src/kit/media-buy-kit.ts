@@ -86,10 +86,19 @@ const shown = (body: JsonObject): JsonObject => {
     kit_account_id: _account,
     kit_actions: _a,
     kit_assets: _assets,
+    seeded_at: _seeded,
     ...rest
   } = body;
   return rest;
 };
+
+/**
+ * Products seeded through the controller, the newest seed first: a storyboard seeds the products
+ * its next get_products expects to see, and one sandbox seller serves every storyboard of a
+ * grading run, so an earlier storyboard's fixtures must not come first (decision 0239).
+ */
+const seededFirst = (records: KitRecord[]): KitRecord[] =>
+  [...records].sort((a, b) => Number(b.body.seeded_at ?? 0) - Number(a.body.seeded_at ?? 0));
 /** The actions a buy keeps from its products (decision 0210), undefined for a buy without. */
 const actionsOf = (body: JsonObject): BuyActions | undefined =>
   isJsonObject(body.kit_actions) ? (body.kit_actions as unknown as BuyActions) : undefined;
@@ -189,7 +198,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
   /** Every product the caller may buy: the seller's and those seeded through the controller. */
   const allProducts = async (principal: string, brief: string | undefined, filters: JsonObject): Promise<Product[]> => {
     const own = await seller.products({ brief, filters, principal });
-    const seeded = (await records.list(principal, 'product')).map((r) => shown(r.body) as unknown as Product);
+    const seeded = seededFirst(await records.list(principal, 'product')).map(
+      (r) => shown(r.body) as unknown as Product,
+    );
     const ids = new Set(seeded.map((p) => p.product_id));
     return [...seeded, ...own.filter((p) => !ids.has(p.product_id))];
   };

@@ -42,6 +42,8 @@ const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-
 const theirCapabilities = createRequire(import.meta.url)(
   '../peers/adcp-sdk/node_modules/@adcp/sdk/dist/lib/utils/capabilities.js',
 ) as { parseCapabilitiesResponse(raw: unknown): unknown; resolveFeature(caps: unknown, feature: string): boolean };
+/** A seed fixture a get_products answer can show: one pricing option, the seller's own format. */
+const SEED_FIXTURE = { pricing_options: PRODUCTS[0]!.pricing_options, format_ids: [FORMAT] };
 const OTHER_AGENT_FORMAT = { agent_url: 'https://compliance.adcontextprotocol.org', id: 'fixture_only_display' };
 
 describe('the media-buy kit: product filters, formats of seeded products, package targeting', () => {
@@ -131,6 +133,37 @@ describe('the media-buy kit: product filters, formats of seeded products, packag
     // The seller's own definition still wins for a format it knows.
     const known = await call('list_creative_formats', { format_ids: [FORMAT] });
     assert.deepEqual(known.formats, [{ format_id: FORMAT, name: 'Medium rectangle' }]);
+  });
+
+  it('lists seeded products newest seed first, so an earlier fixture never answers for a later one', async () => {
+    const seed = async (id: string) =>
+      assert.equal(
+        (
+          await call('comply_test_controller', {
+            scenario: 'seed_product',
+            params: { product_id: id, fixture: SEED_FIXTURE },
+          })
+        ).success,
+        true,
+      );
+    // The seller's format: the earlier test's fixture product (another format) stays out.
+    const IN_FORMAT = { buying_mode: 'wholesale', account, filters: { format_ids: [FORMAT] } };
+    const firstIds = async () =>
+      ((await call('get_products', IN_FORMAT)).products as Json[])
+        .map((p) => p.product_id)
+        .filter((id) => typeof id === 'string' && id.startsWith('order_'));
+    await seed('order_b');
+    await seed('order_a');
+    assert.deepEqual(await firstIds(), ['order_a', 'order_b']);
+    // Seeded again with the same fixture (a storyboard run twice): the newest seed again.
+    await seed('order_b');
+    assert.deepEqual(await firstIds(), ['order_b', 'order_a']);
+    const products = (await call('get_products', IN_FORMAT)).products as Json[];
+    assert.equal(products[0]?.product_id, 'order_b', "seeded products come before the seller's own");
+    assert.ok(
+      products.every((p) => !('seeded_at' in p)),
+      'the seed time is not shown',
+    );
   });
 
   it("stores a package's targeting_overlay on create and replaces it whole on update", async () => {

@@ -35,8 +35,6 @@ const KNOWN: Record<string, string> = {
     'one seller serves every storyboard of the run: an earlier storyboard synced a creative that sorts first',
   'creative_lifecycle/list_and_filter/list_filtered':
     'one seller serves every storyboard of the run: an earlier storyboard synced a creative that sorts first',
-  'sales_non_guaranteed/adjust_bids/update_media_buy':
-    "one seller serves every storyboard of the run: available_actions' seeded product sorts first in this brief's answer, and its allowed_actions refuse the budget decrease (ACTION_NOT_ALLOWED, wrong_status)",
   'media_buy_seller/delivery_reporting/simulate_and_verify/simulate_delivery':
     'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
   'media_buy_seller/delivery_reporting/simulate_and_verify/get_delivery':

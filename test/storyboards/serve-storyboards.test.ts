@@ -28,8 +28,6 @@ const COMPLIANCE = `${SHARED}compliance/3.1.19/`;
 
 /** `storyboard/phase/step` -> why it may fail. */
 const KNOWN: Record<string, string> = {
-  'sales_non_guaranteed/adjust_bids/update_media_buy':
-    "one seller serves every storyboard of the run: available_actions' seeded product sorts first in this brief's answer, and its allowed_actions refuse the budget decrease (ACTION_NOT_ALLOWED, wrong_status)",
   'media_buy_seller/delivery_reporting/simulate_and_verify/simulate_delivery':
     'the step reads $context.media_buy_id from a create the storyboard runs under another context key',
   'media_buy_seller/performance_buy_flow/attributed_delivery_reporting/simulate_performance_delivery':
