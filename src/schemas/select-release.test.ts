@@ -41,6 +41,33 @@ describe('selectRelease', () => {
     }
     assert.throws(() => selectRelease(42 as unknown as string, releases), refusal('unknown_version'));
   });
+  it('names the exact version to sync when none is on disk, never a placeholder', () => {
+    const message = (spec: string, on = releases) => {
+      try {
+        selectRelease(spec, on);
+      } catch (error) {
+        assert.ok(error instanceof AdcpSchemaError && error.code === 'unknown_version', spec);
+        return error.message;
+      }
+      assert.fail(`${spec} was selected`);
+    };
+    // `adcp schemas sync --version` takes an exact version: the one asked for, else the newest
+    // pinned release that the same request would then select.
+    assert.match(message('3.1.25'), /run "adcp schemas sync --version 3\.1\.25"$/);
+    assert.match(
+      message('3.1', []),
+      /found: none\); set ADCP_SCHEMAS_DIR or run "adcp schemas sync --version 3\.1\.19"$/,
+    );
+    assert.match(message('3.0', []), /run "adcp schemas sync --version 3\.0\.26"$/);
+    assert.match(message('3', []), /run "adcp schemas sync --version 3\.1\.19"$/);
+    assert.match(message('3.2-beta.5', []), /run "adcp schemas sync --version 3\.2\.0-beta\.5"$/);
+    // A release this library does not speak gets no command that could not help.
+    for (const spec of ['3.2', '3.7.1', '5']) {
+      const text = message(spec);
+      assert.doesNotMatch(text, /schemas sync|<v>/, spec);
+      assert.match(text, /not a release this library speaks \(3\.0, 3\.1; opt-in: 3\.2-beta\.5\)$/, spec);
+    }
+  });
   it('finds the official releases in ../shared/schemas', () => {
     const versions = findReleases().map((r) => r.version);
     for (const v of ['3.0.26', '3.1.19', '3.2.0-beta.5']) assert.ok(versions.includes(v), v);

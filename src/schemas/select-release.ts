@@ -1,6 +1,7 @@
 import { AdcpSchemaError } from './schema-error.js';
 import { findReleases, type ReleaseLocation } from './schema-dirs.js';
 import { compareBundleVersions, parseBundleVersion, parseWireVersion } from './release.js';
+import { PINNED_SHA256 } from './sync/pinned-sha256.js';
 
 import { DEFAULT_RELEASE, OPT_IN_RELEASES, SUPPORTED_RELEASES } from './supported-releases.js';
 
@@ -13,6 +14,27 @@ function isSupported(version: string): boolean {
   return (
     (SUPPORTED_RELEASES as readonly string[]).includes(wire) || (OPT_IN_RELEASES as readonly string[]).includes(wire)
   );
+}
+
+/**
+ * The exact version `adcp schemas sync --version` should fetch for `spec` (it takes only exact
+ * versions): `spec` itself when it is an exact version this library speaks, else the newest
+ * pinned release that `selectRelease(spec)` would then pick; `undefined` when none would do.
+ */
+function syncVersionFor(spec: string): string | undefined {
+  if (parseBundleVersion(spec) !== undefined) return isSupported(spec) ? spec : undefined;
+  const wire = parseWireVersion(spec);
+  const major = /^\d{1,4}$/.test(spec) ? Number(spec) : undefined;
+  return Object.keys(PINNED_SHA256)
+    .filter((version) => {
+      const v = parseBundleVersion(version);
+      if (v === undefined || !isSupported(version)) return false;
+      if (wire !== undefined)
+        return v.major === wire.major && v.minor === wire.minor && v.prerelease === wire.prerelease;
+      return v.major === major && v.prerelease === undefined;
+    })
+    .sort(compareBundleVersions)
+    .at(-1);
 }
 
 /**
@@ -52,10 +74,12 @@ export function selectRelease(
   }
   const newest = candidates.sort((a, b) => compareBundleVersions(b.version, a.version))[0];
   if (newest === undefined) {
-    throw new AdcpSchemaError(
-      'unknown_version',
-      `No AdCP schemas for ${shown} (found: ${onDisk}); set ADCP_SCHEMAS_DIR or run "adcp schemas sync --version <v>"`,
-    );
+    const sync = syncVersionFor(spec);
+    const fix =
+      sync === undefined
+        ? `it is not a release this library speaks (${SUPPORTED_RELEASES.join(', ')}; opt-in: ${OPT_IN_RELEASES.join(', ')})`
+        : `set ADCP_SCHEMAS_DIR or run "adcp schemas sync --version ${sync}"`;
+    throw new AdcpSchemaError('unknown_version', `No AdCP schemas for ${shown} (found: ${onDisk}); ${fix}`);
   }
   if (!isSupported(newest.version)) {
     throw new AdcpSchemaError(
