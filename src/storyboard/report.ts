@@ -66,7 +66,7 @@ function explainValidation(v: ValidationOutcome): string[] {
     `        expected ${plain(JSON.stringify(v.expected) ?? 'undefined', 300)}`,
     `        actual   ${plain(JSON.stringify(v.actual) ?? 'undefined', 300)}`,
   );
-  if (v.note !== undefined) lines.push(`        note     ${plain(v.note, 300)}`);
+  if (v.note !== undefined) lines.push(`        note     ${plain(v.note, 700)}`);
   return lines;
 }
 

@@ -1736,7 +1736,9 @@ async function verifyDelivery(delivery: Delivery, keys: BrandKeys, env: StepEnv)
   if (keys.jwks === undefined)
     return {
       ...failure('signature_key_unknown', description, "a key from the agent's brand.json JWKS", '(no published JWKS)'),
-      note: `the agent's keys could not be had: ${keys.failed?.code ?? ''} ${keys.failed?.detail ?? ''}`.trim(),
+      note: [`the agent's keys could not be had: ${keys.failed?.code ?? ''} ${keys.failed?.detail ?? ''}`.trim()]
+        .concat(keys.failed?.hint ?? [])
+        .join('; '),
     };
   const verified = await verifyWebhookSignature(
     { method: 'POST', url: delivery.url, headers: delivery.headers, body: delivery.raw },
@@ -1904,7 +1906,10 @@ async function brandJwks(task: string, base: StepOutcome, env: StepEnv): Promise
     const description = 'brand.json reachable and parseable; an agents[] entry has a jwks_uri answering a JWKS';
     const v =
       keys.jwks === undefined
-        ? failure(keys.failed?.code ?? 'brand_json_unreachable', description, 'a JWKS', keys.failed?.detail ?? '')
+        ? {
+            ...failure(keys.failed?.code ?? 'brand_json_unreachable', description, 'a JWKS', keys.failed?.detail ?? ''),
+            ...(keys.failed?.hint === undefined ? {} : { note: keys.failed.hint }),
+          }
         : passing('fetch_brand_jwks', description, 'a JWKS', `${keys.jwks.keys.length} key(s) at ${keys.jwksUri}`);
     return { ...base, validations: [v], verdict: v.verdict === 'failed' ? 'failed' : 'passed' };
   }

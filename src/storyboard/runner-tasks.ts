@@ -101,8 +101,32 @@ export interface BrandKeys {
   brandJsonUrl?: string;
   jwksUri?: string;
   jwks?: { keys: JsonObject[] };
-  /** The failure code and sentence when no JWKS could be had. */
-  failed?: { code: string; detail: string };
+  /** The failure code and sentence when no JWKS could be had; `hint`: how to get past it (a local run). */
+  failed?: { code: string; detail: string; hint?: string };
+}
+
+/**
+ * What to do when a local agent (plain http, or a loopback host) names no brand.json and the run
+ * was given none: the schemas allow only an https `identity.brand_json_url`, so `adcp serve`
+ * publishes one only under an https `--public-url` (decision 0215); a run can also be given one
+ * with `--brand-json`, and `--allow-http` lets it be fetched off the agent's origin (decision 0227).
+ * Undefined for any other agent.
+ */
+export function localBrandJsonHint(agentUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(agentUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && !isLoopbackHost(url.hostname)) return undefined;
+  return (
+    'to grade a local agent: adcp serve publishes a brand.json only under an https --public-url ' +
+    '(identity.brand_json_url is https only), so run it behind TLS and grade that https URL; or give ' +
+    "--brand-json URL, a brand.json whose agents[] entry has this agent's url and a jwks_uri " +
+    `(adcp serve's: ${url.origin}/.well-known/jwks.json), with --allow-http when that brand.json is ` +
+    "http or local off the agent's origin"
+  );
 }
 
 /**
@@ -119,11 +143,13 @@ export async function fetchBrandJwks(
   const declared = typeof identity['brand_json_url'] === 'string' ? identity['brand_json_url'] : undefined;
   const brandJsonUrl = operatorBrandJson ?? declared;
   if (brandJsonUrl === undefined) {
+    const hint = localBrandJsonHint(rules.agentUrl);
     return {
       failed: {
         code: 'brand_json_unreachable',
         detail:
           "the agent's get_adcp_capabilities declares no identity.brand_json_url (and the run was given no --brand-json)",
+        ...(hint === undefined ? {} : { hint }),
       },
     };
   }
@@ -171,12 +197,15 @@ export function assertJwksPurpose(keys: BrandKeys): ValidationOutcome {
     'at least one JWK carries adcp_use "request-signing" (or deprecated "webhook-signing") and is not revoked';
   const expected = 'adcp_use in [request-signing, webhook-signing], not revoked';
   if (keys.jwks === undefined || keys.jwks.keys.length === 0)
-    return failure(
-      'webhook_signing_keys_unpublished',
-      description,
-      expected,
-      keys.failed === undefined ? 'an empty JWKS' : `no JWKS (${keys.failed.code}: ${keys.failed.detail})`,
-    );
+    return {
+      ...failure(
+        'webhook_signing_keys_unpublished',
+        description,
+        expected,
+        keys.failed === undefined ? 'an empty JWKS' : `no JWKS (${keys.failed.code}: ${keys.failed.detail})`,
+      ),
+      ...(keys.failed?.hint === undefined ? {} : { note: keys.failed.hint }),
+    };
   const valid = keys.jwks.keys.filter((k) => typeof k['adcp_use'] === 'string' && WEBHOOK_PURPOSES.has(k['adcp_use']));
   if (valid.length === 0)
     return failure(

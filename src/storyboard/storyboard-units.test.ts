@@ -6,7 +6,13 @@ import { evaluateCondition, substitute, UnresolvedSubstitution, type Substitutio
 import { grade, type Observation } from './checks.js';
 import { progressLine, renderHtml, renderJunit, renderSummary } from './report.js';
 import type { RunReport } from './types.js';
-import { assertJwksPurpose, authServerMetadataUrl, protectedResourceUrl, refusal } from './runner-tasks.js';
+import {
+  assertJwksPurpose,
+  authServerMetadataUrl,
+  fetchBrandJwks,
+  protectedResourceUrl,
+  refusal,
+} from './runner-tasks.js';
 import { expandAssetDirectives } from './request-builder.js';
 import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { planVector, resignHeaders, type SigningVector } from './signed-vectors.js';
@@ -347,6 +353,72 @@ describe('runner task fetches (decision 0227)', () => {
       'webhook_signing_keys_all_revoked',
     );
     assert.equal(assertJwksPurpose(keys([{ kid: 'a', adcp_use: 'webhook-signing' }])).verdict, 'passed');
+  });
+  it('tells a local run without a brand.json how to get one: --public-url, --brand-json, --allow-http', async () => {
+    // Nothing is fetched: no brand.json is named (fetch would throw).
+    const none = { ...rules, fetch: (() => Promise.reject(new Error('no fetch'))) as typeof fetch };
+    for (const agentUrl of ['http://127.0.0.1:3917/mcp', 'http://seller.example/mcp', 'https://localhost:8443/mcp']) {
+      const keys = await fetchBrandJwks({}, undefined, { ...none, agentUrl });
+      assert.equal(keys.failed?.code, 'brand_json_unreachable', agentUrl);
+      const hint = keys.failed?.hint ?? '';
+      for (const option of ['--public-url', '--brand-json URL', '--allow-http'])
+        assert.ok(hint.includes(option), `${agentUrl}: ${option}`);
+      assert.ok(hint.includes(`${new URL(agentUrl).origin}/.well-known/jwks.json`), agentUrl);
+      // The steps that read the keys carry it, and the terminal prints it whole.
+      const purpose = assertJwksPurpose(keys);
+      assert.equal(purpose.note, hint);
+      const report: RunReport = {
+        agent: agentUrl,
+        protocol: 'mcp',
+        release: '3.1.19',
+        adcp_version: '3.1',
+        compliance_source: 'x',
+        started_at: new Date(0).toISOString(),
+        duration_ms: 0,
+        notices: [],
+        exit_code: 1,
+        counts: {
+          storyboards: { passed: 0, failed: 1, not_applicable: 0, skipped: 0, harness_fault: 0 },
+          steps: { passed: 0, failed: 1, not_applicable: 0, skipped: 0, harness_fault: 0 },
+        },
+        storyboards: [
+          {
+            id: 'webhook_emission',
+            title: 'w',
+            file: 'universal/webhook-emission.yaml',
+            kind: 'universal',
+            verdict: 'failed',
+            selected_because: 'universal',
+            duration_ms: 0,
+            sessions: 1,
+            steps: [
+              {
+                phase_id: 'signing_keys_published',
+                step_id: 'assert_webhook_signing_key_present',
+                title: 't',
+                task: 'assert_jwks_purpose',
+                verdict: 'failed',
+                validations: [purpose],
+                duration_ms: 0,
+                source: { storyboard: 'universal/webhook-emission.yaml', location: 'phases[8].steps[1]' },
+              },
+            ],
+          },
+        ],
+      };
+      assert.ok(renderSummary(report).includes(`note     ${hint}\n`), 'the whole hint, not cut');
+    }
+    // A public https agent gets the failure without local advice; a named brand.json is fetched.
+    const remote = await fetchBrandJwks({}, undefined, { ...none, agentUrl: 'https://seller.example/mcp' });
+    assert.equal(remote.failed?.code, 'brand_json_unreachable');
+    assert.equal(remote.failed?.hint, undefined);
+    assert.equal(assertJwksPurpose(remote).note, undefined);
+    const named = await fetchBrandJwks({}, 'https://seller.example/brand.json', {
+      ...none,
+      agentUrl: 'http://127.0.0.1:3917/mcp',
+    });
+    assert.match(named.failed?.detail ?? '', /could not be fetched: no fetch/);
+    assert.equal(named.failed?.hint, undefined);
   });
 });
 

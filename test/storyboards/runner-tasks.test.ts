@@ -67,6 +67,8 @@ describe('runner tasks and the request builder, against the reference seller', {
     assert.equal(fetched?.verdict, 'failed');
     assert.equal(fetched?.validations[0]?.check, 'brand_json_unreachable');
     assert.match(String(fetched?.validations[0]?.actual), /declares no identity\.brand_json_url/);
+    // A plain-http agent: the verdict says how to get past it locally (decisions 0215, 0227).
+    assert.match(fetched?.validations[0]?.note ?? '', /https --public-url.*--brand-json URL.*--allow-http/);
     assert.equal(
       steps.get('signing_keys_published/assert_webhook_signing_key_present')?.validations[0]?.check,
       'webhook_signing_keys_unpublished',
