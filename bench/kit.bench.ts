@@ -16,26 +16,6 @@ import { median } from './stats.js';
 const ROUNDS = Number(process.env.BENCH_KIT_ROUNDS ?? 20);
 const BATCH = Number(process.env.BENCH_KIT_BATCH ?? 50);
 const WARMUP = Number(process.env.BENCH_KIT_WARMUP ?? 300);
-const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
-const PRODUCT = {
-  product_id: 'news_display',
-  name: 'News display',
-  description: 'Display on news pages.',
-  publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
-  channels: ['display'],
-  delivery_type: 'guaranteed',
-  format_ids: [FORMAT],
-  pricing_options: [{ pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 12 }],
-  reporting_capabilities: {
-    available_reporting_frequencies: ['daily'],
-    expected_delay_minutes: 240,
-    timezone: 'UTC',
-    supports_webhooks: false,
-    available_metrics: ['impressions', 'spend'],
-    date_range_support: 'date_range',
-  },
-};
-
 if (process.argv[2] === 'serve') await serve(process.argv[3] as 'kit' | 'hand', process.argv[4] as string);
 else await main();
 
@@ -46,9 +26,10 @@ async function serve(which: 'kit' | 'hand', dir: string): Promise<void> {
   const { createMediaBuyKit, SqliteKitRecords, accountIdOf } = await import('../src/kit/index.js');
   const { adcpError } = await import('../src/server/tools/adcp-error.js');
   type JsonObject = import('../src/core/types.js').JsonObject;
-  type Product = import('../src/schemas/generated/adcp-3.1.js').Product;
   const records = new SqliteKitRecords({ path: join(dir, `${which}.db`) });
-  const products = [PRODUCT as unknown as Product];
+  // The kit tests' product (test/kit/kit-harness.ts): guaranteed display at a fixed CPM.
+  const { kitProduct } = await import('../test/kit/kit-harness.js');
+  const products = [kitProduct()];
   const kitTools = createMediaBuyKit({ records, seller: { products: () => products } }).tools;
   // The hand-written pair: what a seller writes without the kit, with the kit's store calls
   // (account, seeded product, controller directive, the buy written then read back; a get per id).

@@ -2,21 +2,13 @@
 // a buy's `available_actions[]` at creation, kept with the buy, answered by create, update and
 // get_media_buys, and enforced on update_media_buy with ACTION_NOT_ALLOWED. Served by
 // createAdcpServer with every answer checked against the 3.1 response schemas (strict), called
-// with the official MCP client, over records in memory and in a real SQLite file.
+// with the official MCP client, over each of the kit harness's stores (kit-harness.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
-import { createMediaBuyKit, MemoryKitRecords, SqliteKitRecords, type KitRecords } from '../../src/kit/index.js';
-import type { Product, ProductAllowedAction } from '../../src/schemas/generated/adcp-3.1.js';
+import { createMediaBuyKit } from '../../src/kit/index.js';
+import type { ProductAllowedAction } from '../../src/schemas/generated/adcp-3.1.js';
+import { account, FORMAT, KIT_STORES, kitProduct, serveKit, type Json, type ServedKit } from './kit-harness.js';
 
-type Json = Record<string, unknown>;
-
-const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
 /** The template of the available_actions storyboard (media_buy_seller/available_actions). */
 const TEMPLATE: ProductAllowedAction[] = [
   { action: 'increase_budget', modes: ['self_serve'], sla: { response_max: 'PT5M', completion_max: 'PT1H' } },
@@ -30,27 +22,15 @@ const TEMPLATE: ProductAllowedAction[] = [
   { action: 'decrease_budget', modes: ['self_serve'], allowed_statuses: ['paused'] },
 ];
 
-function product(id: string, allowed?: ProductAllowedAction[]): Product {
-  return {
+/** A non-guaranteed product of the kit tests with a floor CPM, allowing `allowed` if given. */
+const product = (id: string, allowed?: ProductAllowedAction[]) =>
+  kitProduct({
     product_id: id,
     name: id,
-    description: `The ${id} product.`,
-    publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
-    channels: ['display'],
     delivery_type: 'non_guaranteed',
-    format_ids: [FORMAT],
     pricing_options: [{ pricing_option_id: 'cpm', pricing_model: 'cpm', currency: 'USD', floor_price: 8 }],
-    reporting_capabilities: {
-      available_reporting_frequencies: ['daily'],
-      expected_delay_minutes: 240,
-      timezone: 'UTC',
-      supports_webhooks: false,
-      available_metrics: ['impressions', 'spend'],
-      date_range_support: 'date_range',
-    },
     ...(allowed === undefined ? {} : { allowed_actions: allowed }),
-  } as unknown as Product;
-}
+  });
 
 const PRODUCTS = [
   product('templated', TEMPLATE),
@@ -64,39 +44,14 @@ const PRODUCTS = [
   product('plain'),
 ];
 
-const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
 let keys = 0;
 const key = () => `actions-test-key-${String(++keys).padStart(6, '0')}`;
 
-for (const [label, open] of [
-  ['memory', () => ({ records: new MemoryKitRecords() as KitRecords, cleanup: () => undefined })],
-  [
-    'SQLite',
-    () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'adcp-kit-actions-'));
-      return {
-        records: new SqliteKitRecords({ path: path.join(dir, 'kit.db') }) as KitRecords,
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  ],
-] as const) {
-  describe(`the kit's buy actions over ${label} records`, () => {
-    let server: ListeningAdcpServer;
-    let client: Client;
-    let records: KitRecords;
-    let cleanup: () => void;
+for (const store of KIT_STORES) {
+  describe(`the kit's buy actions over ${store.label} records`, { skip: store.skip }, () => {
+    let served: ServedKit;
     before(async () => {
-      ({ records, cleanup } = open());
-      const kit = createMediaBuyKit({ records, seller: { products: () => PRODUCTS } });
-      server = await createAdcpServer({
-        tools: kit.tools,
-        testController: { scenarios: kit.scenarios },
-        capabilities: kit.capabilities,
-        validateResponses: 'strict',
-      }).listen({ port: 0, host: '127.0.0.1' });
-      client = new Client({ name: 'kit-actions-probe', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+      served = await serveKit((records) => createMediaBuyKit({ records, seller: { products: () => PRODUCTS } }), store);
       const synced = await call('sync_creatives', {
         account,
         idempotency_key: key(),
@@ -104,19 +59,9 @@ for (const [label, open] of [
       });
       assert.equal(synced.isError, false, JSON.stringify(synced.body));
     });
-    after(async () => {
-      await client.close();
-      await server.close();
-      await records.close();
-      cleanup();
-    });
+    after(() => served.close());
 
-    const call = async (name: string, args: Json) => {
-      const result = await client.callTool({ name, arguments: args });
-      const body = result.structuredContent as Json;
-      const error = body.adcp_error as Json | undefined;
-      return { isError: result.isError === true, body, code: error?.code, error };
-    };
+    const call = (name: string, args: Json) => served.call(name, args);
     const create = (products: string[]) =>
       call('create_media_buy', {
         account,

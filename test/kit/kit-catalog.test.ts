@@ -5,39 +5,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
-import { createMediaBuyKit, MemoryKitRecords } from '../../src/kit/index.js';
-import type { Product } from '../../src/schemas/generated/adcp-3.1.js';
+import { createMediaBuyKit } from '../../src/kit/index.js';
+import { account, FORMAT, kitProduct, serveKit, type Json, type ServedKit } from './kit-harness.js';
 
-type Json = Record<string, unknown>;
-
-const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
-const product = (id: string, formats: Json[]) => ({
-  product_id: id,
-  name: id,
-  description: `Product ${id}.`,
-  publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
-  channels: ['display'],
-  delivery_type: 'guaranteed',
-  format_ids: formats,
-  pricing_options: [{ pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 12 }],
-  reporting_capabilities: {
-    available_reporting_frequencies: ['daily'],
-    expected_delay_minutes: 240,
-    timezone: 'UTC',
-    supports_webhooks: false,
-    available_metrics: ['impressions', 'spend'],
-    date_range_support: 'date_range',
-  },
-});
+const product = (id: string, formats: Json[]) => kitProduct({ product_id: id, name: id, format_ids: formats });
 const PRODUCTS = [
   product('news_display', [FORMAT]),
   product('sports_display', [FORMAT]),
   product('wide_display', [{ agent_url: 'https://creative.adcontextprotocol.org/', id: 'display_728x90' }]),
-] as unknown as Product[];
-const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
+];
 /** The official runner's capability reader (@adcp/sdk 6.11, test/peers/adcp-sdk). */
 const theirCapabilities = createRequire(import.meta.url)(
   '../peers/adcp-sdk/node_modules/@adcp/sdk/dist/lib/utils/capabilities.js',
@@ -47,38 +23,27 @@ const SEED_FIXTURE = { pricing_options: PRODUCTS[0]!.pricing_options, format_ids
 const OTHER_AGENT_FORMAT = { agent_url: 'https://compliance.adcontextprotocol.org', id: 'fixture_only_display' };
 
 describe('the media-buy kit: product filters, formats of seeded products, package targeting', () => {
-  let server: ListeningAdcpServer;
-  let client: Client;
+  let served: ServedKit;
   let keys = 0;
   before(async () => {
-    const kit = createMediaBuyKit({
-      records: new MemoryKitRecords(),
-      seller: {
-        products: () => PRODUCTS,
-        formats: [
-          { format_id: FORMAT, name: 'Medium rectangle' },
-          { format_id: { agent_url: FORMAT.agent_url, id: 'display_728x90' }, name: 'Leaderboard' },
-        ],
-      },
-    });
-    server = await createAdcpServer({
-      tools: kit.tools,
-      testController: { scenarios: kit.scenarios },
-      capabilities: kit.capabilities,
-      validateResponses: 'strict',
-    }).listen({ port: 0, host: '127.0.0.1' });
-    client = new Client({ name: 'kit-catalog', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+    served = await serveKit((records) =>
+      createMediaBuyKit({
+        records,
+        seller: {
+          products: () => PRODUCTS,
+          formats: [
+            { format_id: FORMAT, name: 'Medium rectangle' },
+            { format_id: { agent_url: FORMAT.agent_url, id: 'display_728x90' }, name: 'Leaderboard' },
+          ],
+        },
+      }),
+    );
   });
-  after(async () => {
-    await client.close();
-    await server.close();
-  });
+  after(() => served.close());
 
   const call = async (name: string, args: Json) => {
-    const result = await client.callTool({ name, arguments: args });
-    const body = result.structuredContent as Json;
-    assert.equal(result.isError === true, false, JSON.stringify(body));
+    const { isError, body } = await served.call(name, args);
+    assert.equal(isError, false, JSON.stringify(body));
     return body;
   };
 

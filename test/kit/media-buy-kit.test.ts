@@ -3,117 +3,38 @@
 // records in memory, in a real SQLite file and in PostgreSQL (when ADCP_TEST_PG_URL is set).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
 import type { AdcpToolDefinition, ToolContext } from '../../src/server/types.js';
-import {
-  createMediaBuyKit,
-  MemoryKitRecords,
-  PgKitRecords,
-  SqliteKitRecords,
-  type KitRecords,
-} from '../../src/kit/index.js';
-import { PgDatabase } from '../../src/store/pg-database.js';
-import { dropTestSchemas, pgSkip, pgUrl, testSchema } from '../pg/pg-test-env.js';
-import type { Product } from '../../src/schemas/generated/adcp-3.1.js';
+import { createMediaBuyKit, MemoryKitRecords } from '../../src/kit/index.js';
+import { account, FORMAT, KIT_STORES, kitProduct, serveKit, type Json, type ServedKit } from './kit-harness.js';
 
-type Json = Record<string, unknown>;
+const PRODUCTS = [kitProduct()];
 
-const FORMAT = { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' };
-const PRODUCTS = [
-  {
-    product_id: 'news_display',
-    name: 'News display',
-    description: 'Display on news pages.',
-    publisher_properties: [{ publisher_domain: 'news.example', selection_type: 'all' }],
-    channels: ['display'],
-    delivery_type: 'guaranteed',
-    format_ids: [FORMAT],
-    pricing_options: [{ pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 12 }],
-    reporting_capabilities: {
-      available_reporting_frequencies: ['daily'],
-      expected_delay_minutes: 240,
-      timezone: 'UTC',
-      supports_webhooks: false,
-      available_metrics: ['impressions', 'spend'],
-      date_range_support: 'date_range',
-    },
-  },
-] as unknown as Product[];
-
-const account = { brand: { domain: 'acmeoutdoor.example' }, operator: 'pinnacle-agency.example' };
 let keys = 0;
 const key = () => `kit-test-key-${String(++keys).padStart(6, '0')}`;
 
-for (const [label, open] of [
-  ['memory', () => ({ records: new MemoryKitRecords() as KitRecords, cleanup: () => undefined })],
-  [
-    'SQLite',
-    () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'adcp-kit-'));
-      return {
-        records: new SqliteKitRecords({ path: path.join(dir, 'kit.db') }) as KitRecords,
-        cleanup: () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  ],
-  [
-    'PostgreSQL',
-    () => {
-      const database = new PgDatabase({ url: pgUrl as string, schema: testSchema('kit') });
-      return {
-        records: new PgKitRecords(database) as KitRecords,
-        cleanup: async () => {
-          await database.close();
-          await dropTestSchemas();
-        },
-      };
-    },
-  ],
-] as const) {
-  describe(`media-buy kit over ${label} records`, { skip: label === 'PostgreSQL' ? pgSkip : false }, () => {
-    let server: ListeningAdcpServer;
-    let client: Client;
-    let records: KitRecords;
-    let cleanup: () => void | Promise<void>;
+for (const store of KIT_STORES) {
+  describe(`media-buy kit over ${store.label} records`, { skip: store.skip }, () => {
+    let served: ServedKit;
     before(async () => {
-      ({ records, cleanup } = open());
-      const kit = createMediaBuyKit({
-        records,
-        seller: {
-          products: () => PRODUCTS,
-          formats: [{ format_id: FORMAT, name: 'Medium rectangle' }],
-          propose: () => [
-            { name: 'Plan A', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] },
-            { name: 'Plan B', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] },
-          ],
-        },
-      });
-      server = await createAdcpServer({
-        tools: kit.tools,
-        testController: { scenarios: kit.scenarios },
-        capabilities: kit.capabilities,
-        validateResponses: 'strict',
-      }).listen({ port: 0, host: '127.0.0.1' });
-      client = new Client({ name: 'kit-probe', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
+      served = await serveKit(
+        (records) =>
+          createMediaBuyKit({
+            records,
+            seller: {
+              products: () => PRODUCTS,
+              formats: [{ format_id: FORMAT, name: 'Medium rectangle' }],
+              propose: () => [
+                { name: 'Plan A', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] },
+                { name: 'Plan B', allocations: [{ product_id: 'news_display', allocation_percentage: 100 }] },
+              ],
+            },
+          }),
+        store,
+      );
     });
-    after(async () => {
-      await client.close();
-      await server.close();
-      await records.close();
-      await cleanup();
-    });
+    after(() => served.close());
 
-    const call = async (name: string, args: Json) => {
-      const result = await client.callTool({ name, arguments: args });
-      const body = result.structuredContent as Json;
-      return { isError: result.isError === true, body, code: (body.adcp_error as Json | undefined)?.code };
-    };
+    const call = (name: string, args: Json) => served.call(name, args);
     const control = async (scenario: string, params: Json) =>
       (await call('comply_test_controller', { scenario, params })).body;
     const create = (extra: Json = {}, pkg: Json = {}) =>
@@ -677,7 +598,7 @@ for (const [label, open] of [
       });
       assert.equal(feedback.body.success, true);
       // Another principal (the records are principal-scoped) does not see the buy.
-      assert.equal(await records.get('someone-else', 'media_buy', id), undefined);
+      assert.equal(await served.records.get('someone-else', 'media_buy', id), undefined);
     });
   });
 }
