@@ -23,6 +23,7 @@ import { audienceTools, checkAudiences } from './audiences.js';
 import { catalogTools } from './catalogs.js';
 import { checkGoalSources, conversionTools } from './conversions.js';
 import { buildTools } from './builds.js';
+import { listCreatives } from './creative-list.js';
 import { previewTools } from './previews.js';
 import { proposalRules } from './proposals.js';
 import {
@@ -664,6 +665,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         if (creatives.length === 0 || creatives.length > MAX_IDS)
           throw invalid(`creatives must hold 1 to ${MAX_IDS} creatives.`, 'creatives');
         const results: JsonObject[] = [];
+        const ref = isJsonObject(args.account) ? args.account : {};
+        const owner = typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
         for (const [i, creative] of creatives.entries()) {
           const id = creative.creative_id;
           if (typeof id !== 'string' || id === '')
@@ -683,6 +686,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
             status,
             created_date: typeof existing?.body.created_date === 'string' ? existing.body.created_date : at,
             updated_date: at,
+            // What list_creatives filters on: the buyer's tags and the account the creative was synced for.
+            ...(Array.isArray(creative.tags) ? { tags: creative.tags.filter((t) => typeof t === 'string') } : {}),
+            kit_account_id: owner,
             // Kept for build_creative's library retrieval, never listed.
             ...(isJsonObject(creative.assets) ? { kit_assets: creative.assets } : {}),
           };
@@ -701,29 +707,15 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
     {
       name: 'list_creatives',
-      description: 'Creatives in the library (filters.creative_ids, filters.statuses), paged by cursor.',
-      handler: async (args, ctx) => {
-        const filters = isJsonObject(args.filters) ? args.filters : {};
-        const ids = idList(filters.creative_ids, 'filters.creative_ids');
-        const statuses = idList(filters.statuses, 'filters.statuses');
-        const matching = (await records.list(ctx.principal, 'creative'))
-          .filter((c) => ids === undefined || ids.has(c.id))
-          .filter((c) => statuses === undefined || statuses.has(String(c.body.status)));
-        const page = pageOf(matching, (c) => c.id, readPageQuery(args));
-        const applied = [
-          ...(ids === undefined ? [] : ['creative_ids']),
-          ...(statuses === undefined ? [] : ['statuses']),
-        ];
-        return {
-          query_summary: {
-            total_matching: matching.length,
-            returned: page.items.length,
-            ...(applied.length === 0 ? {} : { filters_applied: applied }),
-          },
-          pagination: page.pagination,
-          creatives: page.items.map((c) => shown(c.body)),
-        };
-      },
+      description: 'Creatives in the library, filtered and sorted as the buyer asks, paged by cursor.',
+      handler: async (args, ctx) =>
+        listCreatives({
+          args,
+          creatives: await records.list(ctx.principal, 'creative'),
+          buys: await records.list(ctx.principal, 'media_buy'),
+          accountOf: (ref) => (typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref)),
+          show: shown,
+        }),
     },
     {
       name: 'list_creative_formats',

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageOf, readPageQuery } from './paginate.js';
+import { pageOf, readPageQuery, sortByKey, sortKey } from './paginate.js';
 import { AdcpToolError } from './tool-error.js';
 
 const items = ['a', 'b', 'c', 'd', 'e'].map((id) => ({ id }));
@@ -47,6 +47,39 @@ describe('readPageQuery and pageOf', () => {
     const grown = [{ id: '0' }, ...items];
     const next = pageOf(grown, key, readPageQuery({ pagination: { max_results: 2, cursor: first.pagination.cursor } }));
     assert.deepEqual(next.items.map(key), ['c', 'd']);
+  });
+
+  it('pages a list sorted descending, or on another field with ties, without repeats or skips', () => {
+    const desc = [...items].reverse();
+    const query = (cursor?: string) => readPageQuery({ pagination: { max_results: 2, ...(cursor ? { cursor } : {}) } });
+    const first = pageOf(desc, key, query(), 'desc');
+    assert.deepEqual(first.items.map(key), ['e', 'd']);
+    // 'd' removed and 'f' (which sorts before the cursor) added between pages.
+    const changed = [{ id: 'f' }, ...desc.filter((i) => i.id !== 'd')];
+    assert.deepEqual(pageOf(changed, key, query(first.pagination.cursor), 'desc').items.map(key), ['c', 'b']);
+
+    // On a date with ties, then the id: the key sorts as the list does, a shorter value first.
+    const rows = [
+      { id: 'x', at: '2026-01-02' },
+      { id: 'a', at: '2026-01-02' },
+      { id: 'm', at: '2026-01-01' },
+      { id: 'b', at: '2026-01-0' },
+      { id: 'nul', at: 'z\u0000' },
+    ];
+    const rowKey = (r: { id: string; at: string }) => sortKey(r.at, r.id);
+    for (const order of ['asc', 'desc'] as const) {
+      const sorted = sortByKey(rows, rowKey, order);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 10; i += 1) {
+        const page = pageOf(sorted, rowKey, query(cursor), order);
+        seen.push(...page.items.map((r) => r.id));
+        cursor = page.pagination.cursor;
+        if (cursor === undefined) break;
+      }
+      const expected = ['b', 'm', 'a', 'x', 'nul'];
+      assert.deepEqual(seen, order === 'asc' ? expected : expected.reverse());
+    }
   });
 
   it('refuses max_results outside 1 to 100 with INVALID_REQUEST on pagination.max_results', () => {

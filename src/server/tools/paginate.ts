@@ -86,18 +86,21 @@ export function readPageQuery(
 }
 
 /**
- * One page of `items`, which must be sorted by `keyOf` (ascending, unique keys): the items after
- * the query's cursor, at most `maxResults` of them, and the `pagination` block. `has_more` is true
- * exactly when a cursor is given (the terminal page has none); `total_count` is the whole set.
- * Keyset paging: items inserted or removed between pages neither repeat nor skip the others.
+ * One page of `items`, which must be sorted by `keyOf` (unique keys; ascending, or descending with
+ * `order: 'desc'`): the items after the query's cursor, at most `maxResults` of them, and the
+ * `pagination` block. `has_more` is true exactly when a cursor is given (the terminal page has
+ * none); `total_count` is the whole set. Keyset paging: items inserted or removed between pages
+ * neither repeat nor skip the others. A list sorted on another field pages soundly with a key that
+ * sorts as the list does and ends in the item's id (`sortKey`).
  */
 export function pageOf<T>(
   items: readonly T[],
   keyOf: (item: T) => string,
   query: PageQuery,
+  order: 'asc' | 'desc' = 'asc',
 ): { items: T[]; pagination: PageInfo } {
   const after = query.after;
-  const start = after === undefined ? 0 : firstAfter(items, keyOf, after);
+  const start = after === undefined ? 0 : firstAfter(items, keyOf, after, order);
   const slice = items.slice(start, start + query.maxResults);
   const hasMore = start + slice.length < items.length;
   const pagination: PageInfo = { has_more: hasMore, total_count: items.length };
@@ -106,13 +109,32 @@ export function pageOf<T>(
   return { items: slice, pagination };
 }
 
-/** Index of the first item whose key sorts after `after` (binary search over the sorted keys). */
-function firstAfter<T>(items: readonly T[], keyOf: (item: T) => string, after: string): number {
+/**
+ * A unique key that sorts items by `value`, then by `id` (both in the list's direction): the value
+ * without NUL, a NUL (below every other character, so a shorter value sorts first), the id. The
+ * first NUL splits it back, so two items with different ids never share a key.
+ */
+export function sortKey(value: string, id: string): string {
+  return `${value.replaceAll('\u0000', '')}\u0000${id}`;
+}
+
+/** Sorts items by their `sortKey`-like keys in `order` (code-unit order, as `pageOf` compares them). */
+export function sortByKey<T>(items: readonly T[], keyOf: (item: T) => string, order: 'asc' | 'desc' = 'asc'): T[] {
+  const sign = order === 'asc' ? 1 : -1;
+  return items
+    .map((item) => ({ item, key: keyOf(item) }))
+    .sort((a, b) => (a.key < b.key ? -sign : a.key > b.key ? sign : 0))
+    .map((entry) => entry.item);
+}
+
+/** Index of the first item whose key sorts after `after` in `order` (binary search over the sorted keys). */
+function firstAfter<T>(items: readonly T[], keyOf: (item: T) => string, after: string, order: 'asc' | 'desc'): number {
   let low = 0;
   let high = items.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (keyOf(items[mid]!) <= after) low = mid + 1;
+    const key = keyOf(items[mid]!);
+    if (order === 'asc' ? key <= after : key >= after) low = mid + 1;
     else high = mid;
   }
   return low;
