@@ -114,6 +114,11 @@ export function createAdcpServer(options: CreateAdcpServerOptions): AdcpServer {
     ...options.webhooks,
     ...(options.sendWebhook === undefined ? {} : { send: options.sendWebhook }),
     ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
+    // Named in proof-of-control challenges as `seller_agent_url`: the card's URL for that wire.
+    agentUrl: (protocol) => {
+      const base = publicOrigin ?? listenOrigin;
+      return base === undefined ? undefined : `${base}${ADCP_SERVER_PATHS[protocol]}`;
+    },
   });
   const runner = createAdcpTaskRunner({ store, webhooks, protocolOf: (tool) => serving.protocolOf(tool) });
   const replayTtlSeconds = options.idempotency?.replayTtlSeconds ?? 86_400;

@@ -8,6 +8,7 @@ export type {
   TaskSupport,
   ToolAnswer,
   ToolContext,
+  ToolWebhooks,
   WorkingProgress,
   WebhookSend,
 } from './types.js';

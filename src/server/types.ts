@@ -11,6 +11,8 @@ import type { RequestSigningServerOptions } from './auth/request-signing.js';
 import type { AdcpAuthOptions } from './auth/auth-options.js';
 import type { ActivityListener } from '../telemetry/activity.js';
 import type { TestControllerOptions } from './tools/test-controller.js';
+import type { OutboundReach } from '../core/outbound-url.js';
+import type { WebhookChallengeOutcome } from '../webhooks/webhook-challenge.js';
 
 /** MCP `execution.taskSupport` (mcp-guide, "Tool-Level Task Support"). */
 export type { TaskSupport };
@@ -67,6 +69,31 @@ export interface ToolContext {
    * and returns the `submitted` body to answer with now (`{ status: 'submitted', task_id }`).
    */
   submit(work: AsyncWork, options?: SubmitOptions): Promise<JsonObject>;
+  /** The server's webhook channel, for a handler that registers webhook subscribers of its own. */
+  webhooks: ToolWebhooks;
+}
+
+/**
+ * What a tool handler may ask of the server's webhook channel (`createAdcpServer({ webhooks })`):
+ * account-level subscribers (the kit's `sync_accounts` `notification_configs`) are checked and
+ * proven with the server's own rules and key.
+ */
+export interface ToolWebhooks {
+  /**
+   * What a buyer's webhook URL may reach (`checkOutboundUrl`): public https only unless the
+   * server allows loopback (`webhooks.allowLoopbackUrls`) or any URL (`allowInsecureUrls`, tests).
+   */
+  readonly reach: OutboundReach;
+  /**
+   * Sends the account-level proof-of-control challenge (core/webhook-challenge.json) to `url`:
+   * `fields` are the registration's (`account_id`, `subscriber_id`, `delivery_auth`,
+   * `event_types`); the server adds `type`, a fresh `challenge` and `seller_agent_url` (its own
+   * URL over the call's wire), signs it with its RFC 9421 webhook key, posts it once within
+   * `webhooks.timeoutMs` (default 10 s) and says whether the receiver echoed the challenge.
+   * `unavailable` when the server has no signing key or no URL of its own yet. The URL is checked
+   * against `reach` again first; a refused one is never contacted.
+   */
+  challenge(url: string, fields: JsonObject): Promise<WebhookChallengeOutcome>;
 }
 
 /**

@@ -9,6 +9,7 @@ import { deadlineSignal } from '../transport/deadline-signal.js';
 import { checkActivityListener, type ActivityListener } from '../telemetry/activity.js';
 import { tracedFetch } from '../telemetry/traced-fetch.js';
 import { noteWebhookAttempt, traceWebhookSend } from '../telemetry/webhook-tracing.js';
+import { sendWebhookChallenge, type WebhookChallengeOutcome } from './webhook-challenge.js';
 
 /** Where to deliver: the buyer's `push_notification_config`. */
 export interface PushNotificationConfig {
@@ -90,6 +91,12 @@ export interface WebhookEmitter {
     envelope: JsonObject,
     options?: { signal?: AbortSignal },
   ): Promise<DeliveryOutcome>;
+  /**
+   * Sends an account-level proof-of-control challenge to `url` (`sendWebhookChallenge`): the URL
+   * is checked as deliveries' are, the POST goes through the same fetch, signed with `signingKey`
+   * (`unavailable` without one), within `timeoutMs`, once.
+   */
+  challenge(url: string, fields: JsonObject, options?: { signal?: AbortSignal }): Promise<WebhookChallengeOutcome>;
 }
 
 /** Creates the seller-side webhook emitter (webhooks.md; security.md "Webhook callbacks"). */
@@ -239,6 +246,19 @@ export function createWebhookEmitter(options: WebhookEmitterOptions = {}): Webho
 
   return {
     deliver,
+    async challenge(url, fields, challengeOptions = {}) {
+      if (!checkOutboundUrl(url, { reach }).ok) return { ok: false, reason: 'unsafe_url' };
+      if (options.signingKey === undefined) return { ok: false, reason: 'unavailable' };
+      return await sendWebhookChallenge({
+        url,
+        fields,
+        key: options.signingKey,
+        fetch: doFetch,
+        timeoutMs,
+        now,
+        ...(challengeOptions.signal === undefined ? {} : { signal: challengeOptions.signal }),
+      });
+    },
     send(config, event, sendOptions) {
       const operationId = event.operationId ?? config.operation_id;
       if (operationId === undefined)

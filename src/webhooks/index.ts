@@ -39,5 +39,11 @@ export {
   type DeliveryAttempt,
 } from './create-webhook-emitter.js';
 export type { DeliveryFailure } from './delivery-policy.js';
+export {
+  sendWebhookChallenge,
+  type SendWebhookChallengeInput,
+  type WebhookChallengeFailure,
+  type WebhookChallengeOutcome,
+} from './webhook-challenge.js';
 export { buildWebhookEnvelope, type WebhookEventInput } from './build-webhook-envelope.js';
 export { AdmissionMonitor, type AdmissionAlarm, type AdmissionThresholds } from '../signing/admission-monitor.js';

@@ -86,6 +86,11 @@ async function runTool(input: InvokeInput): Promise<AdcpAnswer> {
     headers: input.headers,
     signal: input.signal,
     adcpVersion,
+    webhooks: {
+      reach: runner.webhooks.reach,
+      challenge: (url, fields) =>
+        runner.webhooks.challenge(url, fields, { protocol: input.protocol, signal: input.signal }),
+    },
     working: async (message, progress) => {
       if (!input.signal.aborted) input.onWorking?.(message, progress);
     },

@@ -24,6 +24,8 @@ export interface AdcpTaskRunner {
   status(principal: string, args: JsonObject): Promise<JsonObject>;
   /** How many tasks are still running or still delivering their webhooks (a drain waits for 0). */
   readonly busy: number;
+  /** The server's webhook channel, which tool handlers reach through `ToolContext.webhooks`. */
+  readonly webhooks: ServerWebhooks;
   /** Sends due webhooks of the store's outbox now (after the upkeep failed abandoned tasks). */
   pollOutbox(): void;
   /**
@@ -164,6 +166,7 @@ export function createAdcpTaskRunner(options: {
   };
 
   return {
+    webhooks,
     async submit({ principal, taskType, args, work, message, taskId }) {
       const push =
         args.push_notification_config === undefined || args.push_notification_config === null

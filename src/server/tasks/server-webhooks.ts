@@ -3,6 +3,8 @@ import { checkOutboundUrl } from '../../core/outbound-url.js';
 import { createWebhookEmitter, webhookReach } from '../../webhooks/create-webhook-emitter.js';
 import { validateWebhookSecret } from '../../webhooks/hmac.js';
 import type { PushNotificationConfig, WebhookEmitterOptions } from '../../webhooks/create-webhook-emitter.js';
+import type { WebhookChallengeOutcome } from '../../webhooks/webhook-challenge.js';
+import type { OutboundReach } from '../../core/outbound-url.js';
 import { isJsonObject } from '../../core/json-object.js';
 import { AdcpToolError } from '../tools/tool-error.js';
 import type { WebhookSend } from '../types.js';
@@ -12,8 +14,14 @@ export interface ServerWebhookOptions extends Pick<
   WebhookEmitterOptions,
   'signingKey' | 'allowInsecureUrls' | 'allowLoopbackUrls' | 'maxAttempts' | 'timeoutMs' | 'fetch' | 'onActivity'
 > {
-  /** Replaces the emitter (tests, queues); the registration is still checked. */
+  /** Replaces the emitter (tests, queues); the registration is still checked. Challenges still go out signed. */
   send?: WebhookSend;
+}
+
+/** What the server adds to its webhook options: its own agent URL per wire, named in challenges. */
+interface ServerWebhookWiring {
+  /** This agent's URL over `protocol` (`publicUrl`'s, else the listen address's), undefined while unknown. */
+  agentUrl?: (protocol: 'mcp' | 'a2a') => string | undefined;
 }
 
 /** One attempt of an outbox delivery: delivered, or why not and whether another attempt may help. */
@@ -33,12 +41,24 @@ export interface ServerWebhooks {
   readonly maxAttempts: number;
   /** Longest wait for one attempt (`timeoutMs`, default 10 s): an outbox lease covers it. */
   readonly timeoutMs: number;
+  /** What a buyer's webhook URL may reach: public https unless `allowLoopbackUrls` or `allowInsecureUrls`. */
+  readonly reach: OutboundReach;
+  /**
+   * A proof-of-control challenge from this agent to `url` (`ToolContext.webhooks.challenge`):
+   * `seller_agent_url` is this agent's URL over `protocol`; signed with `signingKey`, within
+   * `timeoutMs`, once.
+   */
+  challenge(
+    url: string,
+    fields: JsonObject,
+    options: { protocol: 'mcp' | 'a2a'; signal: AbortSignal },
+  ): Promise<WebhookChallengeOutcome>;
 }
 
 const field = 'push_notification_config';
 
 /** The server's webhook channel: registration checks plus delivery through `createWebhookEmitter`. */
-export function createServerWebhooks(options: ServerWebhookOptions = {}): ServerWebhooks {
+export function createServerWebhooks(options: ServerWebhookOptions & ServerWebhookWiring = {}): ServerWebhooks {
   const emitterOptions = {
     ...(options.signingKey === undefined ? {} : { signingKey: options.signingKey }),
     ...(options.allowInsecureUrls === undefined ? {} : { allowInsecureUrls: options.allowInsecureUrls }),
@@ -59,6 +79,16 @@ export function createServerWebhooks(options: ServerWebhookOptions = {}): Server
   return {
     maxAttempts,
     timeoutMs: options.timeoutMs ?? 10_000,
+    reach: webhookReach(options),
+    async challenge(url, fields, challengeOptions) {
+      const agentUrl = options.agentUrl?.(challengeOptions.protocol);
+      if (agentUrl === undefined) return { ok: false, reason: 'unavailable' };
+      return await emitter.challenge(
+        url,
+        { ...fields, seller_agent_url: agentUrl },
+        { signal: challengeOptions.signal },
+      );
+    },
     async attempt(config, envelope, attemptOptions) {
       if (options.send !== undefined) {
         try {
