@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
-import { checkOutboundUrl } from '../core/outbound-url.js';
+import { checkOutboundUrl, type OutboundReach } from '../core/outbound-url.js';
 import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.1.js';
 import { isAnonymousPrincipal } from '../server/auth/auth-options.js';
 import { adcpError } from '../server/tools/adcp-error.js';
@@ -88,6 +88,7 @@ const shown = (body: JsonObject): JsonObject => {
     kit_actions: _a,
     kit_assets: _assets,
     seeded_at: _seeded,
+    kit_proofs: _proofs,
     ...rest
   } = body;
   return rest;
@@ -771,9 +772,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           }
           const brand = (ref === undefined ? entry.brand : existing?.body.brand) as JsonObject;
           const operator = String(ref === undefined ? entry.operator : existing?.body.operator);
-          const configs = notificationConfigs(entry.notification_configs);
-          const fail = (error: JsonObject) =>
-            results.push({ account_id: id, brand, operator, action: 'failed', status: 'rejected', errors: [error] });
+          const configs = notificationConfigs(entry.notification_configs, ctx.webhooks.reach, id);
+          const fail = (...errors: JsonObject[]) =>
+            results.push({ account_id: id, brand, operator, action: 'failed', status: 'rejected', errors });
           if (configs.error !== undefined) {
             fail({ code: 'INVALID_REQUEST', message: configs.error.message, field: configs.error.field });
             continue;
@@ -781,6 +782,20 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           const refused = ref === undefined ? await billingRefusal(entry.billing, ctx.principal) : undefined;
           if (refused !== undefined) {
             fail(refused);
+            continue;
+          }
+          const proof =
+            configs.subscribers === undefined
+              ? undefined
+              : await proveSubscribers(
+                  configs.subscribers,
+                  isJsonObject(existing?.body.kit_proofs) ? existing.body.kit_proofs : {},
+                  id,
+                  ctx,
+                  args.dry_run === true,
+                );
+          if (proof !== undefined && proof.errors.length > 0) {
+            fail(...proof.errors);
             continue;
           }
           const status =
@@ -796,11 +811,15 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
             ...(typeof entry.billing === 'string' ? { billing: entry.billing } : {}),
             ...(typeof entry.payment_terms === 'string' ? { payment_terms: entry.payment_terms } : {}),
             ...(entry.sandbox === true ? { sandbox: true } : {}),
-            ...(configs.applied === undefined ? {} : { notification_configs: configs.applied }),
+            ...(proof === undefined ? {} : { notification_configs: proof.configs, kit_proofs: proof.proofs }),
           };
           if (args.dry_run !== true) await save(ctx.principal, 'account', id, body, existing?.version ?? 0);
-          const { name: _name, ...shownBody } = body;
-          results.push({ ...shownBody, action: existing === undefined ? 'created' : 'updated' });
+          const { name: _name, ...shownBody } = shown(body);
+          results.push({
+            ...shownBody,
+            action: existing === undefined ? 'created' : 'updated',
+            ...(proof === undefined || proof.warnings.length === 0 ? {} : { warnings: proof.warnings }),
+          });
         }
         return { ...(args.dry_run === true ? { dry_run: true } : {}), accounts: results };
       },
@@ -983,25 +1002,45 @@ function deliveryTotals(simulated: JsonObject): JsonObject {
 /** Event types anchored at a media buy or below: not for account-level subscribers (sync-accounts-request.json). */
 const BUY_ANCHORED = new Set(['scheduled', 'final', 'delayed', 'adjusted', 'impairment']);
 const MAX_SUBSCRIBERS = 16;
+const LEGACY_MODES = new Set(['Bearer', 'HMAC-SHA256']);
+
+/** One account-level subscriber as sent: the entry to store and echo, and what its activation needs. */
+interface Subscriber {
+  /** Index in the sent `notification_configs`. */
+  index: number;
+  /** As stored and echoed: normalized URL, no credentials, `active: false` until proven. */
+  config: JsonObject;
+  /** The buyer asked for it active (`active` defaults to true). */
+  wantsActive: boolean;
+  /** core/webhook-challenge.json `delivery_auth`: `rfc9421`, or the legacy mode and its credential's fingerprint. */
+  deliveryAuth: JsonObject;
+  /**
+   * The proof tuple (sync-accounts-request.json, "Activation proof": account, subscriber, normalized
+   * URL, auth mode and credential binding, normalized event types) as one SHA-256: a proof is
+   * reused only for the very same tuple.
+   */
+  tuple: string;
+}
 
 /**
  * An account entry's `notification_configs` (declarative replace, keyed by `subscriber_id`): the
- * set to persist, undefined when the field is absent (existing subscribers kept), or the error of
- * the entry (a duplicate subscriber, a refused URL, a media-buy event type). Credentials are
- * write-only and the kit does no proof-of-control challenge, so every subscriber is kept paused
- * (`active: false`; decision 0217).
+ * subscribers to prove and persist, undefined when the field is absent (existing subscribers
+ * kept), or the error of the entry (a duplicate subscriber, a refused URL, a media-buy event
+ * type). Every URL is checked at write time, a paused one's too, with what the server lets a
+ * webhook reach (`reach`). Credentials are write-only: only their fingerprint is kept, in `tuple`.
  */
-function notificationConfigs(value: unknown): {
-  applied?: JsonObject[];
-  error?: { field: string; message: string };
-} {
+function notificationConfigs(
+  value: unknown,
+  reach: OutboundReach,
+  accountId: string,
+): { subscribers?: Subscriber[]; error?: { field: string; message: string } } {
   if (value === undefined) return {};
   const configs = objects(value);
   if (configs.length > MAX_SUBSCRIBERS) {
     return { error: { field: 'notification_configs', message: `At most ${MAX_SUBSCRIBERS} subscribers.` } };
   }
   const seen = new Set<unknown>();
-  const applied: JsonObject[] = [];
+  const subscribers: Subscriber[] = [];
   for (const [i, config] of configs.entries()) {
     if (seen.has(config.subscriber_id)) {
       return {
@@ -1011,7 +1050,7 @@ function notificationConfigs(value: unknown): {
     seen.add(config.subscriber_id);
     // Even a paused subscriber's URL is checked at write time: https, no userinfo, no special-use
     // address literal (sync-accounts-request.json, "Activation proof").
-    const url = checkOutboundUrl(typeof config.url === 'string' ? config.url : '');
+    const url = checkOutboundUrl(typeof config.url === 'string' ? config.url : '', { reach });
     if (!url.ok) {
       return {
         error: { field: `notification_configs[${i}].url`, message: `The subscriber URL is refused: ${url.reason}.` },
@@ -1027,16 +1066,109 @@ function notificationConfigs(value: unknown): {
         },
       };
     }
-    const auth = isJsonObject(config.authentication) ? { schemes: config.authentication.schemes } : undefined;
-    applied.push({
-      subscriber_id: config.subscriber_id,
-      url: url.url.href,
-      event_types: types,
-      ...(auth === undefined ? {} : { authentication: auth }),
-      active: false,
+    let deliveryAuth: JsonObject = { mode: 'rfc9421' };
+    const auth = isJsonObject(config.authentication) ? config.authentication : undefined;
+    if (auth !== undefined) {
+      const mode = Array.isArray(auth.schemes) && auth.schemes.length === 1 ? auth.schemes[0] : undefined;
+      if (typeof mode !== 'string' || !LEGACY_MODES.has(mode) || typeof auth.credentials !== 'string') {
+        return {
+          error: {
+            field: `notification_configs[${i}].authentication`,
+            message: 'authentication names one scheme (Bearer or HMAC-SHA256) and its credentials.',
+          },
+        };
+      }
+      deliveryAuth = { mode, credential_fingerprint: createHash('sha256').update(auth.credentials).digest('hex') };
+    }
+    const sortedTypes = [...new Set(types as string[])].sort();
+    const tuple = createHash('sha256')
+      .update(JSON.stringify([accountId, config.subscriber_id, url.url.href, deliveryAuth, sortedTypes]))
+      .digest('hex');
+    subscribers.push({
+      index: i,
+      config: {
+        subscriber_id: config.subscriber_id,
+        url: url.url.href,
+        event_types: types,
+        ...(auth === undefined ? {} : { authentication: { schemes: auth.schemes } }),
+        active: false,
+      },
+      wantsActive: config.active !== false,
+      deliveryAuth,
+      tuple,
     });
   }
-  return { applied };
+  return { subscribers };
+}
+
+/** Why a challenge did not prove control, as the buyer is told (no network detail: security.md, SSRF rule 6). */
+const CHALLENGE_FAILURES: Record<string, string> = {
+  wrong_echo: 'did not echo the proof-of-control challenge',
+  http_status: 'answered the proof-of-control challenge with an error status',
+  redirect_refused: 'answered the proof-of-control challenge with a redirect, which is not followed',
+  unsafe_url: 'resolves to an address this seller does not call',
+  no_answer: 'gave no answer to the proof-of-control challenge in time',
+  aborted: 'gave no answer to the proof-of-control challenge in time',
+};
+
+/**
+ * Activation proof (sync-accounts-request.json, `notification_configs`; decision 0218): each
+ * subscriber asked active whose tuple has no proof yet is sent the proof-of-control challenge
+ * (all of one account at once) and becomes `active: true` only once it echoed it; a subscriber
+ * whose tuple was proven before is active without a new challenge. Any failed challenge fails
+ * the account entry (`errors`, VALIDATION_ERROR at `notification_configs[j].url`), the prior set
+ * kept. When no challenge can be sent (a dry run; a server without a webhook signing key) the
+ * subscriber is stored paused, with a warning. Returns the configs to store, their proofs (by
+ * `subscriber_id`; a paused subscriber keeps a still-valid one) and the warnings.
+ */
+async function proveSubscribers(
+  subscribers: Subscriber[],
+  proven: Record<string, unknown>,
+  accountId: string,
+  ctx: ToolContext,
+  dryRun: boolean,
+): Promise<{ configs: JsonObject[]; proofs: Record<string, string>; warnings: string[]; errors: JsonObject[] }> {
+  const proofs: Record<string, string> = {};
+  const warnings: string[] = [];
+  const errors: JsonObject[] = [];
+  const outcomes = await Promise.all(
+    subscribers.map(async (s) => {
+      const id = String(s.config.subscriber_id);
+      if (proven[id] === s.tuple) return 'proven' as const;
+      if (!s.wantsActive) return 'paused' as const;
+      if (dryRun) return 'dry_run' as const;
+      return await ctx.webhooks.challenge(String(s.config.url), {
+        account_id: accountId,
+        subscriber_id: id,
+        delivery_auth: s.deliveryAuth,
+        event_types: s.config.event_types,
+      });
+    }),
+  );
+  const configs = subscribers.map((s, i) => {
+    const outcome = outcomes[i]!;
+    const at = `notification_configs[${s.index}]`;
+    if (outcome === 'proven' || (typeof outcome === 'object' && outcome.ok)) {
+      proofs[String(s.config.subscriber_id)] = s.tuple;
+      return { ...s.config, active: s.wantsActive };
+    }
+    if (outcome === 'dry_run') warnings.push(`${at}: a dry run sends no proof-of-control challenge; shown paused.`);
+    else if (typeof outcome === 'object' && outcome.reason === 'unavailable') {
+      warnings.push(
+        `${at}: stored paused: this seller cannot send the proof-of-control challenge (no webhook signing key or public URL).`,
+      );
+    } else if (typeof outcome === 'object') {
+      errors.push({
+        code: 'VALIDATION_ERROR',
+        message: `The subscriber URL ${CHALLENGE_FAILURES[outcome.reason] ?? 'did not prove control'}.`,
+        field: `${at}.url`,
+        recovery: 'correctable',
+        details: { reason: outcome.reason, ...(outcome.status === undefined ? {} : { status: outcome.status }) },
+      });
+    }
+    return s.config;
+  });
+  return { configs, proofs, warnings, errors };
 }
 
 /** A status move a buyer asked for; one the lifecycle refuses is INVALID_STATE. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createAdcpServer, type ListeningAdcpServer } from '../../src/server/index.js';
+import { createAdcpServer, type ListeningAdcpServer, type ServerWebhookOptions } from '../../src/server/index.js';
 import {
   MemoryKitRecords,
   PgKitRecords,
@@ -118,10 +118,14 @@ export interface ServedKit {
   close(): Promise<void>;
 }
 
-/** Serves the kit `make` builds over fresh records of `store` and connects the official MCP client. */
+/**
+ * Serves the kit `make` builds over fresh records of `store` and connects the official MCP client;
+ * `webhooks` are the server's webhook options (a signing key, loopback receivers).
+ */
 export async function serveKit(
   make: (records: KitRecords) => MediaBuyKit,
   store: KitStore = memory,
+  options: { webhooks?: ServerWebhookOptions } = {},
 ): Promise<ServedKit> {
   const opened = store.open();
   const kit = make(opened.records);
@@ -130,6 +134,7 @@ export async function serveKit(
     testController: { scenarios: kit.scenarios },
     capabilities: kit.capabilities,
     validateResponses: 'strict',
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   }).listen({ port: 0, host: '127.0.0.1' });
   const client = new Client({ name: 'kit-probe', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
