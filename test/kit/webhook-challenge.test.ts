@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { ListeningAdcpServer } from '../../src/server/index.js';
 import { createMediaBuyKit } from '../../src/kit/index.js';
+import { getValidator } from '../../src/schemas/index.js';
 import { verifyWebhookSignature } from '../../src/webhooks/verify-webhook-signature.js';
 import { makeKey } from '../webhooks/helpers.js';
 import { KIT_STORES, serveKit, type Json, type ServedKit } from './kit-harness.js';
@@ -124,6 +125,7 @@ for (const store of KIT_STORES) {
       const [challenge] = sent('happy');
       assert.equal(sent('happy').length, 1);
       assert.equal(challenge!.verified, true, 'signed with the server webhook key, bound to the URL');
+      assert.deepEqual(getValidator('3.1').schema('core/webhook-challenge.json', challenge!.body).ok, true);
       const { challenge: value, ...rest } = challenge!.body;
       assert.match(String(value), /^[A-Za-z0-9_.:-]{32,255}$/);
       assert.deepEqual(rest, {
@@ -177,6 +179,7 @@ for (const store of KIT_STORES) {
         credential_fingerprint: createHash('sha256').update(CREDENTIALS).digest('hex'),
       });
       assert.equal(challenge!.verified, true, 'RFC 9421 even for a legacy delivery mode');
+      assert.deepEqual(getValidator('3.1').schema('core/webhook-challenge.json', challenge!.body).ok, true);
       assert.equal(challenge!.headers.authorization, undefined);
       assert.ok(!JSON.stringify(challenge).includes(CREDENTIALS), 'the credential itself never leaves');
       // Another credential is another tuple.
