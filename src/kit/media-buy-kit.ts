@@ -6,7 +6,7 @@ import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.
 import { isAnonymousPrincipal } from '../server/auth/auth-options.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import { assertTransition } from '../server/tools/lifecycles.js';
-import { pageOf, readPageQuery } from '../server/tools/paginate.js';
+import { pageOf, readPageQuery, sortKey } from '../server/tools/paginate.js';
 import type { ControllerScenario } from '../server/tools/test-controller.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
@@ -25,6 +25,7 @@ import { checkGoalSources, conversionTools } from './conversions.js';
 import { buildTools } from './builds.js';
 import { listCreatives } from './creative-list.js';
 import { previewTools } from './previews.js';
+import { filterProduct } from './product-filters.js';
 import { proposalRules } from './proposals.js';
 import {
   checkFlight,
@@ -95,12 +96,16 @@ const shown = (body: JsonObject): JsonObject => {
 };
 
 /**
- * Products seeded through the controller, the newest seed first: a storyboard seeds the products
- * its next get_products expects to see, and one sandbox seller serves every storyboard of a
- * grading run, so an earlier storyboard's fixtures must not come first (decision 0239).
+ * A seeded product's page key: seeded products come first, the newest seed first (a storyboard
+ * seeds the products its next get_products expects to see, and one sandbox seller serves every
+ * storyboard of a grading run, so an earlier storyboard's fixtures must not come first: decision
+ * 0239); `sortKey` makes the key sort as the list does, so cursors page it soundly.
  */
-const seededFirst = (records: KitRecord[]): KitRecord[] =>
-  [...records].sort((a, b) => Number(b.body.seeded_at ?? 0) - Number(a.body.seeded_at ?? 0));
+const seededKey = (record: KitRecord): string =>
+  sortKey(`a${String(Number.MAX_SAFE_INTEGER - Number(record.body.seeded_at ?? 0)).padStart(16, '0')}`, record.id);
+/** The seller's own products after the seeded ones, in the seller's order. */
+const ownKey = (product: Product, index: number): string =>
+  sortKey(`b${String(index).padStart(10, '0')}`, product.product_id);
 /** The actions a buy keeps from its products (decision 0210), undefined for a buy without. */
 const actionsOf = (body: JsonObject): BuyActions | undefined =>
   isJsonObject(body.kit_actions) ? (body.kit_actions as unknown as BuyActions) : undefined;
@@ -123,13 +128,6 @@ export function accountIdOf(ref: JsonObject): string {
   const brand = isJsonObject(ref.brand) ? ref.brand : {};
   const parts = [brand.domain, brand.brand_id, ref.operator, ref.sandbox === true ? 'sandbox' : ''];
   return `acct_${hash(parts.map((p) => (typeof p === 'string' ? p : '')).join('\u0000'))}`;
-}
-
-/** Every pricing option's rate: fixed price, else floor, else the guidance's median. */
-function rateOf(option: JsonObject): number {
-  for (const value of [option.fixed_price, option.floor_price]) if (typeof value === 'number') return value;
-  const guidance = isJsonObject(option.price_guidance) ? option.price_guidance : {};
-  return typeof guidance.p50 === 'number' ? guidance.p50 : 0;
 }
 
 /**
@@ -197,14 +195,22 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     }
   };
 
-  /** Every product the caller may buy: the seller's and those seeded through the controller. */
-  const allProducts = async (principal: string, brief: string | undefined, filters: JsonObject): Promise<Product[]> => {
+  /**
+   * Every product the caller may buy, in listing order with the key its pages are cut on: those
+   * seeded through the controller, then the seller's own.
+   */
+  const allProducts = async (
+    principal: string,
+    brief: string | undefined,
+    filters: JsonObject,
+  ): Promise<{ product: Product; key: string }[]> => {
     const own = await seller.products({ brief, filters, principal });
-    const seeded = seededFirst(await records.list(principal, 'product')).map(
-      (r) => shown(r.body) as unknown as Product,
-    );
-    const ids = new Set(seeded.map((p) => p.product_id));
-    return [...seeded, ...own.filter((p) => !ids.has(p.product_id))];
+    const seeded = (await records.list(principal, 'product'))
+      .map((r) => ({ product: shown(r.body) as unknown as Product, key: seededKey(r) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const ids = new Set(seeded.map((s) => s.product.product_id));
+    const mine = own.filter((p) => !ids.has(p.product_id)).map((product, i) => ({ product, key: ownKey(product, i) }));
+    return [...seeded, ...mine];
   };
 
   const findProduct = async (principal: string, id: unknown): Promise<Product | undefined> => {
@@ -570,13 +576,17 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       handler: async (args, ctx) => {
         const filters = isJsonObject(args.filters) ? args.filters : {};
         const brief = typeof args.brief === 'string' ? args.brief : undefined;
-        const products = (await allProducts(ctx.principal, brief, filters)).filter((p) => matches(p, filters));
+        const listed = (await allProducts(ctx.principal, brief, filters)).flatMap(({ product, key }) => {
+          const shownProduct = filterProduct(product, filters);
+          return shownProduct === undefined ? [] : [{ product: shownProduct, key }];
+        });
+        const products = listed.map((l) => l.product);
         if (args.buying_mode === 'refine') {
           const refined = await proposals.refine(args, ctx.principal, products);
           return { ...refined, products: refined.products as unknown as JsonObject[], cache_scope: 'account' };
         }
         const query = readPageQuery(args);
-        const page = pageOf(products, (p) => p.product_id, query);
+        const page = pageOf(listed, (l) => l.key, query);
         // Proposals answer a brief, on its first page.
         const offered =
           brief !== undefined && query.after === undefined
@@ -585,7 +595,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         // Seeded products and proposals are this caller's own: the answer is then an account overlay.
         const seeded = (await records.list(ctx.principal, 'product', 1)).length > 0;
         return {
-          products: page.items as unknown as JsonObject[],
+          products: page.items.map((l) => l.product) as unknown as JsonObject[],
           ...(offered !== undefined && offered.length > 0 ? { proposals: offered } : {}),
           pagination: page.pagination,
           cache_scope: seeded || (offered?.length ?? 0) > 0 ? 'account' : 'public',
@@ -1181,39 +1191,6 @@ function assertTransitionOrState(from: string, to: string): string {
       details: { current_status: from },
     });
   }
-}
-
-/** The filters every seller's catalog honours the same way (get-products-request.json `filters`). */
-function matches(product: Product, filters: JsonObject): boolean {
-  const p = product as unknown as JsonObject;
-  if (typeof filters.delivery_type === 'string' && p.delivery_type !== filters.delivery_type) return false;
-  if (
-    Array.isArray(filters.channels) &&
-    !(Array.isArray(p.channels) && p.channels.some((c) => (filters.channels as unknown[]).includes(c)))
-  ) {
-    return false;
-  }
-  if (typeof filters.is_fixed_price === 'boolean') {
-    const fixed = objects(p.pricing_options).some((o) => typeof o.fixed_price === 'number');
-    if (fixed !== filters.is_fixed_price) return false;
-  }
-  if (Array.isArray(filters.format_ids)) {
-    const wanted = new Set(objects(filters.format_ids).map(formatKey));
-    if (!objects(p.format_ids).some((f) => wanted.has(formatKey(f)))) return false;
-  }
-  if (
-    typeof filters.max_cpm === 'number' &&
-    !objects(p.pricing_options).some((o) => rateOf(o) <= (filters.max_cpm as number))
-  ) {
-    return false;
-  }
-  return true;
-}
-
-/** A format id's identity: its agent (without a trailing slash) and its id. */
-function formatKey(format: JsonObject): string {
-  const agent = typeof format.agent_url === 'string' ? format.agent_url.replace(/\/+$/, '') : '';
-  return `${agent}\u0000${typeof format.id === 'string' ? format.id : ''}`;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

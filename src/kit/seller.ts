@@ -65,7 +65,14 @@ export type BuyDecision =
  * is required; each other member has the default its comment names.
  */
 export interface MediaBuySeller {
-  /** The products this caller may see for a query (3.1 `core/product.json`). The kit adds seeded ones. */
+  /**
+   * The products this caller may see for a query (3.1 `core/product.json`). The kit adds seeded
+   * ones and applies the filters a product's own fields answer (src/kit/product-filters.ts:
+   * delivery type, exclusivity, channels, formats, pricing type and currencies, max CPM, required
+   * metrics and vendor metrics); the seller applies the others of `query.filters` (geography,
+   * dates, budget, ...) to its own products, or refuses one it cannot answer with
+   * UNSUPPORTED_FEATURE naming it (decision 0254).
+   */
   products(query: ProductQuery): Product[] | Promise<Product[]>;
   /** The creative formats the seller accepts (`list_creative_formats`). Default: none listed. */
   formats?: Format[];

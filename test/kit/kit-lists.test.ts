@@ -238,3 +238,83 @@ for (const store of KIT_STORES) {
     });
   });
 }
+
+describe("the kit's get_products: every product once across pages, filters from the product's own fields", () => {
+  const MIXED = kitProduct({
+    product_id: 'mixed_display',
+    name: 'Mixed display',
+    exclusivity: 'exclusive',
+    pricing_options: [
+      { pricing_option_id: 'cpm_fixed', pricing_model: 'cpm', currency: 'USD', fixed_price: 10 },
+      { pricing_option_id: 'cpm_auction', pricing_model: 'cpm', currency: 'EUR', floor_price: 5 },
+    ],
+    reporting_capabilities: {
+      ...(kitProduct().reporting_capabilities as unknown as Json),
+      available_metrics: ['impressions', 'spend', 'clicks', 'completed_views'],
+      vendor_metrics: [{ vendor: { domain: 'attentionvendor.example' }, metric_id: 'attention_score' }],
+    },
+  });
+  let served: ServedKit;
+  before(async () => {
+    served = await serveKit((records) =>
+      createMediaBuyKit({ records, seller: { products: () => [kitProduct(), MIXED] } }),
+    );
+  });
+  after(() => served.close());
+  const ok = async (name: string, args: Json) => {
+    const answer = await served.call(name, args);
+    assert.equal(answer.isError, false, JSON.stringify(answer.body));
+    return answer.body;
+  };
+  const productIds = async (filters: Json) =>
+    ((await ok('get_products', { buying_mode: 'wholesale', filters })).products as Json[]).map((p) => p.product_id);
+
+  it("pages seeded products (newest seed first) then the seller's own, each exactly once", async () => {
+    for (const id of ['seeded_z', 'seeded_a']) {
+      const fixture = { pricing_options: kitProduct().pricing_options, format_ids: [RECT] };
+      await ok('comply_test_controller', { scenario: 'seed_product', params: { product_id: id, fixture } });
+    }
+    const seen: unknown[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i += 1) {
+      const body = await ok('get_products', {
+        buying_mode: 'wholesale',
+        pagination: { max_results: 1, ...(cursor ? { cursor } : {}) },
+      });
+      seen.push(...(body.products as Json[]).map((p) => p.product_id));
+      cursor = (body.pagination as Json).cursor as string | undefined;
+      if (cursor === undefined) break;
+    }
+    assert.deepEqual(seen, ['seeded_a', 'seeded_z', 'news_display', 'mixed_display']);
+  });
+
+  it('narrows pricing options to is_fixed_price and pricing_currencies, and applies the required_* filters', async () => {
+    const auction = (await ok('get_products', { buying_mode: 'wholesale', filters: { is_fixed_price: false } }))
+      .products as Json[];
+    // A product with fixed and auction options matches both values, with only the matching options.
+    assert.deepEqual(
+      auction.map((p) => [p.product_id, (p.pricing_options as Json[]).map((o) => o.pricing_option_id)]),
+      [['mixed_display', ['cpm_auction']]],
+    );
+    const fixedEur = await productIds({ is_fixed_price: true, pricing_currencies: ['EUR'] });
+    assert.deepEqual(fixedEur, []);
+    const usd = (await ok('get_products', { buying_mode: 'wholesale', filters: { pricing_currencies: ['USD'] } }))
+      .products as Json[];
+    assert.deepEqual(
+      usd.filter((p) => p.product_id === 'mixed_display').map((p) => (p.pricing_options as Json[]).length),
+      [1],
+    );
+    assert.deepEqual(await productIds({ required_metrics: ['clicks', 'completed_views'] }), ['mixed_display']);
+    assert.deepEqual(await productIds({ exclusivity: 'exclusive' }), ['mixed_display']);
+    assert.deepEqual(
+      await productIds({ required_vendor_metrics: [{ vendor: { domain: 'attentionvendor.example' } }] }),
+      ['mixed_display'],
+    );
+    assert.deepEqual(
+      await productIds({
+        required_vendor_metrics: [{ vendor: { domain: 'attentionvendor.example' }, metric_id: 'x' }],
+      }),
+      [],
+    );
+  });
+});
