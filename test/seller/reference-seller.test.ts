@@ -176,10 +176,11 @@ describe('startReferenceSeller', () => {
       creativesRequest([{ creative_id: 'c1' }], { idempotency_key: 'key-0006-reference' }),
     );
     assert.deepEqual(again.body.creatives, [{ creative_id: 'c1', action: 'updated', status: 'approved' }]);
+    // Newest created first (list-creatives-request.json), ties by creative_id: c1's re-sync keeps its created_date.
     const listed = await call('list_creatives', {});
     assert.deepEqual(
       (listed.body.creatives as Json[]).map((c) => c.creative_id),
-      ['c1', 'c2'],
+      ['c2', 'c1'],
     );
   });
 

@@ -165,12 +165,17 @@ describe('reference seller sandbox controller', () => {
     const first = (await call('list_creatives', { filters, pagination: { max_results: 2 } })).body;
     const firstPage = first.pagination as Json;
     assert.deepEqual([firstPage.has_more, firstPage.total_count, typeof firstPage.cursor], [true, 3, 'string']);
-    assert.deepEqual(first.query_summary, { total_matching: 3, returned: 2, filters_applied: ['creative_ids'] });
+    assert.deepEqual(first.query_summary, {
+      total_matching: 3,
+      returned: 2,
+      filters_applied: ['creative_ids'],
+      sort_applied: { field: 'created_date', direction: 'desc' },
+    });
     const cursor = firstPage.cursor as string;
     const last = (await call('list_creatives', { filters, pagination: { max_results: 2, cursor } })).body;
     assert.deepEqual(
       (last.creatives as Json[]).map((c) => c.creative_id),
-      ['page-3'],
+      ['page-1'], // newest seeded first
     );
     assert.deepEqual(last.pagination, { has_more: false, total_count: 3 });
     const foreign = await call('list_creatives', { filters: { creative_ids: ['page-1'] }, pagination: { cursor } });
