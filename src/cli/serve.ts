@@ -7,6 +7,8 @@ import type { RequestSigningServerOptions } from '../server/auth/request-signing
 import { EXIT, type CliIo, type Command } from './io.js';
 import { reportError } from './report-error.js';
 import { safeJson } from './safe-json.js';
+import { activityToJson, formatActivity } from './format-activity.js';
+import type { ActivityListener } from '../telemetry/activity.js';
 import { createStyle, wantsColor } from './style.js';
 import { exitOnSecondSignal, untilStopped } from './until-stopped.js';
 import type { ReferenceSeller } from '../seller/start-reference-seller.js';
@@ -93,6 +95,9 @@ Options:
                     progress may finish; then the rest is stopped (with --store-url postgres://,
                     unfinished tasks are handed over to the other instances) and the stores
                     closed. The process exits within S + 10 seconds; a second signal exits at once
+  --verbose         print the activity on stderr, one line each: every tool call and answer
+                    (status, error code, ms, task id) and webhook sent (with --json: one JSON
+                    object per line); never bodies or tokens
   --json            print the endpoints as one JSON object
   -h, --help        show this help
 
@@ -129,6 +134,7 @@ const SPEC = {
     'signing-vectors': { type: 'string' },
     'signing-profile': { type: 'string' },
     'shutdown-timeout': { type: 'string' },
+    verbose: { type: 'boolean' },
     json: { type: 'boolean' },
   },
 } as const;
@@ -195,6 +201,7 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
       ...(passthrough.length === 0 ? {} : { passthroughPrincipals: passthrough }),
       ...(reviewMs === undefined ? {} : { timings: { workingAfterMs: reviewMs / 2, completeAfterMs: reviewMs } }),
       ...(callsPerMinute === undefined ? {} : { callsPerMinute }),
+      ...(values.verbose === true ? { onActivity: activityPrinter(io, values.json === true) } : {}),
       ...(values['test-controller'] === true
         ? { testController: live.size === 0 ? true : { isLive: (principal: string) => live.has(principal) } }
         : {}),
@@ -270,6 +277,12 @@ export const serveCommand: Command = async (argv: string[], io: CliIo) => {
     await seller?.close().catch(() => undefined);
   }
 };
+
+/** `--verbose`: each activity event as a line on stderr (one JSON object with `--json`); stdout keeps the banner. */
+function activityPrinter(io: CliIo, json: boolean): ActivityListener {
+  const style = createStyle(wantsColor(io, 'stderr'));
+  return (event) => io.stderr.write(json ? `${safeJson(activityToJson(event))}\n` : formatActivity(event, style));
+}
 
 /** The drain without `--shutdown-timeout`: on SIGTERM (or a test's stop), and on Ctrl-C. */
 const DEFAULT_GRACE_MS = 10_000;

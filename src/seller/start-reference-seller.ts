@@ -8,6 +8,7 @@ import { createAdcpServer } from '../server/create-adcp-server.js';
 import type { ListeningAdcpServer } from '../server/create-adcp-server.js';
 import type { ResponseValidation } from '../server/tools/adcp-serving.js';
 import type { WebhookSend } from '../server/types.js';
+import type { ActivityListener } from '../telemetry/activity.js';
 import type { RequestSigningServerOptions } from '../server/auth/request-signing.js';
 import type { AdcpAuthOptions } from '../server/auth/auth-options.js';
 import { createRequestAuth } from '../server/auth/request-auth.js';
@@ -97,6 +98,8 @@ export interface ReferenceSellerOptions {
   testController?: boolean | { isLive?: (principal: string) => boolean };
   /** Publish `outputSchema` in MCP `tools/list` (see `createAdcpServer`'s `outputSchemas`). Default false. */
   outputSchemas?: boolean;
+  /** One plain event per request, answer and webhook (see `createAdcpServer`'s `onActivity`; `adcp serve --verbose`). */
+  onActivity?: ActivityListener;
 }
 
 /**
@@ -317,6 +320,7 @@ export async function startReferenceSeller(options: ReferenceSellerOptions = {})
       adcpVersions,
       validateResponses: options.validateResponses ?? 'off',
       outputSchemas: options.outputSchemas === true,
+      ...(options.onActivity === undefined ? {} : { onActivity: options.onActivity }),
       store,
       // A shared store means a fleet may serve this caller: no instance keeps a 2025-era session.
       mcpSessions: options.storeUrl === undefined ? 'memory' : 'stateless',

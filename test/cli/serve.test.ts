@@ -54,6 +54,42 @@ describe('adcp serve', () => {
     assert.match(io.out(), /stopped; nothing was left running\./);
   });
 
+  it('prints each tool call and answer on stderr with --verbose, never a body or a token', async () => {
+    const controller = new AbortController();
+    const io = recordingIo();
+    io.signal = controller.signal;
+    const exit = main(['serve', '--port', '0', '--json', '--verbose', '--auth-token', 'verbose-token-0123456789'], io);
+    let endpoints: { a2a?: string } = {};
+    for (let i = 0; i < 200 && endpoints.a2a === undefined; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      if (io.out().includes('\n')) endpoints = JSON.parse(io.out()) as { a2a?: string };
+    }
+    try {
+      const client = new AdcpClient({ url: endpoints.a2a ?? '', protocol: 'a2a', auth: 'verbose-token-0123456789' });
+      const refused = await client.call('create_media_buy', {
+        packages: [],
+        brand: { domain: 'secret-brand.example' },
+      });
+      await client.close();
+      assert.equal(refused.status, 'failed');
+    } finally {
+      controller.abort();
+    }
+    assert.equal(await exit, 0);
+    // --json: one JSON object per line on stderr; stdout stays the endpoints.
+    const events = io
+      .err()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const answer = events.find((e) => e.type === 'response' && e.tool === 'create_media_buy');
+    assert.equal(answer?.status, 'failed');
+    assert.equal(answer?.error_code, 'INVALID_REQUEST');
+    assert.equal(answer?.protocol, 'a2a');
+    assert.ok(events.some((e) => e.type === 'request' && e.tool === 'create_media_buy'));
+    assert.doesNotMatch(io.err(), /secret-brand|verbose-token/);
+  });
+
   it('refuses a port out of range', async () => {
     const io = recordingIo();
     assert.equal(await main(['serve', '--port', '99999'], io), 2);
