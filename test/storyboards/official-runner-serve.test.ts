@@ -30,16 +30,14 @@ const COMPLIANCE = `${SHARED}compliance/3.1.19/`;
 const CHILD = fileURLToPath(new URL('./official-runner-child.ts', import.meta.url));
 
 /** `storyboard/phase/step` -> why the seller still fails it, and who is building the fix. */
-const SELLER_GAPS: Record<string, string> = {
-  'media_buy_seller/event_dedup_flow/create_buy_with_dedup_goal/create_media_buy_dedup':
-    'not yet classified: fails in some runs only (the seller refuses the buy; which seeded product the brief answers first varies with the earlier storyboards)',
-};
+const SELLER_GAPS: Record<string, string> = {};
 /** Steps the official runner passes over each wire in the storyboards the seller must pass (a ratchet: never fewer). */
-// Measured 143-149 (MCP) and 142-148 (A2A) in runs of the same code: see event_dedup_flow above.
-const PASSED_AT_LEAST = { mcp: 140, a2a: 140 };
+// Measured 149 (MCP) and 148 (A2A) in each of 4 runs at 635edcf.
+const PASSED_AT_LEAST = { mcp: 145, a2a: 145 };
 
 interface RunnerStep {
   step_id: string;
+  task?: string;
   passed?: boolean;
   skipped?: boolean;
   skip_reason?: string;
@@ -63,15 +61,31 @@ const BUYER_KITS = ['acme-outdoor', 'nova-motors', 'bistro-oranje', 'osei-natura
  * buyer: state carries over between them), and the live kit's key as a live principal
  * (comply-controller-mode-gate).
  */
-async function serve(): Promise<ServeProcess & { token: string }> {
+async function serve(): Promise<ServeProcess & { token: string; refusals: string[] }> {
   const token = `sandbox-${randomBytes(16).toString('hex')}`;
   const tokens = [token, ...BUYER_KITS.map(kitKey)].map((t) => `${t}=sandbox-runner`);
   // The runner's principal is onboarded passthrough-only (billing_gate_dispatch's test kit).
-  const args = ['--sandbox', '--test-controller', '--live-principal', 'acme-live'];
+  const args = ['--sandbox', '--test-controller', '--live-principal', 'acme-live', '--verbose'];
   const served = await spawnServe([...args, '--passthrough-principal', 'sandbox-runner'], {
     env: { ADCP_SERVE_TOKENS: [...tokens, `${kitKey('acme-outdoor-live')}=acme-live`].join(',') },
   });
-  return { ...served, token };
+  return { ...served, token, refusals: refusalsOf(served) };
+}
+
+/**
+ * The seller's failed answers as `--verbose` prints them (`... response  create_media_buy  failed
+ * INVALID_REQUEST ...`), the last 200: they name the seller's error code where the runner hides it (A, E).
+ */
+function refusalsOf(served: ServeProcess): string[] {
+  const refusals: string[] = [];
+  let partial = '';
+  served.child.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (/\sresponse\s.*\sfailed\s/.test(line)) refusals.push(line.trim());
+    refusals.splice(0, Math.max(0, refusals.length - 200));
+  });
+  return refusals;
 }
 
 /** The storyboards our runner selects from the agent's capabilities (pre-graded ones left out), and those capabilities. */
@@ -177,8 +191,13 @@ describe('the official runner against adcp serve --sandbox --test-controller', {
               const why =
                 gateDefect(byId.get(String(result.storyboard_id)), phase.phase_id, capabilities) ??
                 (defect === undefined ? SELLER_GAPS[key] : `${defect.letter} (${defect.decision})`);
-              if (why === undefined) unexpected.push(`${key}: ${reason.slice(0, 300)}`);
-              else explained.set(why, (explained.get(why) ?? 0) + 1);
+              if (why === undefined) {
+                // What the seller answered that tool when it refused it, for the failure message.
+                const answered = seller.refusals.filter((line) => line.includes(` ${step.task ?? '?'} `)).slice(-3);
+                unexpected.push(
+                  `${key}: ${reason.slice(0, 300)}; the seller's last refusals of it: ${answered.join(' | ') || 'none'}`,
+                );
+              } else explained.set(why, (explained.get(why) ?? 0) + 1);
             }
           }
         }
