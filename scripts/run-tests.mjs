@@ -58,12 +58,16 @@ for (const file of files.filter((f) => !unitFiles.includes(f))) {
 const reporter = join(here, 'test-reporter.mjs');
 const countsDir = mkdtempSync(join(tmpdir(), 'adcp-test-counts-'));
 
-function run(args, index, watchdogMs) {
+function run(args, index, watchdogMs, fileTimeoutMs) {
   const countsFile = join(countsDir, `group-${index}.json`);
   // Started from inside a test (test/build/run-tests.test.ts), the runner's own context variable
   // would make these runners talk its internal protocol instead of reporting.
-  const { NODE_TEST_CONTEXT: _context, ...inherited } = process.env;
-  const env = { ...inherited, ADCP_TEST_COUNTS: countsFile };
+  const { NODE_TEST_CONTEXT: _context, ADCP_TEST_FILE_TIMEOUT_MS: _timeout, ...inherited } = process.env;
+  const env = {
+    ...inherited,
+    ADCP_TEST_COUNTS: countsFile,
+    ...(fileTimeoutMs === undefined ? {} : { ADCP_TEST_FILE_TIMEOUT_MS: String(fileTimeoutMs) }),
+  };
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -102,16 +106,25 @@ for (const timeout of [...groups.keys()].sort((a, b) => a - b)) {
   const group = groups.get(timeout);
   runs.push({
     title: `${group.length} test file(s), a process each, timeout ${timeout / 1000} s per test`,
-    args: ['--test', '--test-concurrency=2', `--test-timeout=${timeout}`, ...group],
+    // Each file's process loads scripts/test-watchdog.mjs: near its timeout it says what it waits on.
+    args: [
+      '--import',
+      join(here, 'test-watchdog.mjs'),
+      '--test',
+      '--test-concurrency=2',
+      `--test-timeout=${timeout}`,
+      ...group,
+    ],
+    fileTimeoutMs: timeout,
   });
 }
 
 const started = Date.now();
 const total = { passed: 0, failed: 0, skipped: 0, todo: 0 };
 let failed = false;
-for (const [index, { title, args, watchdogMs }] of runs.entries()) {
+for (const [index, { title, args, watchdogMs, fileTimeoutMs }] of runs.entries()) {
   console.log(title);
-  const { code, counts } = await run(args, index, watchdogMs);
+  const { code, counts } = await run(args, index, watchdogMs, fileTimeoutMs);
   if (counts === undefined) {
     console.log('the test runner ended without its counts (it crashed or was stopped): counted as 1 failed');
     total.failed += 1;

@@ -29,6 +29,14 @@ test('npm test ends with one total line across the groups, failures printed in f
       `// test-timeout-ms: 600000\n${header}test('ok too', () => {});\n`,
     );
     writeFileSync(join(tmp, 'test', 'crash.test.ts'), "throw new Error('crashed at load');\n");
+    // A file that hangs with a server open: stopped at its timeout, it has said what it waited on.
+    writeFileSync(
+      join(tmp, 'test', 'hang.test.ts'),
+      `// test-timeout-ms: 8000\n${header}import { createServer } from 'node:http';\n` +
+        "test('waits forever', async () => {\n  const server = createServer();\n" +
+        "  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));\n" +
+        '  await new Promise(() => setInterval(() => undefined, 1000));\n});\n',
+    );
     const run = spawnSync(process.execPath, [join(root, 'scripts', 'run-tests.mjs')], {
       cwd: tmp,
       encoding: 'utf8',
@@ -37,13 +45,19 @@ test('npm test ends with one total line across the groups, failures printed in f
     const out = run.stdout + run.stderr;
     assert.equal(run.status, 1, out);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.match(lines.at(-1) ?? '', /^3 passed, 2 failed, 1 skipped \(4 files, \d+ s\)$/, out);
+    assert.match(lines.at(-1) ?? '', /^3 passed, 3 failed, 1 skipped \(5 files, \d+ s\)$/, out);
     assert.equal(out.match(/ passed, /g)?.length, 1, 'one total line');
     assert.match(out, /FAIL src\/unit\.test\.ts\n {2}breaks\n/);
     assert.match(out, /'left side'[\s\S]*'right side'/);
     assert.match(out, /FAIL test\/crash\.test\.ts/);
     assert.match(out, /crashed at load/);
     assert.doesNotMatch(out, /noise of a passing file/);
+    assert.match(out, /FAIL test\/hang\.test\.ts\n {2}\(the file itself: it crashed or timed out\)/);
+    assert.match(
+      out,
+      /--- last output of test\/hang\.test\.ts ---\ntest-watchdog: still running after \d+ s \(timeout 8 s\)/,
+    );
+    assert.match(out, /TCPServerWrap x1, Timeout x1\n {2}Server \{"address":"127\.0\.0\.1"/);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
