@@ -1,5 +1,7 @@
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
+import { getValidator } from '../schemas/adcp-validator.js';
+import { describeIssues, type ValidationIssue } from '../schemas/validation-result.js';
 import { assertTransition } from '../server/tools/lifecycles.js';
 import { ControllerError, type ControllerScenario } from '../server/tools/test-controller.js';
 import { canonicalJson } from '../webhooks/canonical-json.js';
@@ -96,7 +98,6 @@ export function channelsOf(value: unknown): string[] {
   return [...new Set(names.map((c) => (c === 'video' ? 'olv' : c)).filter((c) => CHANNELS.has(c)))];
 }
 
-/** A seeded product in the 3.1 shape, defaults filled in (comply-test-controller.md, seed_product). */
 let lastSeed = 0;
 /** When a product was seeded, in ms, strictly increasing within this process (two seeds in one ms keep their order). */
 function seedClock(): number {
@@ -104,11 +105,106 @@ function seedClock(): number {
   return lastSeed;
 }
 
-export function seededProduct(productId: string, fixture: JsonObject): JsonObject {
+/**
+ * The fields of a 3.1 Product (core/product.json `properties`, 3.1.19): a seed fixture's other
+ * keys are not kept (the schema allows additional properties; the kit's records keep their own
+ * keys beside the product's). test/kit checks this list against the schema.
+ */
+export const PRODUCT_FIELDS: ReadonlySet<string> = new Set([
+  'product_id',
+  'name',
+  'description',
+  'publisher_properties',
+  'channels',
+  'format_ids',
+  'format_options',
+  'placements',
+  'video_placement_types',
+  'audio_distribution_types',
+  'sponsored_placement_types',
+  'social_placement_surfaces',
+  'delivery_type',
+  'exclusivity',
+  'pricing_options',
+  'forecast',
+  'outcome_measurement',
+  'delivery_measurement',
+  'measurement_terms',
+  'performance_standards',
+  'cancellation_policy',
+  'allowed_actions',
+  'reporting_capabilities',
+  'creative_policy',
+  'is_custom',
+  'property_targeting_allowed',
+  'data_provider_signals',
+  'included_signals',
+  'signal_targeting_options',
+  'signal_targeting_rules',
+  'signal_targeting_allowed',
+  'catalog_types',
+  'metric_optimization',
+  'vendor_metric_optimization',
+  'max_optimization_goals',
+  'measurement_readiness',
+  'conversion_tracking',
+  'catalog_match',
+  'brief_relevance',
+  'expires_at',
+  'product_card',
+  'product_card_detailed',
+  'collections',
+  'collection_targeting_allowed',
+  'installments',
+  'enforced_policies',
+  'trusted_match',
+  'material_submission',
+  'ext',
+]);
+
+const DEFAULT_REPORTING: JsonObject = {
+  available_reporting_frequencies: ['daily'],
+  expected_delay_minutes: 240,
+  timezone: 'UTC',
+  supports_webhooks: false,
+  available_metrics: ['impressions', 'spend', 'clicks'],
+  date_range_support: 'date_range',
+};
+
+/**
+ * What the 3.1 schemas say is wrong with `product` (as a get_products answer carries it, so the
+ * validators built into the package serve too), or `undefined` when no 3.1 schemas are at hand.
+ */
+export function productIssues(product: JsonObject): ValidationIssue[] | undefined {
+  let checked;
+  try {
+    checked = getValidator('3.1').response('get_products', {
+      status: 'completed',
+      products: [product],
+      cache_scope: 'account',
+    });
+  } catch {
+    return undefined;
+  }
+  return checked.ok ? [] : checked.issues;
+}
+
+/** The product field an issue of `productIssues` is about (`/products/0/x/...` -> `x`), else undefined. */
+function fieldOf(issue: ValidationIssue): string | undefined {
+  const token = /^\/products\/0\/([^/]+)/.exec(issue.pointer)?.[1];
+  return token?.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * The product the kit builds from a fixture, with its defaults: what a 3.1 product requires,
+ * normalized (3.1 channels, a selection_type on each property, `{ agent_url, id }` format ids,
+ * the kit's pricing options), each taken from the fixture when it gives one.
+ */
+function builtProduct(productId: string, fixture: JsonObject): JsonObject {
   const channels = channelsOf(fixture.channels);
   const formats = Array.isArray(fixture.format_ids) ? fixture.format_ids.filter(isJsonObject) : [];
   const options = Array.isArray(fixture.pricing_options) ? fixture.pricing_options.filter(isJsonObject) : [];
-  return {
+  const product: JsonObject = {
     product_id: productId,
     name: text(fixture.name, `Sandbox product ${productId}`),
     description: text(fixture.description, 'A product seeded through comply_test_controller (sandbox).', 2000),
@@ -121,22 +217,64 @@ export function seededProduct(productId: string, fixture: JsonObject): JsonObjec
       : [{ publisher_domain: 'sandbox-seller.example', selection_type: 'all' }],
     channels: channels.length > 0 ? channels : ['display'],
     delivery_type: fixture.delivery_type === 'guaranteed' ? 'guaranteed' : 'non_guaranteed',
-    format_ids: (formats.length > 0 ? formats : [{ id: 'display_300x250' }]).map((f) => ({
-      agent_url: text(f.agent_url, FORMAT_AGENT),
-      id: text(f.id, 'display_300x250'),
-    })),
     pricing_options: options.map((o) => pricingOption(text(o.pricing_option_id, `${productId}-cpm`), o)),
+    // The fixture's reporting capabilities over the kit's defaults for what it leaves out.
     reporting_capabilities: {
-      available_reporting_frequencies: ['daily'],
-      expected_delay_minutes: 240,
-      timezone: 'UTC',
-      supports_webhooks: false,
-      available_metrics: ['impressions', 'spend', 'clicks'],
-      date_range_support: 'date_range',
+      ...DEFAULT_REPORTING,
+      ...(isJsonObject(fixture.reporting_capabilities) ? fixture.reporting_capabilities : {}),
     },
     // Checked by seed_product (allowedActionsProblem): the buy-action template (decision 0210).
     ...(Array.isArray(fixture.allowed_actions) ? { allowed_actions: fixture.allowed_actions } : {}),
   };
+  // A 3.1 product names its formats by format_ids or declares format_options: a default
+  // format id only when the fixture gives neither.
+  if (formats.length > 0 || !Array.isArray(fixture.format_options)) {
+    product.format_ids = (formats.length > 0 ? formats : [{ id: 'display_300x250' }]).map((f) => ({
+      agent_url: text(f.agent_url, FORMAT_AGENT),
+      id: text(f.id, 'display_300x250'),
+    }));
+  }
+  return product;
+}
+
+/**
+ * A seeded product in the 3.1 shape (comply-test-controller.md, seed_product: "fixture: Product
+ * shape ... Sellers MAY fill in defaults for omitted fields"): the kit's built product (above),
+ * plus every other 3.1 Product field the fixture carries (`signal_targeting_allowed`,
+ * `metric_optimization`, `format_options`, `creative_policy`, ...) that the 3.1 schemas accept.
+ * A field they refuse is dropped (so is every extra field when the product as a whole is refused,
+ * as by an inconsistent signal-targeting surface); a fixture whose built product is itself refused
+ * (a malformed reporting_capabilities or publisher_properties) is INVALID_PARAMS. Without 3.1
+ * schemas at hand (`productIssues` undefined), only the built product is kept.
+ */
+export function seededProduct(
+  productId: string,
+  fixture: JsonObject,
+  check: (product: JsonObject) => ValidationIssue[] | undefined = productIssues,
+): JsonObject {
+  const built = builtProduct(productId, fixture);
+  const extras = Object.keys(fixture).filter((k) => PRODUCT_FIELDS.has(k) && !Object.hasOwn(built, k));
+  // A product is seeded before its pricing options may be (seed_pricing_option): it is checked
+  // as if it had one, the kit's default.
+  const placeholder = [pricingOption(`${productId}-cpm`, {})];
+  const checked = (p: JsonObject) =>
+    check((p.pricing_options as unknown[]).length > 0 ? p : { ...p, pricing_options: placeholder });
+  const product: JsonObject = { ...built };
+  for (const field of extras) product[field] = fixture[field];
+  // One issue per check (the validators stop at the first): each pass drops the extra it names.
+  for (let pass = 0; pass <= extras.length; pass++) {
+    const issues = checked(product);
+    if (issues === undefined) break;
+    if (issues.length === 0) return product;
+    const field = fieldOf(issues[0]!);
+    if (field === undefined || !extras.includes(field) || !Object.hasOwn(product, field)) break;
+    delete product[field];
+  }
+  const issues = checked(built);
+  if (issues !== undefined && issues.length > 0) {
+    throw new ControllerError('INVALID_PARAMS', `fixture is not a 3.1 product: ${describeIssues(issues, 3)}.`);
+  }
+  return built;
 }
 
 /**
