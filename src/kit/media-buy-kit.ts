@@ -6,7 +6,7 @@ import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.
 import { isAnonymousPrincipal } from '../server/auth/auth-options.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import { assertTransition } from '../server/tools/lifecycles.js';
-import { pageOf, readPageQuery, sortKey } from '../server/tools/paginate.js';
+import { pageOf, readPageQuery, sortByKey, sortKey } from '../server/tools/paginate.js';
 import type { ControllerScenario } from '../server/tools/test-controller.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
 import type { AdcpToolDefinition, ToolContext } from '../server/types.js';
@@ -25,7 +25,8 @@ import { checkGoalSources, conversionTools } from './conversions.js';
 import { buildTools } from './builds.js';
 import { listCreatives } from './creative-list.js';
 import { previewTools } from './previews.js';
-import { filterProduct } from './product-filters.js';
+import { formatPasses } from './format-filters.js';
+import { filterProduct, formatKey } from './product-filters.js';
 import { proposalRules } from './proposals.js';
 import {
   checkFlight,
@@ -632,10 +633,12 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       description: 'Delivery totals of media buys, per package.',
       handler: async (args, ctx) => {
         const ids = idList(args.media_buy_ids, 'media_buy_ids');
-        const buys = await buysOf(ctx.principal, ids);
-        if (ids !== undefined && buys.length !== ids.size) {
+        const named = await buysOf(ctx.principal, ids);
+        if (ids !== undefined && named.length !== ids.size) {
           throw adcpError('MEDIA_BUY_NOT_FOUND', { field: 'media_buy_ids' });
         }
+        const statuses = idList(args.status_filter, 'status_filter');
+        const buys = named.filter((b) => statuses === undefined || statuses.has(String(b.body.status)));
         const end = now();
         const deliveries = await Promise.all(
           buys.map(async (b) => {
@@ -730,27 +733,30 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     },
     {
       name: 'list_creative_formats',
-      description: 'The creative formats this seller accepts (format_ids filter), paged by cursor.',
+      description: 'The creative formats this seller accepts, filtered as the buyer asks, paged by cursor.',
       handler: async (args, ctx) => {
-        const wanted = Array.isArray(args.format_ids) ? objects(args.format_ids).map((f) => String(f.id)) : undefined;
-        const search = typeof args.name_search === 'string' ? args.name_search.toLowerCase() : undefined;
         const seeded = (await records.list(ctx.principal, 'format')).map((r) => shown(r.body) as unknown as Format);
         const known = [...seeded, ...(seller.formats ?? [])];
         // A format a seeded product advertises resolves too, named by its id when nothing describes it
         // (media_buy_seller, list_formats_integrity: "The sales agent MUST return the format it
         // advertised on its own product").
-        const ids = new Set(known.map((f) => f.format_id.id));
+        const ids = new Set(known.map((f) => formatKey(f.format_id)));
         for (const product of await records.list(ctx.principal, 'product')) {
           for (const f of objects(product.body.format_ids)) {
-            if (typeof f.id !== 'string' || typeof f.agent_url !== 'string' || ids.has(f.id)) continue;
-            ids.add(f.id);
+            if (typeof f.id !== 'string' || typeof f.agent_url !== 'string' || ids.has(formatKey(f))) continue;
+            ids.add(formatKey(f));
             known.push({ format_id: { agent_url: f.agent_url, id: f.id }, name: f.id });
           }
         }
-        const formats = known
-          .filter((f) => wanted === undefined || wanted.includes(f.format_id.id))
-          .filter((f) => search === undefined || f.name.toLowerCase().includes(search));
-        const page = pageOf(formats, (f) => f.format_id.id, readPageQuery(args));
+        // By id, then agent: one format per (agent, id), the first definition of it kept.
+        const keyOf = (f: Format) => sortKey(f.format_id.id, formatKey(f.format_id));
+        const unique = new Map<string, Format>();
+        for (const f of known) if (!unique.has(keyOf(f))) unique.set(keyOf(f), f);
+        const formats = sortByKey(
+          [...unique.values()].filter((f) => formatPasses(f as unknown as JsonObject, args)),
+          keyOf,
+        );
+        const page = pageOf(formats, keyOf, readPageQuery(args));
         return { formats: page.items as unknown as JsonObject[], pagination: page.pagination };
       },
     },

@@ -318,3 +318,114 @@ describe("the kit's get_products: every product once across pages, filters from 
     );
   });
 });
+
+describe("the kit's list_creative_formats and get_media_buy_delivery filters", () => {
+  const image = (id: string) => ({ item_type: 'individual', asset_id: id, asset_type: 'image', required: true });
+  const text = (id: string) => ({ item_type: 'individual', asset_id: id, asset_type: 'text', required: true });
+  const FORMATS = [
+    {
+      format_id: { agent_url: AGENT, id: 'display_728x90' },
+      name: 'Leaderboard',
+      assets: [image('banner')],
+      renders: [{ role: 'primary', dimensions: { width: 728, height: 90 } }],
+      accessibility: { wcag_level: 'AA' },
+      supported_disclosure_positions: ['footer'],
+    },
+    {
+      format_id: RECT,
+      name: 'Medium rectangle',
+      assets: [image('banner'), text('headline')],
+      renders: [{ role: 'primary', dimensions: { width: 300, height: 250 } }],
+    },
+    {
+      format_id: { agent_url: AGENT, id: 'native_fluid' },
+      name: 'Native fluid',
+      assets: [text('headline')],
+      renders: [{ role: 'primary', dimensions: { min_width: 200, responsive: { width: true, height: false } } }],
+      accessibility: { wcag_level: 'AAA' },
+    },
+    // Another agent's format with an id the seller also defines: a different format.
+    { format_id: { agent_url: 'https://other-agent.example', id: 'display_300x250' }, name: 'Their rectangle' },
+  ];
+  let served: ServedKit;
+  let keys = 0;
+  before(async () => {
+    served = await serveKit((records) =>
+      createMediaBuyKit({ records, seller: { products: () => [kitProduct()], formats: FORMATS as never } }),
+    );
+  });
+  after(() => served.close());
+  const listed = async (args: Json) => {
+    const answer = await served.call('list_creative_formats', args);
+    assert.equal(answer.isError, false, JSON.stringify(answer.body));
+    return (answer.body.formats as Json[]).map(
+      (f) => `${String((f.format_id as Json).agent_url)}|${String((f.format_id as Json).id)}`,
+    );
+  };
+  const ours = (id: string) => `${AGENT}|${id}`;
+
+  it('applies the format filters a definition answers, by agent and id, and pages by id', async () => {
+    assert.deepEqual(await listed({}), [
+      ours('display_300x250'),
+      'https://other-agent.example|display_300x250',
+      ours('display_728x90'),
+      ours('native_fluid'),
+    ]);
+    assert.deepEqual(await listed({ format_ids: [RECT] }), [ours('display_300x250')]);
+    assert.deepEqual(await listed({ format_ids: [{ agent_url: `${AGENT}/`, id: 'display_728x90' }] }), [
+      ours('display_728x90'),
+    ]);
+    assert.deepEqual(await listed({ asset_types: ['image', 'text'] }), [ours('display_300x250')]);
+    assert.deepEqual(await listed({ max_width: 300 }), [ours('display_300x250')]);
+    assert.deepEqual(await listed({ min_height: 90, max_height: 100 }), [ours('display_728x90')]);
+    assert.deepEqual(await listed({ is_responsive: true }), [ours('native_fluid')]);
+    assert.deepEqual(await listed({ wcag_level: 'AA' }), [ours('display_728x90'), ours('native_fluid')]);
+    assert.deepEqual(await listed({ disclosure_positions: ['footer'] }), [ours('display_728x90')]);
+    assert.deepEqual(await listed({ name_search: 'RECTANGLE' }), [
+      ours('display_300x250'),
+      'https://other-agent.example|display_300x250',
+    ]);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i += 1) {
+      const body = (
+        await served.call('list_creative_formats', { pagination: { max_results: 1, ...(cursor ? { cursor } : {}) } })
+      ).body;
+      seen.push(...(body.formats as Json[]).map((f) => (f.format_id as Json).id as string));
+      cursor = (body.pagination as Json).cursor as string | undefined;
+      if (cursor === undefined) break;
+    }
+    assert.deepEqual(seen, ['display_300x250', 'display_300x250', 'display_728x90', 'native_fluid']);
+    const refused = await served.call('list_creative_formats', { publisher_domain: 'news.example' });
+    assert.deepEqual([refused.code, refused.error?.field], ['UNSUPPORTED_FEATURE', 'publisher_domain']);
+  });
+
+  it('get_media_buy_delivery applies status_filter', async () => {
+    const create = async () =>
+      (
+        await served.call('create_media_buy', {
+          account: acme,
+          brand: acme.brand,
+          start_time: 'asap',
+          end_time: '2099-06-30T23:59:59Z',
+          packages: [{ product_id: 'news_display', pricing_option_id: 'cpm_fixed', budget: 1000 }],
+          idempotency_key: `kit-lists-delivery-${String(++keys).padStart(6, '0')}`,
+        })
+      ).body.media_buy_id as string;
+    const live = await create();
+    const canceled = await create();
+    await served.call('update_media_buy', {
+      account: acme,
+      media_buy_id: canceled,
+      canceled: true,
+      idempotency_key: `kit-lists-delivery-${String(++keys).padStart(6, '0')}`,
+    });
+    const delivered = async (args: Json) =>
+      ((await served.call('get_media_buy_delivery', args)).body.media_buy_deliveries as Json[]).map(
+        (d) => d.media_buy_id,
+      );
+    assert.deepEqual(await delivered({ media_buy_ids: [live, canceled], status_filter: 'canceled' }), [canceled]);
+    assert.deepEqual(await delivered({ status_filter: ['pending_creatives'] }), [live]);
+    assert.equal((await delivered({})).length, 2);
+  });
+});
