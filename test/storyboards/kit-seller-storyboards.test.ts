@@ -32,10 +32,6 @@ const KNOWN: Record<string, string> = {
   'webhook_emission/signing_keys_published/assert_webhook_signing_key_present': NO_BRAND_JSON,
   'webhook_emission/idempotency_key_stability/expect_key_stable_across_retries': NO_BRAND_JSON,
   'webhook_emission/signature_validity/expect_signature_valid': NO_BRAND_JSON,
-  'creative_lifecycle/list_and_filter/list_all':
-    'one seller serves every storyboard of the run: an earlier storyboard synced a creative that sorts first',
-  'creative_lifecycle/list_and_filter/list_filtered':
-    'one seller serves every storyboard of the run: an earlier storyboard synced a creative that sorts first',
   'media_buy_seller/delivery_reporting/simulate_and_verify/simulate_delivery': noCapture('setup/create_media_buy'),
   'media_buy_seller/delivery_reporting/simulate_and_verify/get_delivery': noCapture('setup/create_media_buy'),
   'media_buy_seller/performance_buy_flow/attributed_delivery_reporting/simulate_performance_delivery': noCapture(
@@ -49,9 +45,10 @@ const KNOWN: Record<string, string> = {
  * Steps passed over each protocol (a ratchet: never fewer), over MCP and A2A alike: 181 before
  * the kit's proposals (201), conversion tracking (219), audiences (228), previews (229),
  * account notification_configs (243), buy actions (250) and create_media_buy_async once
- * force_create_media_buy_arm is advertised to 3.1 callers (254).
+ * force_create_media_buy_arm is advertised to 3.1 callers (254), and list_creatives sorting newest
+ * first and filtering by format (creative_lifecycle/list_and_filter: 258).
  */
-const PASSED_AT_LEAST = 254;
+const PASSED_AT_LEAST = 258;
 
 function startExample(): Promise<{ child: ChildProcess; mcp: string; a2a: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/sales-agent.ts'], {
