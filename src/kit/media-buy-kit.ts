@@ -26,7 +26,7 @@ import { buildTools } from './builds.js';
 import { listCreatives } from './creative-list.js';
 import { previewTools } from './previews.js';
 import { formatPasses } from './format-filters.js';
-import { checkProductFilters, filterProduct, formatKey } from './product-filters.js';
+import { filterProduct, formatKey } from './product-filters.js';
 import { proposalRules } from './proposals.js';
 import {
   checkFlight,
@@ -577,7 +577,6 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       handler: async (args, ctx) => {
         const filters = isJsonObject(args.filters) ? args.filters : {};
         const brief = typeof args.brief === 'string' ? args.brief : undefined;
-        checkProductFilters(filters, seller.productFilters ?? []);
         const listed = (await allProducts(ctx.principal, brief, filters)).flatMap(({ product, key }) => {
           const shownProduct = filterProduct(product, filters);
           return shownProduct === undefined ? [] : [{ product: shownProduct, key }];

@@ -1,7 +1,6 @@
 import type { JsonObject } from '../core/types.js';
 import { isJsonObject } from '../core/json-object.js';
 import type { Product } from '../schemas/generated/adcp-3.1.js';
-import { adcpError } from '../server/tools/adcp-error.js';
 
 /**
  * The `get_products` filters (3.1 core/product-filters.json) the kit applies to every product, the
@@ -9,38 +8,8 @@ import { adcpError } from '../server/tools/adcp-error.js';
  * `channels`, `format_ids`, `is_fixed_price` and `pricing_currencies` (which also narrow the
  * pricing options returned, as the schema requires), `max_cpm`, `required_metrics` and
  * `required_vendor_metrics` (filter-not-fail). The others reach the seller's `products()` in
- * `ProductQuery.filters`: those the seller declares it applies (`MediaBuySeller.productFilters`)
- * are the seller's, and any other is UNSUPPORTED_FEATURE naming it, never ignored (decisions
- * 0254, 0256).
+ * `ProductQuery.filters`: the seller applies them to its own products (decision 0254).
  */
-
-/** The filters `filterProduct` applies. */
-export const KIT_PRODUCT_FILTERS: ReadonlySet<string> = new Set([
-  'delivery_type',
-  'exclusivity',
-  'channels',
-  'format_ids',
-  'is_fixed_price',
-  'pricing_currencies',
-  'max_cpm',
-  'required_metrics',
-  'required_vendor_metrics',
-]);
-
-/**
- * Refuses a filter neither the kit nor the seller applies (UNSUPPORTED_FEATURE, `field:
- * filters.<name>`); an empty `ext` asks for nothing.
- */
-export function checkProductFilters(filters: JsonObject, sellerApplies: readonly string[]): void {
-  for (const [name, value] of Object.entries(filters)) {
-    if (value === undefined || KIT_PRODUCT_FILTERS.has(name) || sellerApplies.includes(name)) continue;
-    if (name === 'ext' && isJsonObject(value) && Object.keys(value).length === 0) continue;
-    throw adcpError('UNSUPPORTED_FEATURE', {
-      message: `This seller does not filter products by ${name.slice(0, 64)}; remove it and filter the answer yourself.`,
-      field: `filters.${name.slice(0, 64)}`,
-    });
-  }
-}
 
 const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const list = (value: unknown): unknown[] | undefined => (Array.isArray(value) ? value : undefined);

@@ -69,16 +69,11 @@ export interface MediaBuySeller {
    * The products this caller may see for a query (3.1 `core/product.json`). The kit adds seeded
    * ones and applies the filters a product's own fields answer (src/kit/product-filters.ts:
    * delivery type, exclusivity, channels, formats, pricing type and currencies, max CPM, required
-   * metrics and vendor metrics); the others of `query.filters` (geography, dates, budget, ...)
-   * are the seller's to apply, each one named in `productFilters` (decisions 0254, 0256).
+   * metrics and vendor metrics); the seller applies the others of `query.filters` (geography,
+   * dates, budget, ...) to its own products, or refuses one it cannot answer with
+   * UNSUPPORTED_FEATURE naming it (decision 0254).
    */
   products(query: ProductQuery): Product[] | Promise<Product[]>;
-  /**
-   * The `get_products` filters (core/product-filters.json names) `products()` applies to the
-   * seller's own products beyond the kit's. A request with any other filter is refused with
-   * UNSUPPORTED_FEATURE naming it, so a buyer is never sold what it filtered out. Default: none.
-   */
-  productFilters?: readonly string[];
   /** The creative formats the seller accepts (`list_creative_formats`). Default: none listed. */
   formats?: Format[];
   /** Decides a new buy. Default: every buy is confirmed at once. */
