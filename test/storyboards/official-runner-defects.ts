@@ -142,6 +142,22 @@ export const THEIR_DEFECTS: RunnerDefect[] = [
     why: "N, cascading: the grace branch's get_adcp_capabilities failed N, so the runner grades the reject branch the seller did not take",
   },
   {
+    letter: 'N',
+    decision: '0205',
+    theirs: 'failed',
+    match: /products\.\d+\.format_ids: Invalid input: expected array, received undefined/,
+    why: "N: it checks a 3.1 get_products answer against 3.0.6's product schema, which requires format_ids; 3.1's takes format_options alone, as seeded fixtures declare it",
+  },
+  {
+    letter: 'N',
+    decision: '0205',
+    theirs: 'failed',
+    steps:
+      /^(webhook_emission\/synchronous_completion_(assertion\/assert_synchronous_completion_handled|rejection_path\/sync_get_products_with_webhook_config_reject)|media_buy_seller\/proposal_finalize_asap_timing\/accept_proposal\/create_media_buy)$/,
+    match: /Probe validations failed|Task [0-9a-f-]*\s*failed|Expected one of \[.*\], got undefined/,
+    why: "N, cascading: the get_products before it failed N, so the runner grades the branch the seller did not take and its any_of has no passed branch, or it keeps no products to build the buy's packages from",
+  },
+  {
     letter: 'D',
     decision: '0224',
     theirs: 'failed',

@@ -21,6 +21,13 @@ const UNIVERSAL = fileURLToPath(new URL('../../../shared/compliance/3.1.19/unive
  * failure of this runner against adcp serve.
  */
 const N = 'runner: 3.1 answers checked against its 3.0.6 schemas (decision 0205, N)';
+/**
+ * Why the ratchet fell again at 2b3e166: seeded products keep a fixture's `format_options`, and
+ * canonical-format-validate-input seeds a product with no `format_ids` (3.1 allows it; 3.0.6
+ * requires them), listed in every later get_products answer: this runner fails each of those
+ * steps (N) and builds what follows without their products.
+ */
+const N_FORMATS = `${N}; a seeded format_options-only product in get_products since 2b3e166`;
 
 /**
  * Steps passed now (the fewest seen over runs at load 30: an A2A step may hit `fetch failed`),
@@ -53,15 +60,16 @@ const RATCHET: Record<
       'verify_media_buy_active: the runner reads the 3.1 envelope status "completed" of create_media_buy as a media-buy status (3.0 view); accounts and SI sessions are not sold by the reference seller',
   },
   'error-compliance': {
-    now: [2, 2],
+    // 2 before 2b3e166: missing_fields and supported_major_version now fail on N_FORMATS.
+    now: [0, 0],
     before: [3, 3],
     waiting:
       'N (decision 0205), and the runner: an AdCP error of a task-augmented MCP call is a failed MCP task (MCP Tasks spec; mcp-guide.md maps failed to failed) and the runner reads no result of a failed task; on A2A it refuses to unwrap a failed Task whose artifact carries adcp_error (transport-errors.md); test/seller/error-compliance.test.ts walks every step with the official clients',
   },
   'get-media-buys-pagination-integrity': { now: [4, 4], before: [0, 0], waiting: N },
   'pagination-integrity': { now: [5, 5], before: [0, 0], waiting: N },
-  'read-tool-idempotency': { now: [4, 4], before: [5, 4], waiting: N },
-  'stale-response-advisory': { now: [1, 1], before: [2, 2], waiting: N },
+  'read-tool-idempotency': { now: [3, 3], before: [5, 4], waiting: N_FORMATS },
+  'stale-response-advisory': { now: [0, 0], before: [2, 2], waiting: N_FORMATS },
   'signed-requests': {
     now: [0, 0],
     before: [0, 0],
@@ -73,10 +81,12 @@ const RATCHET: Record<
   'webhook-emission': {
     // 10 and 8 before the seller checked pricing options: the runner's trigger names none, and its
     // request builder sends pricing_option_id "default", which test-product does not have (0224, F).
-    now: [5, 5],
+    // 5 before 2b3e166: the synchronous-completion get_products fails on N_FORMATS, and its
+    // rejection branch and assertion follow.
+    now: [1, 1],
     before: [3, 5],
     waiting:
-      'the trigger create_media_buy carries pricing_option_id "default" (decision 0224, F); trigger_idempotent_webhook_replay: the runner regenerates start_time on the replay, so IDEMPOTENCY_CONFLICT is the right answer',
+      'N_FORMATS; the trigger create_media_buy carries pricing_option_id "default" (decision 0224, F); trigger_idempotent_webhook_replay: the runner regenerates start_time on the replay, so IDEMPOTENCY_CONFLICT is the right answer',
   },
 };
 
