@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import type {
   MediaBuyActionMode,
   MediaBuyAvailableAction,
@@ -174,10 +174,9 @@ function entryFor(actions: BuyActions, action: string): BuyAction | undefined {
 const declares = (actions: BuyActions, action: string) =>
   actions.declared.includes(action) || actions.declared.some((d) => ROLLUP[d]?.includes(action) === true);
 
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const creativeIds = (assignments: unknown) =>
   new Set(
-    objects(assignments)
+    jsonObjects(assignments)
       .map((a) => a.creative_id)
       .filter((id) => typeof id === 'string'),
   );
@@ -201,9 +200,9 @@ export function requestedActions(args: JsonObject, buy: JsonObject, now: number)
   if (Number.isFinite(start) && start !== currentStart) found.add('update_flight_dates');
   else if (Number.isFinite(end) && end > currentEnd) found.add('extend_flight');
   else if (Number.isFinite(end) && end < currentEnd) found.add('shorten_flight');
-  const packages = objects(buy.packages);
+  const packages = jsonObjects(buy.packages);
   const budgetMoves: number[] = [];
-  for (const change of objects(args.packages)) {
+  for (const change of jsonObjects(args.packages)) {
     const pkg = packages.find((p) => p.package_id === change.package_id);
     if (pkg === undefined) continue; // PACKAGE_NOT_FOUND, answered by the update itself
     if (typeof change.budget === 'number' && change.budget !== pkg.budget) {

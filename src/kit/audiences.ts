@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { KitRecords } from './records.js';
@@ -14,7 +14,6 @@ import type { KitRecords } from './records.js';
 /** Members one audience may hold in the kit's records. */
 export const MAX_AUDIENCE_MEMBERS = 10_000;
 const MATCHABLE = ['hashed_email', 'hashed_phone', 'platform_customer_id', 'uids'] as const;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const invalid = (message: string, field: string) => adcpError('INVALID_REQUEST', { message, field });
 
 interface AudienceDeps {
@@ -67,7 +66,7 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
         }
         const results: JsonObject[] = [];
         const named = new Set<string>();
-        for (const [i, entry] of objects(args.audiences).entries()) {
+        for (const [i, entry] of jsonObjects(args.audiences).entries()) {
           const id = entry.audience_id;
           if (typeof id !== 'string' || id === '' || id.length > 256) {
             throw invalid('audience_id is required (at most 256 characters).', `audiences[${i}].audience_id`);
@@ -89,7 +88,7 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
               : [],
           );
           const before = JSON.stringify([...members]);
-          for (const [j, member] of objects(entry.add).entries()) {
+          for (const [j, member] of jsonObjects(entry.add).entries()) {
             if (typeof member.external_id !== 'string' || member.external_id === '') {
               throw invalid('Each member has an external_id.', `audiences[${i}].add[${j}].external_id`);
             }
@@ -98,14 +97,14 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
               MATCHABLE.some((m) => member[m] !== undefined),
             );
           }
-          for (const member of objects(entry.remove)) {
+          for (const member of jsonObjects(entry.remove)) {
             if (typeof member.external_id === 'string') members.delete(member.external_id);
           }
           if (members.size > MAX_AUDIENCE_MEMBERS) {
             throw invalid(`An audience holds at most ${MAX_AUDIENCE_MEMBERS} members here.`, `audiences[${i}].add`);
           }
           const matched = [...members.values()].filter(Boolean).length;
-          const added = objects(entry.add).length;
+          const added = jsonObjects(entry.add).length;
           const body: JsonObject = {
             audience_id: id,
             ...(typeof entry.name === 'string'

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import type { Format } from '../schemas/generated/adcp-3.1.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
@@ -17,7 +17,6 @@ import type { MediaBuySeller } from './seller.js';
  */
 
 const MAX_TARGETS = 20;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const sameFormat = (a: unknown, b: unknown): boolean =>
   isJsonObject(a) && isJsonObject(b) && a.id === b.id && a.agent_url === b.agent_url;
 
@@ -47,7 +46,7 @@ export function buildTools(deps: BuildDeps): AdcpToolDefinition[] {
           throw adcpError('UNSUPPORTED_FEATURE', { message: 'This seller gives no build estimates.', field: 'mode' });
         }
         const single = isJsonObject(args.target_format_id);
-        const targets = single ? [args.target_format_id as JsonObject] : objects(args.target_format_ids);
+        const targets = single ? [args.target_format_id as JsonObject] : jsonObjects(args.target_format_ids);
         if (targets.length === 0 || targets.length > MAX_TARGETS) {
           throw adcpError('INVALID_REQUEST', {
             message: `Name target_format_id, or 1 to ${MAX_TARGETS} target_format_ids.`,

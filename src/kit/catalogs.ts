@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { KitRecords } from './records.js';
@@ -14,7 +14,6 @@ import type { KitRecords } from './records.js';
 
 /** Inline items one catalog may carry to the kit. */
 export const MAX_CATALOG_ITEMS = 10_000;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const invalid = (message: string, field: string) => adcpError('INVALID_REQUEST', { message, field });
 
 interface CatalogDeps {
@@ -47,14 +46,14 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
         const dryRun = args.dry_run === true;
         const results: JsonObject[] = [];
         const named = new Set<string>();
-        for (const [i, catalog] of objects(args.catalogs).entries()) {
+        for (const [i, catalog] of jsonObjects(args.catalogs).entries()) {
           const id = catalog.catalog_id;
           if (typeof id !== 'string' || id === '' || id.length > 256) {
             throw invalid('catalog_id is required (at most 256 characters).', `catalogs[${i}].catalog_id`);
           }
           if (named.has(id)) throw invalid(`catalog_id ${id} is listed twice.`, `catalogs[${i}].catalog_id`);
           named.add(id);
-          const items = objects(catalog.items);
+          const items = jsonObjects(catalog.items);
           if (items.length > MAX_CATALOG_ITEMS) {
             throw adcpError('CATALOG_LIMIT_EXCEEDED', {
               message: `A catalog carries at most ${MAX_CATALOG_ITEMS} inline items here.`,

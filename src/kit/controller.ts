@@ -162,7 +162,8 @@ export const PRODUCT_FIELDS: ReadonlySet<string> = new Set([
   'ext',
 ]);
 
-const DEFAULT_REPORTING: JsonObject = {
+/** The reporting capabilities of a sandbox product that states none: daily, impressions, spend and clicks. */
+export const DEFAULT_REPORTING_CAPABILITIES: JsonObject = {
   available_reporting_frequencies: ['daily'],
   expected_delay_minutes: 240,
   timezone: 'UTC',
@@ -220,7 +221,7 @@ function builtProduct(productId: string, fixture: JsonObject): JsonObject {
     pricing_options: options.map((o) => pricingOption(text(o.pricing_option_id, `${productId}-cpm`), o)),
     // The fixture's reporting capabilities over the kit's defaults for what it leaves out.
     reporting_capabilities: {
-      ...DEFAULT_REPORTING,
+      ...DEFAULT_REPORTING_CAPABILITIES,
       ...(isJsonObject(fixture.reporting_capabilities) ? fixture.reporting_capabilities : {}),
     },
     // Checked by seed_product (allowedActionsProblem): the buy-action template (decision 0210).

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { KitRecords } from './records.js';
@@ -12,7 +12,6 @@ import type { KitRecords } from './records.js';
  */
 
 const MAX_SOURCES = 100;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const invalid = (message: string, field: string) => adcpError('INVALID_REQUEST', { message, field });
 
 interface ConversionDeps {
@@ -40,8 +39,8 @@ export async function checkGoalSources(
   field = 'packages',
 ): Promise<void> {
   for (const [i, pkg] of packages.entries()) {
-    for (const [j, goal] of objects(pkg.optimization_goals).entries()) {
-      for (const [k, ref] of objects(goal.event_sources).entries()) {
+    for (const [j, goal] of jsonObjects(pkg.optimization_goals).entries()) {
+      for (const [k, ref] of jsonObjects(goal.event_sources).entries()) {
         const id = ref.event_source_id;
         if (typeof id !== 'string' || (await sourceOf(records, principal, id)) === undefined) {
           throw invalid(
@@ -63,7 +62,7 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
         'Register or update conversion event sources (pixel, app SDK, server); delete_missing removes the rest.',
       handler: async (args, ctx) => {
         await resolveAccount(ctx.principal, args.account, false);
-        const sources = objects(args.event_sources);
+        const sources = jsonObjects(args.event_sources);
         if (sources.length > MAX_SOURCES)
           throw invalid(`At most ${MAX_SOURCES} event sources per call.`, 'event_sources');
         const results: JsonObject[] = [];
@@ -118,7 +117,7 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
         if ((await sourceOf(records, ctx.principal, sourceId)) === undefined) {
           throw adcpError('REFERENCE_NOT_FOUND', { message: 'No such event source.', field: 'event_source_id' });
         }
-        const events = objects(args.events);
+        const events = jsonObjects(args.events);
         if (events.length === 0 || events.length > 10_000)
           throw invalid('events must hold 1 to 10000 events.', 'events');
         const test = typeof args.test_event_code === 'string';

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import { pageOf, readPageQuery, sortByKey, sortKey } from '../server/tools/paginate.js';
 import { AdcpToolError } from '../server/tools/tool-error.js';
@@ -35,8 +35,6 @@ interface Assignments {
 const invalid = (message: string, field: string) =>
   new AdcpToolError('INVALID_REQUEST', message, { field, recovery: 'correctable' });
 
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
-
 function strings(value: unknown, field: string): Set<string> | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string')) {
@@ -71,9 +69,9 @@ function assignmentsOf(buys: KitRecord[]): Map<string, Assignments> {
   const byCreative = new Map<string, Assignments>();
   for (const buy of buys) {
     if (RELEASED.has(String(buy.body.status))) continue;
-    for (const pkg of objects(buy.body.packages)) {
+    for (const pkg of jsonObjects(buy.body.packages)) {
       if (pkg.canceled === true) continue;
-      for (const assignment of objects(pkg.creative_assignments)) {
+      for (const assignment of jsonObjects(pkg.creative_assignments)) {
         if (typeof assignment.creative_id !== 'string') continue;
         const entry = byCreative.get(assignment.creative_id) ?? { count: 0, packages: new Set(), buys: new Set() };
         entry.count += 1;
@@ -176,7 +174,7 @@ export function listCreatives({ args, creatives, buys, accountOf, show }: Creati
         break;
       }
       case 'format_ids': {
-        const formats = objects(value);
+        const formats = jsonObjects(value);
         if (!Array.isArray(value) || formats.length === 0 || formats.length !== value.length) {
           throw invalid(`${field} must be a non-empty list of format ids.`, field);
         }
@@ -184,7 +182,7 @@ export function listCreatives({ args, creatives, buys, accountOf, show }: Creati
         break;
       }
       case 'accounts': {
-        const refs = objects(value);
+        const refs = jsonObjects(value);
         if (!Array.isArray(value) || refs.length === 0 || refs.length !== value.length) {
           throw invalid(`${field} must be a non-empty list of account references.`, field);
         }

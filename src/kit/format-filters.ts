@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import { formatKey } from './product-filters.js';
 
@@ -13,7 +13,6 @@ import { formatKey } from './product-filters.js';
  * (decision 0253's rule, 0255).
  */
 
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 const WCAG = ['A', 'AA', 'AAA'];
@@ -21,16 +20,17 @@ const WCAG = ['A', 'AA', 'AAA'];
 /** Every asset type a format takes, its groups' members included. */
 function assetTypes(format: JsonObject): Set<string> {
   const types = new Set<string>();
-  for (const asset of objects(format.assets)) {
+  for (const asset of jsonObjects(format.assets)) {
     if (typeof asset.asset_type === 'string') types.add(asset.asset_type);
-    for (const member of objects(asset.assets)) if (typeof member.asset_type === 'string') types.add(member.asset_type);
+    for (const member of jsonObjects(asset.assets))
+      if (typeof member.asset_type === 'string') types.add(member.asset_type);
   }
   return types;
 }
 
 /** Each render's pixel dimensions (a render in inches or cm has none). */
 function renders(format: JsonObject): JsonObject[] {
-  return objects(format.renders)
+  return jsonObjects(format.renders)
     .map((r) => (isJsonObject(r.dimensions) ? r.dimensions : {}))
     .filter((d) => d.unit === undefined || d.unit === 'px');
 }
@@ -50,7 +50,7 @@ export function formatPasses(format: JsonObject, args: JsonObject): boolean {
     }
   }
   const id = isJsonObject(format.format_id) ? format.format_id : {};
-  if (Array.isArray(args.format_ids) && !objects(args.format_ids).some((f) => formatKey(f) === formatKey(id))) {
+  if (Array.isArray(args.format_ids) && !jsonObjects(args.format_ids).some((f) => formatKey(f) === formatKey(id))) {
     return false;
   }
   if (typeof args.name_search === 'string') {
@@ -77,7 +77,7 @@ export function formatPasses(format: JsonObject, args: JsonObject): boolean {
     const level = isJsonObject(format.accessibility) ? format.accessibility.wcag_level : undefined;
     if (WCAG.indexOf(String(level)) < WCAG.indexOf(args.wcag_level)) return false;
   }
-  const capabilities = objects(format.disclosure_capabilities);
+  const capabilities = jsonObjects(format.disclosure_capabilities);
   if (Array.isArray(args.disclosure_positions)) {
     const positions = new Set(
       capabilities.length > 0 ? capabilities.map((c) => c.position) : strings(format.supported_disclosure_positions),
@@ -90,8 +90,8 @@ export function formatPasses(format: JsonObject, args: JsonObject): boolean {
   }
   for (const field of ['input_format_ids', 'output_format_ids'] as const) {
     if (!Array.isArray(args[field])) continue;
-    const own = new Set(objects(format[field]).map(formatKey));
-    if (!objects(args[field]).some((f) => own.has(formatKey(f)))) return false;
+    const own = new Set(jsonObjects(format[field]).map(formatKey));
+    if (!jsonObjects(args[field]).some((f) => own.has(formatKey(f)))) return false;
   }
   return true;
 }

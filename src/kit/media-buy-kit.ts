@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import { checkOutboundUrl, type OutboundReach } from '../core/outbound-url.js';
 import type { BillingParty, Format, Product } from '../schemas/generated/adcp-3.1.js';
 import { isAnonymousPrincipal } from '../server/auth/auth-options.js';
@@ -78,7 +78,6 @@ function idList(value: unknown, field: string): Set<string> | undefined {
   return new Set(list);
 }
 
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const iso = (ms: number) => new Date(ms).toISOString();
 const money = (n: number) => Math.round(n * 100) / 100;
 /** A stored body as the buyer sees it: without the seed fixture, the request's context and the account id. */
@@ -130,6 +129,10 @@ export function accountIdOf(ref: JsonObject): string {
   const parts = [brand.domain, brand.brand_id, ref.operator, ref.sandbox === true ? 'sandbox' : ''];
   return `acct_${hash(parts.map((p) => (typeof p === 'string' ? p : '')).join('\u0000'))}`;
 }
+
+/** The account a reference names: its `account_id` when it gives one, else its natural key's (`accountIdOf`). */
+const accountOfRef = (ref: JsonObject): string =>
+  typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
 
 /**
  * The media-buy kit: the tools every sales agent needs, built on the official 3.1 shapes and the
@@ -206,9 +209,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     filters: JsonObject,
   ): Promise<{ product: Product; key: string }[]> => {
     const own = await seller.products({ brief, filters, principal });
-    const seeded = (await records.list(principal, 'product'))
-      .map((r) => ({ product: shown(r.body) as unknown as Product, key: seededKey(r) }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const seeded = sortByKey(
+      (await records.list(principal, 'product')).map((r) => ({
+        product: shown(r.body) as unknown as Product,
+        key: seededKey(r),
+      })),
+      (s) => s.key,
+    );
     const ids = new Set(seeded.map((s) => s.product.product_id));
     const mine = own.filter((p) => !ids.has(p.product_id)).map((product, i) => ({ product, key: ownKey(product, i) }));
     return [...seeded, ...mine];
@@ -280,10 +287,10 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
   const settleStatus = async (principal: string, body: JsonObject): Promise<void> => {
     const status = String(body.status);
     if (status !== 'pending_creatives' && status !== 'pending_start') return;
-    const packages = objects(body.packages);
+    const packages = jsonObjects(body.packages);
     const ready = await runnable(
       principal,
-      packages.flatMap((p) => objects(p.creative_assignments)),
+      packages.flatMap((p) => jsonObjects(p.creative_assignments)),
     );
     body.status = liveStatus(ready, timeOf(body.start_time, now()), now());
   };
@@ -348,7 +355,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     const accountId = await resolveAccount(principal, args.account, true);
     const requested =
       args.proposal_id === undefined
-        ? objects(args.packages)
+        ? jsonObjects(args.packages)
         : await proposals.packagesOf(args, principal, findProduct);
     if (requested.length === 0 || requested.length > MAX_IDS) {
       throw invalid(`packages must hold 1 to ${MAX_IDS} packages.`, 'packages');
@@ -479,9 +486,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     if (actions !== undefined) enforceActions(actions, requestedActions(args, body, now()), status);
     // An end alone must still be ahead; a new start is checked as a create's is.
     checkFlight(args.start_time ?? 'asap', args.end_time ?? body.end_time, now());
-    const packages = objects(body.packages);
+    const packages = jsonObjects(body.packages);
     const affected = new Map<string, JsonObject>();
-    for (const [i, change] of objects(args.packages).entries()) {
+    for (const [i, change] of jsonObjects(args.packages).entries()) {
       const pkg = packages.find((p) => p.package_id === change.package_id);
       if (pkg === undefined) {
         throw adcpError('PACKAGE_NOT_FOUND', {
@@ -502,7 +509,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       if (isJsonObject(change.targeting_overlay)) pkg.targeting_overlay = change.targeting_overlay;
       if (change.canceled === true) pkg.canceled = true;
       if (Array.isArray(change.creative_assignments)) {
-        for (const [j, a] of objects(change.creative_assignments).entries()) {
+        for (const [j, a] of jsonObjects(change.creative_assignments).entries()) {
           if (
             typeof a.creative_id !== 'string' ||
             (await records.get(principal, 'creative', a.creative_id)) === undefined
@@ -510,12 +517,12 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
             throw adcpError('CREATIVE_NOT_FOUND', { field: `packages[${i}].creative_assignments[${j}].creative_id` });
           }
         }
-        pkg.creative_assignments = objects(change.creative_assignments);
+        pkg.creative_assignments = jsonObjects(change.creative_assignments);
       }
       affected.set(String(pkg.package_id), pkg);
     }
     // add_packages: new packages as a create's, in the buy's currency, numbered after the others.
-    const added = objects(args.new_packages);
+    const added = jsonObjects(args.new_packages);
     if (added.length > 0) {
       if (packages.length + added.length > MAX_IDS) {
         throw invalid(`A media buy holds at most ${MAX_IDS} packages.`, 'new_packages');
@@ -646,7 +653,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
             const totals = deliveryTotals(simulated);
             const impressions = totals.impressions as number;
             const spend = totals.spend as number;
-            const packages = objects(b.body.packages);
+            const packages = jsonObjects(b.body.packages);
             const share = packages.length === 0 ? 0 : 1 / packages.length;
             return {
               media_buy_id: b.id,
@@ -675,12 +682,12 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       name: 'sync_creatives',
       description: "Create or update creatives in the library (reviewed per the seller's approval mode).",
       handler: async (args, ctx) => {
-        const creatives = objects(args.creatives);
+        const creatives = jsonObjects(args.creatives);
         if (creatives.length === 0 || creatives.length > MAX_IDS)
           throw invalid(`creatives must hold 1 to ${MAX_IDS} creatives.`, 'creatives');
         const results: JsonObject[] = [];
         const ref = isJsonObject(args.account) ? args.account : {};
-        const owner = typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
+        const owner = accountOfRef(ref);
         for (const [i, creative] of creatives.entries()) {
           const id = creative.creative_id;
           if (typeof id !== 'string' || id === '')
@@ -727,7 +734,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
           args,
           creatives: await records.list(ctx.principal, 'creative'),
           buys: await records.list(ctx.principal, 'media_buy'),
-          accountOf: (ref) => (typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref)),
+          accountOf: accountOfRef,
           show: shown,
         }),
     },
@@ -742,7 +749,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         // advertised on its own product").
         const ids = new Set(known.map((f) => formatKey(f.format_id)));
         for (const product of await records.list(ctx.principal, 'product')) {
-          for (const f of objects(product.body.format_ids)) {
+          for (const f of jsonObjects(product.body.format_ids)) {
             if (typeof f.id !== 'string' || typeof f.agent_url !== 'string' || ids.has(formatKey(f))) continue;
             ids.add(formatKey(f));
             known.push({ format_id: { agent_url: f.agent_url, id: f.id }, name: f.id });
@@ -765,13 +772,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       description: 'Establish or update account relationships (brand + operator, or an account reference).',
       handler: async (args, ctx) => {
         const results: JsonObject[] = [];
-        for (const [i, entry] of objects(args.accounts).entries()) {
+        for (const [i, entry] of jsonObjects(args.accounts).entries()) {
           // Settings-update mode (`account`): an existing account only, never a new one.
           const ref = isJsonObject(entry.account) ? entry.account : undefined;
           let id: string;
           let existing: KitRecord | undefined;
           if (ref !== undefined) {
-            id = typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
+            id = accountOfRef(ref);
             existing = await records.get(ctx.principal, 'account', id);
             if (existing === undefined) {
               throw adcpError('UNSUPPORTED_PROVISIONING', {
@@ -845,8 +852,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       description: 'The accounts this caller holds (status, sandbox filters), paged by cursor.',
       handler: async (args, ctx) => {
         const ref = isJsonObject(args.account) ? args.account : undefined;
-        const only =
-          ref === undefined ? undefined : typeof ref.account_id === 'string' ? ref.account_id : accountIdOf(ref);
+        const only = ref === undefined ? undefined : accountOfRef(ref);
         const accounts = (await records.list(ctx.principal, 'account'))
           .filter((a) => only === undefined || a.id === only)
           .filter((a) => args.status === undefined || a.body.status === args.status)
@@ -860,9 +866,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       description: 'Register the governance agent of an account.',
       handler: async (args, ctx) => {
         const results: JsonObject[] = [];
-        for (const [i, entry] of objects(args.accounts).entries()) {
+        for (const [i, entry] of jsonObjects(args.accounts).entries()) {
           const id = await resolveAccount(ctx.principal, entry.account, false);
-          const agents = objects(entry.governance_agents);
+          const agents = jsonObjects(entry.governance_agents);
           if (agents.length !== 1 || typeof agents[0]?.url !== 'string' || !agents[0].url.startsWith('https://')) {
             throw invalid(
               'Each account registers exactly one https governance agent.',
@@ -988,7 +994,7 @@ function packageOf(request: JsonObject, product: Product, n: number, currency: s
     ...(Array.isArray(request.format_ids) ? { format_ids: request.format_ids } : {}),
     ...(isJsonObject(request.targeting_overlay) ? { targeting_overlay: request.targeting_overlay } : {}),
     ...(isJsonObject(request.measurement_terms) ? { measurement_terms: request.measurement_terms } : {}),
-    creative_assignments: objects(request.creative_assignments),
+    creative_assignments: jsonObjects(request.creative_assignments),
     paused: request.paused === true,
     ...(isJsonObject(request.context) ? { context: request.context } : {}),
   };
@@ -1051,7 +1057,7 @@ function notificationConfigs(
   accountId: string,
 ): { subscribers?: Subscriber[]; error?: { field: string; message: string } } {
   if (value === undefined) return {};
-  const configs = objects(value);
+  const configs = jsonObjects(value);
   if (configs.length > MAX_SUBSCRIBERS) {
     return { error: { field: 'notification_configs', message: `At most ${MAX_SUBSCRIBERS} subscribers.` } };
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 
@@ -12,7 +12,6 @@ import type { AdcpToolDefinition } from '../server/types.js';
  */
 
 const MAX_INPUTS = 20;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const escape = (text: string) =>
   text.replace(
     /[&<>"']/g,
@@ -96,7 +95,7 @@ export function previewTools(now: () => number): AdcpToolDefinition[] {
           throw adcpError('REFERENCE_NOT_FOUND', { message: 'This seller keeps no variants.', field: 'variant_id' });
         }
         if (args.request_type === 'batch') {
-          const requests = objects(args.requests);
+          const requests = jsonObjects(args.requests);
           if (requests.length === 0 || requests.length > 50) {
             throw adcpError('INVALID_REQUEST', { message: 'requests must hold 1 to 50 requests.', field: 'requests' });
           }
@@ -108,7 +107,7 @@ export function previewTools(now: () => number): AdcpToolDefinition[] {
                 success: true,
                 creative_id: typeof manifest.creative_id === 'string' ? manifest.creative_id : '',
                 response: {
-                  previews: previewsOf(manifest, objects(r.inputs), outputOf(r)),
+                  previews: previewsOf(manifest, jsonObjects(r.inputs), outputOf(r)),
                   expires_at: expires,
                 },
               };
@@ -120,7 +119,7 @@ export function previewTools(now: () => number): AdcpToolDefinition[] {
         }
         return {
           response_type: 'single',
-          previews: previewsOf(args.creative_manifest, objects(args.inputs), outputOf(args)),
+          previews: previewsOf(args.creative_manifest, jsonObjects(args.inputs), outputOf(args)),
           expires_at: expires,
         };
       },

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import type { Product } from '../schemas/generated/adcp-3.1.js';
 
 /**
@@ -11,7 +11,6 @@ import type { Product } from '../schemas/generated/adcp-3.1.js';
  * `ProductQuery.filters`: the seller applies them to its own products (decision 0254).
  */
 
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const list = (value: unknown): unknown[] | undefined => (Array.isArray(value) ? value : undefined);
 
 /** Every pricing option's rate: fixed price, else floor, else the guidance's median. */
@@ -49,8 +48,8 @@ export function filterProduct(product: Product, filters: JsonObject): Product | 
   const channels = list(filters.channels);
   if (channels !== undefined && !(list(p.channels) ?? []).some((c) => channels.includes(c))) return undefined;
   if (Array.isArray(filters.format_ids)) {
-    const wanted = new Set(objects(filters.format_ids).map(formatKey));
-    if (!objects(p.format_ids).some((f) => wanted.has(formatKey(f)))) return undefined;
+    const wanted = new Set(jsonObjects(filters.format_ids).map(formatKey));
+    if (!jsonObjects(p.format_ids).some((f) => wanted.has(formatKey(f)))) return undefined;
   }
   const reporting = isJsonObject(p.reporting_capabilities) ? p.reporting_capabilities : {};
   const metrics = list(filters.required_metrics);
@@ -60,11 +59,13 @@ export function filterProduct(product: Product, filters: JsonObject): Product | 
   const vendorMetrics = list(filters.required_vendor_metrics);
   if (
     vendorMetrics !== undefined &&
-    !objects(vendorMetrics).every((w) => objects(reporting.vendor_metrics).some((d) => vendorMetricMatches(w, d)))
+    !jsonObjects(vendorMetrics).every((w) =>
+      jsonObjects(reporting.vendor_metrics).some((d) => vendorMetricMatches(w, d)),
+    )
   ) {
     return undefined;
   }
-  const options = objects(p.pricing_options);
+  const options = jsonObjects(p.pricing_options);
   if (typeof filters.max_cpm === 'number' && !options.some((o) => rateOf(o) <= (filters.max_cpm as number))) {
     return undefined;
   }

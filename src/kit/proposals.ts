@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../core/types.js';
-import { isJsonObject } from '../core/json-object.js';
+import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import type { Product } from '../schemas/generated/adcp-3.1.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { KitRecords } from './records.js';
@@ -15,7 +15,6 @@ import type { MediaBuySeller, ProductQuery, RefineVerdict } from './seller.js';
  */
 
 const DAY_MS = 86_400_000;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 interface ProposalDeps {
@@ -79,7 +78,7 @@ export function proposalRules(deps: ProposalDeps) {
     principal: string,
     products: Product[],
   ): Promise<{ products: Product[]; proposals?: JsonObject[]; refinement_applied: JsonObject[] }> => {
-    const entries = objects(args.refine);
+    const entries = jsonObjects(args.refine);
     if (entries.length === 0)
       throw adcpError('INVALID_REQUEST', { message: 'refine needs at least one entry.', field: 'refine' });
     const finalizing = entries.some((e) => e.action === 'finalize');
@@ -248,7 +247,7 @@ export function proposalRules(deps: ProposalDeps) {
     }
     const amount = budget.amount;
     const packages: JsonObject[] = [];
-    for (const a of objects(proposal.allocations)) {
+    for (const a of jsonObjects(proposal.allocations)) {
       // An allocation without a pricing option buys on the product's first one in the budget's currency.
       const options = ((await findProduct(principal, a.product_id))?.pricing_options ?? []) as unknown as JsonObject[];
       const option =

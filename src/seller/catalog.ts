@@ -1,4 +1,5 @@
 import type { JsonObject } from '../core/types.js';
+import { DEFAULT_REPORTING_CAPABILITIES } from '../kit/controller.js';
 
 /** One product of the reference seller's fixed catalog. */
 export interface CatalogProduct {
@@ -152,14 +153,7 @@ export function productToWire(item: CatalogProduct): JsonObject {
   return {
     ...(structuredClone(wire) as JsonObject),
     publisher_properties: [{ publisher_domain: PUBLISHER_DOMAIN, selection_type: 'all' }],
-    reporting_capabilities: {
-      available_reporting_frequencies: ['daily'],
-      expected_delay_minutes: 240,
-      timezone: 'UTC',
-      supports_webhooks: false,
-      available_metrics: ['impressions', 'spend', 'clicks'],
-      date_range_support: 'date_range',
-    },
+    reporting_capabilities: structuredClone(DEFAULT_REPORTING_CAPABILITIES),
   };
 }
 
