@@ -71,7 +71,15 @@ function run(args, index, watchdogMs, fileTimeoutMs) {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', `--test-reporter=${reporter}`, '--test-reporter-destination=stdout', ...args],
+      [
+        // The watchdog first: it then also covers a file stuck while the loader (tsx) loads it.
+        ...(fileTimeoutMs === undefined ? [] : ['--import', join(here, 'test-watchdog.mjs')]),
+        '--import',
+        'tsx',
+        `--test-reporter=${reporter}`,
+        '--test-reporter-destination=stdout',
+        ...args,
+      ],
       { stdio: 'inherit', env },
     );
     const watchdog =
@@ -107,14 +115,7 @@ for (const timeout of [...groups.keys()].sort((a, b) => a - b)) {
   runs.push({
     title: `${group.length} test file(s), a process each, timeout ${timeout / 1000} s per test`,
     // Each file's process loads scripts/test-watchdog.mjs: near its timeout it says what it waits on.
-    args: [
-      '--import',
-      join(here, 'test-watchdog.mjs'),
-      '--test',
-      '--test-concurrency=2',
-      `--test-timeout=${timeout}`,
-      ...group,
-    ],
+    args: ['--test', '--test-concurrency=2', `--test-timeout=${timeout}`, ...group],
     fileTimeoutMs: timeout,
   });
 }

@@ -37,6 +37,12 @@ test('npm test ends with one total line across the groups, failures printed in f
         "  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));\n" +
         '  await new Promise(() => setInterval(() => undefined, 1000));\n});\n',
     );
+    // A file whose main thread never yields runs no timer: the watchdog's worker writes its stack.
+    writeFileSync(
+      join(tmp, 'test', 'spin.test.ts'),
+      `// test-timeout-ms: 8000\n${header}function spinsForever(): void {\n  for (;;) {}\n}\n` +
+        "test('spins forever', () => spinsForever());\n",
+    );
     const run = spawnSync(process.execPath, [join(root, 'scripts', 'run-tests.mjs')], {
       cwd: tmp,
       encoding: 'utf8',
@@ -45,7 +51,7 @@ test('npm test ends with one total line across the groups, failures printed in f
     const out = run.stdout + run.stderr;
     assert.equal(run.status, 1, out);
     const lines = run.stdout.trimEnd().split('\n');
-    assert.match(lines.at(-1) ?? '', /^3 passed, 3 failed, 1 skipped \(5 files, \d+ s\)$/, out);
+    assert.match(lines.at(-1) ?? '', /^3 passed, 4 failed, 1 skipped \(6 files, \d+ s\)$/, out);
     assert.equal(out.match(/ passed, /g)?.length, 1, 'one total line');
     assert.match(out, /FAIL src\/unit\.test\.ts\n {2}breaks\n/);
     assert.match(out, /'left side'[\s\S]*'right side'/);
@@ -58,6 +64,10 @@ test('npm test ends with one total line across the groups, failures printed in f
       /--- last output of test\/hang\.test\.ts ---\ntest-watchdog: still running after \d+ s \(timeout 8 s\)/,
     );
     assert.match(out, /TCPServerWrap x1, Timeout x1\n {2}Server \{"address":"127\.0\.0\.1"/);
+    assert.match(
+      out,
+      /--- last output of test\/spin\.test\.ts ---\ntest-watchdog: the main thread is blocked .*; its stack:\n {2}at spinsForever \(file:\/\/.*test\/spin\.test\.ts:\d+:\d+\)/,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
