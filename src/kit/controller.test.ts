@@ -46,12 +46,8 @@ const NORMALIZED = new Set([
   'delivery_type',
 ]);
 
-/** The issues of a seeded product once it has a pricing option (seed_pricing_option may add them later). */
-function issues(product: JsonObject) {
-  const priced = (product.pricing_options as unknown[]).length > 0;
-  return productIssues(priced ? product : { ...product, pricing_options: [CPM] });
-}
-const CPM = { pricing_option_id: 'cpm', pricing_model: 'cpm', currency: 'USD', fixed_price: 10 };
+/** The issues of a seeded product: it has a pricing option from the start (the kit's default when the fixture names none). */
+const issues = (product: JsonObject) => productIssues(product);
 
 function refused(error: unknown): boolean {
   return error instanceof ControllerError && error.code === 'INVALID_PARAMS';
@@ -100,6 +96,19 @@ describe('seededProduct', () => {
       { agent_url: 'https://creative.adcontextprotocol.org', id: 'display_300x250' },
     ]);
     assert.equal((seeded.reporting_capabilities as JsonObject).expected_delay_minutes, 240);
+    // core/product.json: pricing_options has minItems 1; the kit's default stands in (decision 0317).
+    assert.deepEqual(
+      (seeded.pricing_options as JsonObject[]).map((o) => [o.pricing_option_id, o.pricing_model, o.floor_price]),
+      [['p1-cpm', 'cpm', 1]],
+    );
+    // A pre-3.0 `rate` is the option's fixed price.
+    const rated = seededProduct('p8', {
+      pricing_options: [{ pricing_option_id: 'flat5', pricing_model: 'cpm', rate: 5, currency: 'USD' }],
+    });
+    assert.deepEqual(issues(rated), []);
+    assert.deepEqual(rated.pricing_options, [
+      { pricing_option_id: 'flat5', pricing_model: 'cpm', currency: 'USD', fixed_price: 5 },
+    ]);
     const own = seededProduct('p2', { reporting_capabilities: { expected_delay_minutes: 60 } });
     assert.equal((own.reporting_capabilities as JsonObject).expected_delay_minutes, 60);
     assert.equal((own.reporting_capabilities as JsonObject).timezone, 'UTC');

@@ -7,6 +7,7 @@ import { ControllerError, type ControllerScenario } from '../server/tools/test-c
 import { canonicalJson } from '../webhooks/canonical-json.js';
 import type { KitKind, KitRecords } from './records.js';
 import { allowedActionsProblem } from './actions.js';
+import { packageIdOf } from './media-buy-rules.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
 /** Counts simulate_delivery adds up (core/delivery-metrics.json); the objects below it replaces. */
@@ -53,6 +54,16 @@ function pricingOption(id: string, fixture: JsonObject): JsonObject {
   for (const field of ['fixed_price', 'floor_price', 'min_spend_per_package'] as const) {
     if (typeof fixture[field] === 'number' && fixture[field] >= 0) option[field] = fixture[field];
   }
+  // `rate` is the fixed price's name before 3.0 (the provenance storyboards' fixtures still say
+  // `rate: 5.00`): the fixed price when the fixture names no price of its own (decision 0317).
+  if (
+    option.fixed_price === undefined &&
+    option.floor_price === undefined &&
+    typeof fixture.rate === 'number' &&
+    fixture.rate >= 0
+  ) {
+    option.fixed_price = fixture.rate;
+  }
   if (isJsonObject(fixture.price_guidance)) option.price_guidance = fixture.price_guidance;
   if (option.fixed_price === undefined && option.floor_price === undefined) {
     // A floor-priced (auction) option states its guidance; the 3.1 shape needs one of the two prices.
@@ -63,6 +74,16 @@ function pricingOption(id: string, fixture: JsonObject): JsonObject {
     option.price_guidance = { p25: floor, p50: floor * 1.5, p75: floor * 2, p90: floor * 3 };
   }
   return option;
+}
+
+/**
+ * The pricing option of a product seeded without any (most storyboard fixtures: the runner seeds
+ * the product, then its options through seed_pricing_option): a CPM floor, so the product is a
+ * valid 3.1 product (`pricing_options` has minItems 1) and buyable until its first option is
+ * seeded, which replaces it (decision 0317).
+ */
+export function defaultPricingOption(productId: string): JsonObject {
+  return pricingOption(`${productId}-cpm`, {});
 }
 
 /** enums/channels.json (3.1). */
@@ -218,7 +239,10 @@ function builtProduct(productId: string, fixture: JsonObject): JsonObject {
       : [{ publisher_domain: 'sandbox-seller.example', selection_type: 'all' }],
     channels: channels.length > 0 ? channels : ['display'],
     delivery_type: fixture.delivery_type === 'guaranteed' ? 'guaranteed' : 'non_guaranteed',
-    pricing_options: options.map((o) => pricingOption(text(o.pricing_option_id, `${productId}-cpm`), o)),
+    pricing_options:
+      options.length > 0
+        ? options.map((o) => pricingOption(text(o.pricing_option_id, `${productId}-cpm`), o))
+        : [defaultPricingOption(productId)],
     // The fixture's reporting capabilities over the kit's defaults for what it leaves out.
     reporting_capabilities: {
       ...DEFAULT_REPORTING_CAPABILITIES,
@@ -255,23 +279,18 @@ export function seededProduct(
 ): JsonObject {
   const built = builtProduct(productId, fixture);
   const extras = Object.keys(fixture).filter((k) => PRODUCT_FIELDS.has(k) && !Object.hasOwn(built, k));
-  // A product is seeded before its pricing options may be (seed_pricing_option): it is checked
-  // as if it had one, the kit's default.
-  const placeholder = [pricingOption(`${productId}-cpm`, {})];
-  const checked = (p: JsonObject) =>
-    check((p.pricing_options as unknown[]).length > 0 ? p : { ...p, pricing_options: placeholder });
   const product: JsonObject = { ...built };
   for (const field of extras) product[field] = fixture[field];
   // One issue per check (the validators stop at the first): each pass drops the extra it names.
   for (let pass = 0; pass <= extras.length; pass++) {
-    const issues = checked(product);
+    const issues = check(product);
     if (issues === undefined) break;
     if (issues.length === 0) return product;
     const field = fieldOf(issues[0]!);
     if (field === undefined || !extras.includes(field) || !Object.hasOwn(product, field)) break;
     delete product[field];
   }
-  const issues = checked(built);
+  const issues = check(built);
   if (issues !== undefined && issues.length > 0) {
     throw new ControllerError('INVALID_PARAMS', `fixture is not a 3.1 product: ${describeIssues(issues, 3)}.`);
   }
@@ -438,7 +457,11 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       const fixture = fixtureOf(params);
       const problem = allowedActionsProblem(fixture.allowed_actions);
       if (problem !== undefined) throw new ControllerError('INVALID_PARAMS', `fixture.${problem}.`);
-      const body = { ...seededProduct(id, fixture), fixture, seeded_at: seedClock() };
+      const body: JsonObject = { ...seededProduct(id, fixture), fixture, seeded_at: seedClock() };
+      // Served until seed_pricing_option seeds the product's first own option.
+      if (!(Array.isArray(fixture.pricing_options) && fixture.pricing_options.some(isJsonObject))) {
+        body.kit_default_pricing = true;
+      }
       return await seed(ctx.principal, 'product', id, fixture, body);
     },
     async seed_pricing_option(params, ctx) {
@@ -449,9 +472,12 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
         throw new ControllerError('INVALID_PARAMS', `Seed product ${productId} before its pricing options.`);
       }
       const option = pricingOption(optionId, fixtureOf(params));
-      const options = Array.isArray(stored.body.pricing_options)
-        ? stored.body.pricing_options.filter(isJsonObject)
-        : [];
+      // The kit's default option gives way to the first option seeded (decision 0317).
+      const { kit_default_pricing: placeholder, ...product } = stored.body;
+      const options =
+        placeholder !== true && Array.isArray(product.pricing_options)
+          ? product.pricing_options.filter(isJsonObject)
+          : [];
       const previous = options.find((o) => o.pricing_option_id === optionId);
       if (previous !== undefined) {
         if (canonicalJson(previous) !== canonicalJson(option)) {
@@ -459,7 +485,7 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
         }
         return { previous_state: 'existing', current_state: 'existing' };
       }
-      const body = { ...stored.body, pricing_options: [...options, option] };
+      const body = { ...product, pricing_options: [...options, option] };
       if (!(await records.put(ctx.principal, 'product', productId, body, stored.version))) {
         throw new ControllerError('INVALID_STATE', `${productId} changed meanwhile; try again.`);
       }
@@ -509,7 +535,13 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       const fixture = fixtureOf(params);
       const status = typeof fixture.status === 'string' ? fixture.status : 'active';
       assertTransition('media_buy', status, status);
-      const packages = Array.isArray(fixture.packages) ? fixture.packages.filter(isJsonObject) : [];
+      const packages = (Array.isArray(fixture.packages) ? fixture.packages.filter(isJsonObject) : []).map(
+        (p, i): JsonObject => ({
+          ...p,
+          package_id: text(p.package_id, packageIdOf(id, i + 1)),
+        }),
+      );
+      await checkPackageIds(records, ctx.principal, id, packages);
       const at = iso();
       const budget = packages.reduce((sum, p) => sum + (typeof p.budget === 'number' ? p.budget : 0), 0);
       return await seed(ctx.principal, 'media_buy', id, fixture, {
@@ -521,11 +553,38 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
         created_at: at,
         updated_at: at,
         revision: 1,
-        packages: packages.map((p, i) => ({ ...p, package_id: text(p.package_id, `pkg_${i + 1}`) })),
+        packages,
         fixture,
       });
     },
   };
+}
+
+/**
+ * A seeded buy's package ids are its own (decision 0316): one named twice in the fixture, or held
+ * by another buy of the caller, is INVALID_PARAMS. The same buy seeded again is answered before.
+ */
+async function checkPackageIds(
+  records: KitRecords,
+  principal: string,
+  mediaBuyId: string,
+  packages: JsonObject[],
+): Promise<void> {
+  const ids = packages.map((p) => String(p.package_id));
+  const held = new Set(ids.filter((id, i) => ids.indexOf(id) !== i));
+  if ((await records.get(principal, 'media_buy', mediaBuyId)) === undefined) {
+    for (const buy of await records.list(principal, 'media_buy')) {
+      for (const p of Array.isArray(buy.body.packages) ? buy.body.packages.filter(isJsonObject) : []) {
+        if (ids.includes(String(p.package_id))) held.add(String(p.package_id));
+      }
+    }
+  }
+  if (held.size > 0) {
+    throw new ControllerError(
+      'INVALID_PARAMS',
+      `fixture.packages: package_id ${[...held].join(', ')} is already held; package ids are unique across buys.`,
+    );
+  }
 }
 
 /**

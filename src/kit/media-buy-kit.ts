@@ -34,6 +34,7 @@ import {
   liveStatus,
   notCancellable,
   notUpdatable,
+  packageIdOf,
   TERMINAL_STATUSES,
   timeOf,
   validActions,
@@ -90,6 +91,8 @@ const shown = (body: JsonObject): JsonObject => {
     kit_assets: _assets,
     seeded_at: _seeded,
     kit_proofs: _proofs,
+    kit_default_pricing: _default,
+    kit_history: _history,
     ...rest
   } = body;
   return rest;
@@ -422,7 +425,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         created_at: at,
         updated_at: at,
         revision: 1,
-        packages: resolved.map(({ request, product }, i) => packageOf(request, product, i + 1, buy.currency)),
+        packages: resolved.map(({ request, product }, i) =>
+          packageOf(request, product, packageIdOf(mediaBuyId, i + 1), buy.currency),
+        ),
         ...(isJsonObject(args.context) ? { request_context: args.context } : {}),
         ...(actions === undefined ? {} : { kit_actions: actions }),
       };
@@ -532,8 +537,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       await checkAudiences(records, principal, added, 'new_packages');
       for (const { request, product } of resolved) {
         let n = packages.length + 1;
-        while (packages.some((p) => p.package_id === `pkg_${n}`)) n += 1;
-        const pkg = packageOf(request, product, n, String(body.currency));
+        while (packages.some((p) => p.package_id === packageIdOf(id, n))) n += 1;
+        const pkg = packageOf(request, product, packageIdOf(id, n), String(body.currency));
         packages.push(pkg);
         affected.set(String(pkg.package_id), pkg);
       }
@@ -982,10 +987,10 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
   };
 }
 
-/** A buy's package as stored and answered (core/package.json), from its request and product; `n` numbers it. */
-function packageOf(request: JsonObject, product: Product, n: number, currency: string): JsonObject {
+/** A buy's package as stored and answered (core/package.json), from its request and product. */
+function packageOf(request: JsonObject, product: Product, packageId: string, currency: string): JsonObject {
   return {
-    package_id: `pkg_${n}`,
+    package_id: packageId,
     product_id: product.product_id,
     pricing_option_id: request.pricing_option_id,
     budget: request.budget,

@@ -9,6 +9,15 @@ import type { AdcpToolError } from '../server/tools/tool-error.js';
  * errors the spec names for them (`NOT_CANCELLABLE`, `INVALID_STATE`, `PACKAGE_NOT_FOUND`, ...).
  */
 
+/**
+ * The id of a buy's `n`th package: the buy's id and the number, so no two buys of a seller share
+ * a package id (sync_creatives `assignments` and delivery name a package by its id alone:
+ * decision 0316).
+ */
+export function packageIdOf(mediaBuyId: string, n: number): string {
+  return `${mediaBuyId}_pkg_${n}`;
+}
+
 /** Terminal statuses: nothing moves a media buy out of them. */
 export const TERMINAL_STATUSES: readonly string[] = ['completed', 'rejected', 'canceled'];
 

@@ -213,7 +213,7 @@ for (const store of KIT_STORES) {
       assert.equal(added.isError, false, JSON.stringify(added.body));
       assert.deepEqual(
         (added.body.affected_packages as Json[]).map((p) => [p.package_id, p.product_id, p.budget]),
-        [['pkg_2', 'plain', 2500]],
+        [[`${id}_pkg_2`, 'plain', 2500]],
       );
       assert.equal(added.body.total_budget, 12500);
       const listed = (
@@ -221,7 +221,7 @@ for (const store of KIT_STORES) {
       )[0] as Json;
       assert.deepEqual(
         (listed.packages as Json[]).map((p) => p.package_id),
-        ['pkg_1', 'pkg_2'],
+        [`${id}_pkg_1`, `${id}_pkg_2`],
       );
       const unknown = await update({ media_buy_id: id, new_packages: [{ ...fresh, product_id: 'nope' }] });
       assert.deepEqual([unknown.code, unknown.error?.field], ['PRODUCT_NOT_FOUND', 'new_packages[0].product_id']);

@@ -191,7 +191,7 @@ for (const store of KIT_STORES) {
         [{ media_buy_ids: [buyA] }, ['cr_a', 'cr_c']],
         // A canceled buy released its assignments.
         [{ media_buy_ids: [buyB] }, []],
-        [{ assigned_to_packages: ['pkg_2'] }, ['cr_a']],
+        [{ assigned_to_packages: [`${buyA}_pkg_2`] }, ['cr_a']],
         [{ unassigned: true }, ['cr_b', 'cr_d', 'cr_e']],
         [{ unassigned: false }, ['cr_a', 'cr_c']],
         [{ accounts: [nova] }, ['cr_e']],

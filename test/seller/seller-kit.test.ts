@@ -100,7 +100,7 @@ describe('reference seller on the media-buy kit', () => {
     assert.equal((await update({ media_buy_id: 'mb_missing', paused: true })).code, 'MEDIA_BUY_NOT_FOUND');
     const noPackage = await update({ media_buy_id: id, packages: [{ package_id: 'pkg_nope', budget: 1 }] });
     assert.equal(noPackage.code, 'PACKAGE_NOT_FOUND');
-    const rebudget = await update({ media_buy_id: id, packages: [{ package_id: 'pkg_1', budget: 6000 }] });
+    const rebudget = await update({ media_buy_id: id, packages: [{ package_id: `${id}_pkg_1`, budget: 6000 }] });
     assert.equal(rebudget.body.total_budget, 6000, JSON.stringify(rebudget.body));
     assert.equal((await update({ media_buy_id: id, paused: true })).body.media_buy_status, 'paused');
     assert.equal((await update({ media_buy_id: id, canceled: true })).body.media_buy_status, 'canceled');
