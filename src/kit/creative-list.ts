@@ -86,6 +86,43 @@ function assignmentsOf(buys: KitRecord[]): Map<string, Assignments> {
 
 const NONE: Assignments = { count: 0, packages: new Set(), buys: new Set() };
 
+/** The `fields` values of list-creatives-request.json. */
+const FIELDS = [
+  'creative_id',
+  'name',
+  'format_id',
+  'status',
+  'created_date',
+  'updated_date',
+  'tags',
+  'assignments',
+  'snapshot',
+  'items',
+  'variables',
+  'concept',
+  'pricing_options',
+] as const;
+/** What every listed creative keeps whatever `fields` says: the response's required fields and its format reference. */
+const ALWAYS = ['creative_id', 'name', 'status', 'created_date', 'updated_date', 'format_id', 'format_kind'];
+/** The answer's keys a `fields` value shows, where they differ from its name. */
+const KEYS_OF: Record<string, string[]> = {
+  concept: ['concept_id', 'concept_name'],
+  snapshot: ['snapshot', 'snapshot_unavailable_reason'],
+};
+
+/** The keys `fields` lets through, undefined for every key (decision 0312). */
+function readFields(value: unknown): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((f) => typeof f === 'string' && (FIELDS as readonly string[]).includes(f))
+  ) {
+    throw invalid(`fields must be a non-empty list of ${FIELDS.join(', ')}.`, 'fields');
+  }
+  return new Set([...ALWAYS, ...(value as string[]).flatMap((f) => KEYS_OF[f] ?? [f])]);
+}
+
 function readSort(value: unknown): { field: SortField; direction: 'asc' | 'desc' } {
   if (value === undefined) return { field: 'created_date', direction: 'desc' };
   if (!isJsonObject(value)) throw invalid('sort must be an object.', 'sort');
@@ -247,8 +284,12 @@ export function listCreatives({ args, creatives, buys, accountOf, show }: Creati
     sort.direction,
   );
   const page = pageOf(matching, keyOf, readPageQuery(args), sort.direction);
-  const withAssignments = args.include_assignments !== false;
-  const withSnapshot = args.include_snapshot === true;
+  const fields = readFields(args.fields);
+  const withAssignments = flag(args.include_assignments, 'include_assignments') !== false;
+  const withSnapshot = flag(args.include_snapshot, 'include_snapshot') === true;
+  const withVariables = flag(args.include_variables, 'include_variables') === true;
+  const project = (creative: JsonObject): JsonObject =>
+    fields === undefined ? creative : Object.fromEntries(Object.entries(creative).filter(([k]) => fields.has(k)));
   return {
     query_summary: {
       total_matching: matching.length,
@@ -257,11 +298,16 @@ export function listCreatives({ args, creatives, buys, accountOf, show }: Creati
       sort_applied: sort,
     },
     pagination: page.pagination,
-    creatives: page.items.map((c) => ({
-      ...show(c.body),
-      ...(withAssignments ? { assignments: { assignment_count: (assignments.get(c.id) ?? NONE).count } } : {}),
-      // The kit keeps no per-creative delivery (include_snapshot).
-      ...(withSnapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}),
-    })),
+    creatives: page.items.map((c) => {
+      const { variables, ...shown } = show(c.body);
+      return project({
+        ...shown,
+        ...(withAssignments ? { assignments: { assignment_count: (assignments.get(c.id) ?? NONE).count } } : {}),
+        // The kit keeps no per-creative delivery (include_snapshot).
+        ...(withSnapshot ? { snapshot_unavailable_reason: 'SNAPSHOT_UNSUPPORTED' } : {}),
+        // A synced 3.1 creative declares no DCO variables: an empty list, unless its record has some.
+        ...(withVariables ? { variables: Array.isArray(variables) ? variables : [] } : {}),
+      });
+    }),
   };
 }

@@ -236,6 +236,38 @@ for (const store of KIT_STORES) {
       assert.equal(first.snapshot_unavailable_reason, 'SNAPSHOT_UNSUPPORTED');
       assert.equal(first.assignments, undefined);
     });
+
+    it('shapes each creative to fields and the include flags it can answer (decision 0312)', async () => {
+      const listed = async (args: Json) =>
+        Object.fromEntries(
+          (
+            (await ok('list_creatives', { filters: { creative_ids: ['cr_a', 'cr_b'] }, ...args })).creatives as Json[]
+          ).map((c) => [c.creative_id as string, c]),
+        );
+      const keys = (c: Json | undefined) => Object.keys(c ?? {}).sort();
+      const required = ['created_date', 'creative_id', 'format_id', 'name', 'status', 'updated_date'];
+      // Only the fields asked for, and always what the response schema requires of a creative.
+      let shown = await listed({ fields: ['name'] });
+      assert.deepEqual([keys(shown.cr_a), keys(shown.cr_b)], [required, required]);
+      shown = await listed({ fields: ['creative_id', 'tags', 'assignments'] });
+      assert.deepEqual(keys(shown.cr_b), [...required, 'assignments', 'tags'].sort());
+      assert.deepEqual(shown.cr_a?.assignments, { assignment_count: 2 });
+      // fields narrows what the include flags add: the snapshot only when both ask for it.
+      shown = await listed({ fields: ['status'], include_snapshot: true });
+      assert.deepEqual(keys(shown.cr_a), required);
+      shown = await listed({ fields: ['snapshot'], include_snapshot: true });
+      assert.equal(shown.cr_a?.snapshot_unavailable_reason, 'SNAPSHOT_UNSUPPORTED');
+      // DCO variables: synced 3.1 creatives declare none, said only when asked for.
+      shown = await listed({});
+      assert.equal(shown.cr_a?.variables, undefined);
+      shown = await listed({ include_variables: true });
+      assert.deepEqual([shown.cr_a?.variables, shown.cr_b?.variables], [[], []]);
+      shown = await listed({ include_variables: true, fields: ['name'] });
+      assert.equal(shown.cr_a?.variables, undefined);
+      // What the kit keeps no record of is omitted, never invented.
+      shown = await listed({ include_items: true, include_purged: true, include_webhook_activity: true });
+      assert.deepEqual(keys(shown.cr_a), [...required, 'assignments'].sort());
+    });
   });
 }
 
