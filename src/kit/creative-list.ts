@@ -26,7 +26,7 @@ const UNANSWERABLE: Record<string, string> = {
 /** Buys whose assignments are released: canceling or rejecting a buy releases them (creative_fate_after_cancellation). */
 const RELEASED = new Set(['canceled', 'rejected']);
 
-interface Assignments {
+export interface Assignments {
   count: number;
   packages: Set<string>;
   buys: Set<string>;
@@ -64,8 +64,8 @@ function formatMatches(wanted: JsonObject, format: unknown): boolean {
   return ['width', 'height', 'duration_ms'].every((p) => wanted[p] === undefined || wanted[p] === format[p]);
 }
 
-/** Each creative's live assignments, from the packages of the caller's buys. */
-function assignmentsOf(buys: KitRecord[]): Map<string, Assignments> {
+/** Each creative's live assignments, from the packages of the caller's buys (canceled packages and released buys left out). */
+export function assignmentsOf(buys: KitRecord[]): Map<string, Assignments> {
   const byCreative = new Map<string, Assignments>();
   for (const buy of buys) {
     if (RELEASED.has(String(buy.body.status))) continue;

@@ -24,6 +24,7 @@ import { catalogTools } from './catalogs.js';
 import { checkGoalSources, conversionTools } from './conversions.js';
 import { buildTools } from './builds.js';
 import { listCreatives } from './creative-list.js';
+import { syncCreatives } from './creative-sync.js';
 import { previewTools } from './previews.js';
 import { formatPasses } from './format-filters.js';
 import { filterProduct, formatKey } from './product-filters.js';
@@ -468,7 +469,16 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     return await confirm();
   };
 
-  const updateMediaBuy = async (args: JsonObject, ctx: ToolContext): Promise<JsonObject> => {
+  /**
+   * `update_media_buy`, the one home of its rules; `sync_creatives` assigns through it too
+   * (src/kit/creative-sync.ts): `pending` names creatives that request is about to write (they
+   * count as found), and `write: false` checks the change without writing it.
+   */
+  const updateMediaBuy = async (
+    args: JsonObject,
+    ctx: ToolContext,
+    options: { pending?: ReadonlySet<string>; write?: boolean } = {},
+  ): Promise<JsonObject> => {
     const principal = ctx.principal;
     const id = String(args.media_buy_id);
     const record = await records.get(principal, 'media_buy', id);
@@ -517,7 +527,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         for (const [j, a] of jsonObjects(change.creative_assignments).entries()) {
           if (
             typeof a.creative_id !== 'string' ||
-            (await records.get(principal, 'creative', a.creative_id)) === undefined
+            (options.pending?.has(a.creative_id) !== true &&
+              (await records.get(principal, 'creative', a.creative_id)) === undefined)
           ) {
             throw adcpError('CREATIVE_NOT_FOUND', { field: `packages[${i}].creative_assignments[${j}].creative_id` });
           }
@@ -569,6 +580,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     );
     body.revision = Number(body.revision ?? 1) + 1;
     body.updated_at = iso(now());
+    if (options.write === false) return {};
     await save(principal, 'media_buy', id, body, record.version);
     return {
       media_buy_id: id,
@@ -623,7 +635,7 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     {
       name: 'update_media_buy',
       description: 'Pause, resume, cancel, re-budget, re-bid or assign creatives to a media buy.',
-      handler: updateMediaBuy,
+      handler: (args, ctx) => updateMediaBuy(args, ctx),
     },
     {
       name: 'get_media_buys',
@@ -686,50 +698,21 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     {
       name: 'sync_creatives',
       description: "Create or update creatives in the library (reviewed per the seller's approval mode).",
-      handler: async (args, ctx) => {
-        const creatives = jsonObjects(args.creatives);
-        if (creatives.length === 0 || creatives.length > MAX_IDS)
-          throw invalid(`creatives must hold 1 to ${MAX_IDS} creatives.`, 'creatives');
-        const results: JsonObject[] = [];
-        const ref = isJsonObject(args.account) ? args.account : {};
-        const owner = accountOfRef(ref);
-        for (const [i, creative] of creatives.entries()) {
-          const id = creative.creative_id;
-          if (typeof id !== 'string' || id === '')
-            throw invalid('creative_id is required.', `creatives[${i}].creative_id`);
-          const existing = await records.get(ctx.principal, 'creative', id);
-          const at = iso(now());
-          const status =
-            existing?.body.status === 'approved' || seller.creativeApproval !== 'manual'
-              ? 'approved'
-              : 'pending_review';
-          const body: JsonObject = {
-            creative_id: id,
-            name: typeof creative.name === 'string' && creative.name !== '' ? creative.name.slice(0, 256) : id,
-            format_id: isJsonObject(creative.format_id)
-              ? creative.format_id
-              : { agent_url: 'https://creative.adcontextprotocol.org', id: 'unknown' },
-            status,
-            created_date: typeof existing?.body.created_date === 'string' ? existing.body.created_date : at,
-            updated_date: at,
-            // What list_creatives filters on: the buyer's tags and the account the creative was synced for.
-            ...(Array.isArray(creative.tags) ? { tags: creative.tags.filter((t) => typeof t === 'string') } : {}),
-            kit_account_id: owner,
-            // Kept for build_creative's library retrieval, never listed.
-            ...(isJsonObject(creative.assets) ? { kit_assets: creative.assets } : {}),
-          };
-          await save(ctx.principal, 'creative', id, body, existing?.version ?? 0);
-          results.push({ creative_id: id, action: existing === undefined ? 'created' : 'updated', status });
-        }
-        // A buy waiting for creatives may now start.
-        for (const buy of await records.list(ctx.principal, 'media_buy')) {
-          if (buy.body.status !== 'pending_creatives') continue;
-          const body = structuredClone(buy.body);
-          await settleStatus(ctx.principal, body);
-          if (body.status !== buy.body.status) await records.put(ctx.principal, 'media_buy', buy.id, body, buy.version);
-        }
-        return { creatives: results };
-      },
+      handler: syncCreatives({
+        records,
+        seller,
+        now,
+        accountOf: accountOfRef,
+        updateBuy: updateMediaBuy,
+        settleWaiting: async (principal) => {
+          for (const buy of await records.list(principal, 'media_buy')) {
+            if (buy.body.status !== 'pending_creatives') continue;
+            const body = structuredClone(buy.body);
+            await settleStatus(principal, body);
+            if (body.status !== buy.body.status) await records.put(principal, 'media_buy', buy.id, body, buy.version);
+          }
+        },
+      }),
     },
     {
       name: 'list_creatives',

@@ -123,6 +123,20 @@ export interface MediaBuySeller {
   proposalRequiresSignature?: boolean;
   /** Matched members a synced audience needs to be `ready` (else `too_small`). Default 1. */
   audienceMinimumSize?: number;
+  /**
+   * The seller's own check of a creative sent to `sync_creatives` (its policies, the formats it
+   * trafficks), before anything is written: `true` accepts it; `{ code, message, field }` refuses
+   * it (`field` relative to the creative, e.g. `assets.title`). Under `validation_mode: strict` a
+   * refusal fails the whole call; under `lenient` that creative is `failed`. Default: every creative
+   * the request schema accepts.
+   */
+  checkCreative?(
+    creative: JsonObject,
+    context: { principal: string; accountId: string },
+  ):
+    | true
+    | { code: string; message: string; field?: string }
+    | Promise<true | { code: string; message: string; field?: string }>;
   /** How new creatives are reviewed: `auto_approve` (default: approved at once) or `manual` (pending_review). */
   creativeApproval?: 'auto_approve' | 'manual';
   /**
