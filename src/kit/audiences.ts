@@ -3,12 +3,14 @@ import { isJsonObject, jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { KitRecords } from './records.js';
+import { accountRecords } from './account-records.js';
 
 /**
- * First-party audiences (sync-audiences-request.json): principal-scoped, members kept by their
+ * First-party audiences (sync-audiences-request.json): owned by the request's account and keyed
+ * there by `audience_id` (decision 0321), members kept by their
  * buyer-assigned `external_id` only (the hashed identifiers are matched, never stored), and the
  * rule that a package's `targeting_overlay.audience_include` / `audience_exclude` names a
- * registered audience (INVALID_REQUEST at its path, audience_buy_flow).
+ * registered audience of the buy's account (INVALID_REQUEST at its path, audience_buy_flow).
  */
 
 /** Members one audience may hold in the kit's records. */
@@ -24,18 +26,20 @@ interface AudienceDeps {
   resolveAccount: (principal: string, ref: unknown, buying: boolean) => Promise<string>;
 }
 
-/** A package's audience overlay names only the caller's live audiences. */
+/** A package's audience overlay names only live audiences of the buy's account. */
 export async function checkAudiences(
   records: KitRecords,
   principal: string,
+  accountId: string,
   packages: JsonObject[],
   field = 'packages',
 ): Promise<void> {
+  const audiences = accountRecords(records, principal, 'audience', accountId);
   for (const [i, pkg] of packages.entries()) {
     const overlay = isJsonObject(pkg.targeting_overlay) ? pkg.targeting_overlay : {};
     for (const list of ['audience_include', 'audience_exclude'] as const) {
       for (const [k, id] of (Array.isArray(overlay[list]) ? overlay[list] : []).entries()) {
-        const stored = typeof id === 'string' ? await records.get(principal, 'audience', id) : undefined;
+        const stored = typeof id === 'string' ? await audiences.get(id) : undefined;
         if (stored === undefined || stored.body.deleted === true) {
           throw invalid(
             'The targeting names an audience that is not registered (sync_audiences).',
@@ -59,8 +63,9 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
       name: 'sync_audiences',
       description: 'Create, update, empty or delete first-party audiences; without audiences, list them.',
       handler: async (args, ctx) => {
-        await deps.resolveAccount(ctx.principal, args.account, false);
-        const stored = await records.list(ctx.principal, 'audience');
+        const accountId = await deps.resolveAccount(ctx.principal, args.account, false);
+        const audiences = accountRecords(records, ctx.principal, 'audience', accountId);
+        const stored = await audiences.list();
         if (args.audiences === undefined) {
           return { audiences: stored.filter((a) => a.body.deleted !== true).map((a) => shown(a.body, 'unchanged')) };
         }
@@ -73,11 +78,10 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
           }
           if (named.has(id)) throw invalid(`audience_id ${id} is listed twice.`, `audiences[${i}].audience_id`);
           named.add(id);
-          const existing = await records.get(ctx.principal, 'audience', id);
+          const existing = await audiences.get(id);
           const live = existing !== undefined && existing.body.deleted !== true;
           if (entry.delete === true) {
-            if (live)
-              await records.put(ctx.principal, 'audience', id, { ...existing.body, deleted: true }, existing.version);
+            if (live) await audiences.put(id, { ...existing.body, deleted: true }, existing.version);
             results.push({ audience_id: id, action: live ? 'deleted' : 'unchanged' });
             continue;
           }
@@ -122,7 +126,7 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
             members: Object.fromEntries(members),
           };
           const unchanged = live && added === 0 && JSON.stringify([...members]) === before && entry.name === undefined;
-          if (!unchanged && !(await records.put(ctx.principal, 'audience', id, body, existing?.version ?? 0))) {
+          if (!unchanged && !(await audiences.put(id, body, existing?.version ?? 0))) {
             throw adcpError('CONFLICT', { message: `The audience ${id} changed meanwhile; sync again.` });
           }
           results.push(shown(unchanged ? existing.body : body, unchanged ? 'unchanged' : live ? 'updated' : 'created'));
@@ -130,7 +134,7 @@ export function audienceTools(deps: AudienceDeps): AdcpToolDefinition[] {
         if (args.delete_missing === true) {
           for (const other of stored) {
             if (named.has(other.id) || other.body.deleted === true) continue;
-            await records.put(ctx.principal, 'audience', other.id, { ...other.body, deleted: true }, other.version);
+            await audiences.put(other.id, { ...other.body, deleted: true }, other.version);
             results.push({ audience_id: other.id, action: 'deleted' });
           }
         }

@@ -4,10 +4,11 @@ import { jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
 import type { KitRecords } from './records.js';
+import { accountRecords } from './account-records.js';
 
 /**
- * `sync_catalogs` (sync-catalogs-request.json): the buyer's catalogs, principal-scoped, keyed by
- * `catalog_id`. Inline items are counted and approved; the kit never fetches a feed `url` (it
+ * `sync_catalogs` (sync-catalogs-request.json): the buyer's catalogs, owned by the request's
+ * account and keyed there by `catalog_id` (decision 0321). Inline items are counted and approved; the kit never fetches a feed `url` (it
  * keeps the reference and says so). Without `catalogs` the call lists them (`catalog_ids` to
  * narrow); `delete_missing` and `dry_run` as the schema describes.
  */
@@ -33,8 +34,9 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
       name: 'sync_catalogs',
       description: 'Create, update or delete product, store, offering ... catalogs; without catalogs, list them.',
       handler: async (args, ctx) => {
-        await deps.resolveAccount(ctx.principal, args.account, false);
-        const stored = (await records.list(ctx.principal, 'catalog')).filter((c) => c.body.deleted !== true);
+        const accountId = await deps.resolveAccount(ctx.principal, args.account, false);
+        const catalogs = accountRecords(records, ctx.principal, 'catalog', accountId);
+        const stored = (await catalogs.list()).filter((c) => c.body.deleted !== true);
         const wanted = Array.isArray(args.catalog_ids) ? new Set(args.catalog_ids) : undefined;
         if (args.catalogs === undefined) {
           return {
@@ -63,7 +65,7 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
           if (items.length > 0 && catalog.url !== undefined) {
             throw invalid('A catalog has inline items or a feed url, not both.', `catalogs[${i}].url`);
           }
-          const existing = await records.get(ctx.principal, 'catalog', id);
+          const existing = await catalogs.get(id);
           const live = existing !== undefined && existing.body.deleted !== true;
           const digest = createHash('sha256').update(JSON.stringify(catalog)).digest('hex');
           const unchanged = live && existing.body.digest === digest;
@@ -82,11 +84,7 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
               : {}),
             digest,
           };
-          if (
-            !unchanged &&
-            !dryRun &&
-            !(await records.put(ctx.principal, 'catalog', id, body, existing?.version ?? 0))
-          ) {
+          if (!unchanged && !dryRun && !(await catalogs.put(id, body, existing?.version ?? 0))) {
             throw adcpError('CONFLICT', { message: `The catalog ${id} changed meanwhile; sync again.` });
           }
           results.push(shown(unchanged ? existing.body : body, unchanged ? 'unchanged' : live ? 'updated' : 'created'));
@@ -94,8 +92,7 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
         if (args.delete_missing === true) {
           for (const other of stored) {
             if (named.has(other.id)) continue;
-            if (!dryRun)
-              await records.put(ctx.principal, 'catalog', other.id, { ...other.body, deleted: true }, other.version);
+            if (!dryRun) await catalogs.put(other.id, { ...other.body, deleted: true }, other.version);
             results.push({ catalog_id: other.id, action: 'deleted' });
           }
         }

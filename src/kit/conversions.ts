@@ -2,13 +2,15 @@ import type { JsonObject } from '../core/types.js';
 import { jsonObjects } from '../core/json-object.js';
 import { adcpError } from '../server/tools/adcp-error.js';
 import type { AdcpToolDefinition } from '../server/types.js';
-import type { KitRecords } from './records.js';
+import type { KitRecord, KitRecords } from './records.js';
+import { accountRecords, accountsHolding } from './account-records.js';
 
 /**
  * Conversion tracking (sync-event-sources-request.json, log-event-request.json): the buyer's
- * event sources, principal-scoped; events de-duplicated by `event_id` across every source (the
- * same conversion seen by a pixel and by a server counts once); and the rule that an
- * optimization goal may only name a registered source (INVALID_REQUEST at its path).
+ * event sources, owned by the request's account and keyed there by `event_source_id` (decision
+ * 0321); events de-duplicated by `event_id` across every source of that account (the same
+ * conversion seen by a pixel and by a server counts once); and the rule that an optimization
+ * goal may only name a source registered on the buy's account (INVALID_REQUEST at its path).
  */
 
 const MAX_SOURCES = 100;
@@ -21,11 +23,8 @@ interface ConversionDeps {
   resolveAccount: (principal: string, ref: unknown, buying: boolean) => Promise<string>;
 }
 
-/** A live (not deleted) event source of the caller, or undefined. */
-async function sourceOf(records: KitRecords, principal: string, id: string) {
-  const stored = await records.get(principal, 'event_source', id);
-  return stored === undefined || stored.body.deleted === true ? undefined : stored;
-}
+const live = (record: KitRecord | undefined): record is KitRecord =>
+  record !== undefined && record.body.deleted !== true;
 
 /**
  * Each package's event-kind optimization goals name registered event sources: a phantom source
@@ -35,14 +34,16 @@ async function sourceOf(records: KitRecords, principal: string, id: string) {
 export async function checkGoalSources(
   records: KitRecords,
   principal: string,
+  accountId: string,
   packages: JsonObject[],
   field = 'packages',
 ): Promise<void> {
+  const sources = accountRecords(records, principal, 'event_source', accountId);
   for (const [i, pkg] of packages.entries()) {
     for (const [j, goal] of jsonObjects(pkg.optimization_goals).entries()) {
       for (const [k, ref] of jsonObjects(goal.event_sources).entries()) {
         const id = ref.event_source_id;
-        if (typeof id !== 'string' || (await sourceOf(records, principal, id)) === undefined) {
+        if (typeof id !== 'string' || !live(await sources.get(id))) {
           throw invalid(
             'The optimization goal names an event source that is not registered (sync_event_sources).',
             `${field}[${i}].optimization_goals[${j}].event_sources[${k}].event_source_id`,
@@ -55,13 +56,44 @@ export async function checkGoalSources(
 
 export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
   const { records, now, resolveAccount } = deps;
+  /**
+   * The account of the source a log_event names (decision 0321): the request's `account` when it
+   * sends one (the storyboards do; the schema allows it), else the one account holding that
+   * `event_source_id` (log-event-request.json names no account); an id on several accounts is
+   * ACCOUNT_AMBIGUOUS, an unknown one REFERENCE_NOT_FOUND.
+   */
+  const sourceAccount = async (principal: string, ref: unknown, sourceId: string): Promise<string> => {
+    const notFound = () =>
+      adcpError('REFERENCE_NOT_FOUND', { message: 'No such event source.', field: 'event_source_id' });
+    if (ref !== undefined) {
+      const accountId = await resolveAccount(principal, ref, false);
+      if (!live(await accountRecords(records, principal, 'event_source', accountId).get(sourceId))) throw notFound();
+      return accountId;
+    }
+    const holders = await accountsHolding(records, principal, 'event_source', sourceId, live);
+    if (holders.length === 0) throw notFound();
+    if (holders.length > 1) {
+      throw adcpError('ACCOUNT_AMBIGUOUS', {
+        message: `The event source ${sourceId.slice(0, 256)} is registered on ${holders.length} accounts; send account to name one.`,
+        field: 'event_source_id',
+      });
+    }
+    return holders[0] as string;
+  };
   return [
     {
       name: 'sync_event_sources',
       description:
         'Register or update conversion event sources (pixel, app SDK, server); delete_missing removes the rest.',
       handler: async (args, ctx) => {
-        await resolveAccount(ctx.principal, args.account, false);
+        const accountId = await resolveAccount(ctx.principal, args.account, false);
+        const registered = accountRecords(records, ctx.principal, 'event_source', accountId);
+        // Without event_sources the call is discovery-only (sync-event-sources-request.json).
+        if (args.event_sources === undefined) {
+          return {
+            event_sources: (await registered.list()).filter(live).map((r) => ({ ...r.body, action: 'unchanged' })),
+          };
+        }
         const sources = jsonObjects(args.event_sources);
         if (sources.length > MAX_SOURCES)
           throw invalid(`At most ${MAX_SOURCES} event sources per call.`, 'event_sources');
@@ -78,7 +110,7 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
           if (named.has(id))
             throw invalid(`event_source_id ${id} is listed twice.`, `event_sources[${i}].event_source_id`);
           named.add(id);
-          const existing = await records.get(ctx.principal, 'event_source', id);
+          const existing = await registered.get(id);
           const body: JsonObject = {
             event_source_id: id,
             ...(typeof source.name === 'string' ? { name: source.name.slice(0, 256) } : {}),
@@ -94,15 +126,15 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
           };
           const live = existing !== undefined && existing.body.deleted !== true;
           const unchanged = live && JSON.stringify(existing.body) === JSON.stringify(body);
-          if (!unchanged && !(await records.put(ctx.principal, 'event_source', id, body, existing?.version ?? 0))) {
+          if (!unchanged && !(await registered.put(id, body, existing?.version ?? 0))) {
             throw adcpError('CONFLICT', { message: `The event source ${id} changed meanwhile; sync again.` });
           }
           results.push({ ...body, action: unchanged ? 'unchanged' : live ? 'updated' : 'created' });
         }
         if (args.delete_missing === true) {
-          for (const other of await records.list(ctx.principal, 'event_source')) {
+          for (const other of await registered.list()) {
             if (named.has(other.id) || other.body.deleted === true) continue;
-            await records.put(ctx.principal, 'event_source', other.id, { ...other.body, deleted: true }, other.version);
+            await registered.put(other.id, { ...other.body, deleted: true }, other.version);
             results.push({ event_source_id: other.id, action: 'deleted' });
           }
         }
@@ -114,9 +146,8 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
       description: 'Record conversion events from a registered event source, de-duplicated by event_id.',
       handler: async (args, ctx) => {
         const sourceId = String(args.event_source_id);
-        if ((await sourceOf(records, ctx.principal, sourceId)) === undefined) {
-          throw adcpError('REFERENCE_NOT_FOUND', { message: 'No such event source.', field: 'event_source_id' });
-        }
+        const accountId = await sourceAccount(ctx.principal, args.account, sourceId);
+        const logged = accountRecords(records, ctx.principal, 'event', accountId);
         const events = jsonObjects(args.events);
         if (events.length === 0 || events.length > 10_000)
           throw invalid('events must hold 1 to 10000 events.', 'events');
@@ -136,9 +167,7 @@ export function conversionTools(deps: ConversionDeps): AdcpToolDefinition[] {
           // Test events are checked, never recorded (log-event-request.json test_event_code).
           if (test) continue;
           // One record per event_id, whichever source saw it first: a second sighting is a duplicate.
-          const stored = await records.put(
-            ctx.principal,
-            'event',
+          const stored = await logged.put(
             id,
             {
               event_source_id: sourceId,

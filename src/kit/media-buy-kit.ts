@@ -372,8 +372,8 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         'total_budget.currency',
       );
     }
-    await checkGoalSources(records, principal, requested);
-    await checkAudiences(records, principal, requested);
+    await checkGoalSources(records, principal, accountId, requested);
+    await checkAudiences(records, principal, accountId, requested);
     const key = typeof args.idempotency_key === 'string' ? args.idempotency_key : randomUUID();
     // The buyer's key names the buy: a create run again for the same key rewrites the same buy.
     const mediaBuyId = `mb_${hash(`${principal}\u0000${key}`)}`;
@@ -544,8 +544,10 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         throw invalid(`A media buy holds at most ${MAX_IDS} packages.`, 'new_packages');
       }
       const { resolved } = await resolvePackages(principal, added, 'new_packages', String(body.currency));
-      await checkGoalSources(records, principal, added, 'new_packages');
-      await checkAudiences(records, principal, added, 'new_packages');
+      // The buy's own account holds the sources and audiences its new packages may name.
+      const buyAccount = str(body.kit_account_id, accountIdOf({}));
+      await checkGoalSources(records, principal, buyAccount, added, 'new_packages');
+      await checkAudiences(records, principal, buyAccount, added, 'new_packages');
       for (const { request, product } of resolved) {
         let n = packages.length + 1;
         while (packages.some((p) => p.package_id === packageIdOf(id, n))) n += 1;

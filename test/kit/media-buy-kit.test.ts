@@ -336,6 +336,9 @@ for (const store of KIT_STORES) {
         [phantom.code, (phantom.body.adcp_error as Json).field],
         ['INVALID_REQUEST', 'packages[0].optimization_goals[0].event_sources[0].event_source_id'],
       );
+      // Sources belong to the account that synced them (decision 0321): pixel is not buyer's yet.
+      assert.equal((await create({ account: buyer }, goal('pixel'))).code, 'INVALID_REQUEST');
+      assert.equal((await sync([pixel], { account: buyer })).isError, false);
       assert.equal((await create({ account: buyer }, goal('pixel'))).isError, false);
       const pruned = await sync([pixel], { delete_missing: true });
       assert.deepEqual(
@@ -388,10 +391,12 @@ for (const store of KIT_STORES) {
         [phantom.code, (phantom.body.adcp_error as Json).field],
         ['INVALID_REQUEST', 'packages[0].targeting_overlay.audience_include[0]'],
       );
-      assert.equal(
-        (await create({ account: buyer }, { targeting_overlay: { audience_include: ['loyal'] } })).isError,
-        false,
-      );
+      // Audiences belong to the account that synced them (decision 0321): loyal is not buyer's yet.
+      const targeting = { targeting_overlay: { audience_include: ['loyal'] } };
+      assert.equal((await create({ account: buyer }, targeting)).code, 'INVALID_REQUEST');
+      const registered = await sync({ account: buyer, audiences: [{ audience_id: 'loyal', audience_type: 'crm' }] });
+      assert.equal(registered.isError, false, JSON.stringify(registered.body));
+      assert.equal((await create({ account: buyer }, targeting)).isError, false);
       const deleted = await sync({ audiences: [{ audience_id: 'loyal', delete: true }] });
       assert.equal((deleted.body.audiences as Json[])[0]?.action, 'deleted');
       assert.deepEqual((await sync({})).body.audiences, []);
