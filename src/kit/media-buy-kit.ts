@@ -537,6 +537,9 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
       }
       affected.set(String(pkg.package_id), pkg);
     }
+    // The buy's own account holds the audiences and sources its packages may name (decision 0321).
+    const buyAccount = str(body.kit_account_id, accountIdOf({}));
+    await checkAudiences(records, principal, buyAccount, jsonObjects(args.packages));
     // add_packages: new packages as a create's, in the buy's currency, numbered after the others.
     const added = jsonObjects(args.new_packages);
     if (added.length > 0) {
@@ -544,8 +547,6 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         throw invalid(`A media buy holds at most ${MAX_IDS} packages.`, 'new_packages');
       }
       const { resolved } = await resolvePackages(principal, added, 'new_packages', String(body.currency));
-      // The buy's own account holds the sources and audiences its new packages may name.
-      const buyAccount = str(body.kit_account_id, accountIdOf({}));
       await checkGoalSources(records, principal, buyAccount, added, 'new_packages');
       await checkAudiences(records, principal, buyAccount, added, 'new_packages');
       for (const { request, product } of resolved) {

@@ -95,7 +95,7 @@ for (const store of KIT_STORES) {
       assert.deepEqual(pairs((await sync(A, {})).catalogs, 'catalog_id', 'item_count'), [['shared', 2]]);
     });
 
-    it('sync_audiences: the same id in two accounts, listing, delete_missing and targeting per account', async () => {
+    it('sync_audiences: the same id in two accounts, listing, delete_missing, targeting per account', async () => {
       const sync = (account: Json, extra: Json) => ok('sync_audiences', { account, ...extra });
       const members = (n: number) =>
         Array.from({ length: n }, (_, i) => ({ external_id: `c${i}`, hashed_email: i.toString(16).padStart(64, '0') }));
@@ -126,6 +126,26 @@ for (const store of KIT_STORES) {
       );
       const own = await create(B, { targeting_overlay: { audience_include: ['only_b'] } });
       assert.equal(own.isError, false, JSON.stringify(own.body));
+      // So does a package update's new targeting (package-update.json targeting_overlay).
+      const retarget = (audience: string) =>
+        served.call('update_media_buy', {
+          account: B,
+          idempotency_key: key(),
+          media_buy_id: own.body.media_buy_id,
+          packages: [
+            {
+              package_id: (own.body.packages as Json[])[0]?.package_id,
+              targeting_overlay: { audience_include: [audience] },
+            },
+          ],
+        });
+      const foreign = await retarget('only_a');
+      assert.deepEqual(
+        [foreign.code, foreign.error?.field],
+        ['INVALID_REQUEST', 'packages[0].targeting_overlay.audience_include[0]'],
+      );
+      const retargeted = await retarget('shared');
+      assert.equal(retargeted.isError, false, JSON.stringify(retargeted.body));
       // delete_missing in A: A's only_a goes, B's audiences stay.
       const pruned = await sync(A, { audiences: [{ audience_id: 'shared' }], delete_missing: true });
       assert.deepEqual(pairs(pruned.audiences, 'audience_id', 'action'), [
