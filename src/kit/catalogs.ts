@@ -10,7 +10,8 @@ import { accountRecords } from './account-records.js';
  * `sync_catalogs` (sync-catalogs-request.json): the buyer's catalogs, owned by the request's
  * account and keyed there by `catalog_id` (decision 0321). Inline items are counted and approved; the kit never fetches a feed `url` (it
  * keeps the reference and says so). Without `catalogs` the call lists them (`catalog_ids` to
- * narrow); `delete_missing` and `dry_run` as the schema describes.
+ * narrow); with them, `catalog_ids` limits what is synced and what `delete_missing` removes;
+ * `delete_missing` and `dry_run` as the schema describes.
  */
 
 /** Inline items one catalog may carry to the kit. */
@@ -55,6 +56,18 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
           }
           if (named.has(id)) throw invalid(`catalog_id ${id} is listed twice.`, `catalogs[${i}].catalog_id`);
           named.add(id);
+          // "When provided, only these catalogs will be created/updated" (catalog_ids): one it
+          // leaves out stays as it is, and one it leaves out that does not exist is not created.
+          if (wanted !== undefined && !wanted.has(id)) {
+            const kept = stored.find((c) => c.id === id);
+            const message = 'Not named in catalog_ids, so not synced.';
+            results.push(
+              kept === undefined
+                ? { catalog_id: id, action: 'failed', errors: [{ code: 'INVALID_REQUEST', message }] }
+                : { ...shown(kept.body, 'unchanged'), warnings: [message] },
+            );
+            continue;
+          }
           const items = jsonObjects(catalog.items);
           if (items.length > MAX_CATALOG_ITEMS) {
             throw adcpError('CATALOG_LIMIT_EXCEEDED', {
@@ -90,8 +103,9 @@ export function catalogTools(deps: CatalogDeps): AdcpToolDefinition[] {
           results.push(shown(unchanged ? existing.body : body, unchanged ? 'unchanged' : live ? 'updated' : 'created'));
         }
         if (args.delete_missing === true) {
+          // "Other catalogs on the account are unaffected" by a sync scoped with catalog_ids.
           for (const other of stored) {
-            if (named.has(other.id)) continue;
+            if (named.has(other.id) || (wanted !== undefined && !wanted.has(other.id))) continue;
             if (!dryRun) await catalogs.put(other.id, { ...other.body, deleted: true }, other.version);
             results.push({ catalog_id: other.id, action: 'deleted' });
           }

@@ -444,6 +444,30 @@ for (const store of KIT_STORES) {
         ['feed'],
         'a dry run deletes nothing',
       );
+      // catalog_ids scopes a sync: the rest of the array is not synced, the rest of the account
+      // is not deleted (sync-catalogs-request.json: "Other catalogs on the account are unaffected").
+      const scoped = await sync({
+        catalog_ids: ['inline'],
+        catalogs: [
+          { catalog_id: 'other', type: 'product', items },
+          { catalog_id: 'feed', type: 'product', items },
+        ],
+        delete_missing: true,
+      });
+      assert.equal(scoped.isError, false, JSON.stringify(scoped.body));
+      assert.deepEqual(
+        (scoped.body.catalogs as Json[]).map((c) => [c.catalog_id, c.action, c.item_count]),
+        [
+          ['other', 'failed', undefined],
+          ['feed', 'unchanged', 0],
+          ['inline', 'deleted', undefined],
+        ],
+      );
+      assert.deepEqual(
+        ((await sync({})).body.catalogs as Json[]).map((c) => c.catalog_id),
+        ['feed'],
+        'feed, outside catalog_ids, is kept; other was not created',
+      );
 
       const manifest = {
         creative_id: 'cr_1',
