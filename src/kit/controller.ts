@@ -8,18 +8,12 @@ import { canonicalJson } from '../webhooks/canonical-json.js';
 import type { KitKind, KitRecords } from './records.js';
 import { allowedActionsProblem } from './actions.js';
 import { packageIdOf } from './media-buy-rules.js';
+import { appendHistory, CONTROLLER_ACTOR, statusAction } from './buy-history.js';
+import { addDay, DELIVERY_COUNTS, isCalendarDate } from './delivery.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
 /** Counts simulate_delivery adds up (core/delivery-metrics.json); the objects below it replaces. */
-const DELIVERY_METRICS = [
-  'impressions',
-  'clicks',
-  'conversions',
-  'views',
-  'completed_views',
-  'leads',
-  'plays',
-] as const;
+const DELIVERY_METRICS = DELIVERY_COUNTS;
 const DELIVERY_OBJECTS = ['viewability', 'reach_window', 'quartile_data', 'dooh_metrics'] as const;
 
 interface ScenarioDeps {
@@ -312,7 +306,7 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
     kind: 'media_buy' | 'creative' | 'account',
     id: string,
     to: unknown,
-    extra: (body: JsonObject, to: string) => void,
+    extra: (body: JsonObject, to: string, from: string) => void,
   ): Promise<JsonObject> => {
     const record = await records.get(principal, kind, id);
     if (record === undefined) {
@@ -321,7 +315,7 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
     const from = String(record.body.status);
     const next = assertTransition(kind, from, to);
     const body: JsonObject = { ...record.body, status: next };
-    extra(body, next);
+    extra(body, next, from);
     if (!(await records.put(principal, kind, id, body, record.version))) {
       throw new ControllerError('INVALID_STATE', `${id} changed meanwhile; try again.`, { currentState: from });
     }
@@ -351,11 +345,18 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
   return {
     async force_media_buy_status(params, ctx) {
       const id = idParam(params, 'media_buy_id');
-      return await force(ctx.principal, 'media_buy', id, params.status, (body, to) => {
+      return await force(ctx.principal, 'media_buy', id, params.status, (body, to, from) => {
         if (to === 'rejected') body.rejection_reason = text(params.rejection_reason, 'Rejected', 2000);
         if (to === 'canceled') body.cancellation = { canceled_at: iso(), canceled_by: 'seller' };
         body.revision = Number(body.revision ?? 1) + 1;
         body.updated_at = iso();
+        appendHistory(body, {
+          revision: body.revision as number,
+          timestamp: body.updated_at as string,
+          actor: CONTROLLER_ACTOR,
+          action: statusAction(from, to),
+          summary: `Status ${from} -> ${to}, forced through comply_test_controller.`,
+        });
       });
     },
     async force_creative_status(params, ctx) {
@@ -391,6 +392,11 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       if ((await records.get(ctx.principal, 'media_buy', id)) === undefined) {
         throw new ControllerError('NOT_FOUND', `No media buy ${id}.`);
       }
+      // The UTC day the batch is reported on (comply-test-controller.md, `delivery_date`), today by default.
+      const date = params.delivery_date ?? iso().slice(0, 10);
+      if (!isCalendarDate(date)) {
+        throw new ControllerError('INVALID_PARAMS', 'params.delivery_date must be a calendar date, YYYY-MM-DD.');
+      }
       const simulated = simulatedCounts(params, DELIVERY_METRICS);
       for (const name of DELIVERY_OBJECTS) {
         if (params[name] === undefined) continue;
@@ -419,7 +425,8 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       const spent = isJsonObject(before?.body.reported_spend) ? Number(before.body.reported_spend.amount) : 0;
       const added = isJsonObject(simulated.reported_spend) ? Number(simulated.reported_spend.amount) : 0;
       cumulative.reported_spend = { amount: Math.round((spent + added) * 100) / 100, currency: 'USD' };
-      if (!(await records.put(ctx.principal, 'delivery', id, cumulative, before?.version ?? 0))) {
+      const stored = { ...cumulative, kit_days: addDay(before?.body.kit_days, date, simulated) };
+      if (!(await records.put(ctx.principal, 'delivery', id, stored, before?.version ?? 0))) {
         throw new ControllerError('INVALID_STATE', 'Delivery was simulated meanwhile; try again.');
       }
       return { simulated, cumulative, message: `Delivery added to ${id}.` };
@@ -555,6 +562,15 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
         revision: 1,
         packages,
         fixture,
+        kit_history: [
+          {
+            revision: 1,
+            timestamp: at,
+            actor: CONTROLLER_ACTOR,
+            action: 'created',
+            summary: 'Seeded through comply_test_controller.',
+          },
+        ],
       });
     },
   };

@@ -29,6 +29,16 @@ import { previewTools } from './previews.js';
 import { formatPasses } from './format-filters.js';
 import { filterProduct, formatKey } from './product-filters.js';
 import { proposalRules } from './proposals.js';
+import { appendHistory, historyOf, readIncludeHistory, updateEntry } from './buy-history.js';
+import {
+  buyDelivery,
+  checkCapabilities,
+  deliveryTotals,
+  money,
+  readDeliveryQuery,
+  snapshotOf,
+  reportingPeriod,
+} from './delivery.js';
 import {
   checkFlight,
   defaultAcceptTerms,
@@ -81,7 +91,6 @@ function idList(value: unknown, field: string): Set<string> | undefined {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const money = (n: number) => Math.round(n * 100) / 100;
 /** A stored body as the buyer sees it: without the seed fixture, the request's context and the account id. */
 const shown = (body: JsonObject): JsonObject => {
   const {
@@ -432,6 +441,13 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         ...(isJsonObject(args.context) ? { request_context: args.context } : {}),
         ...(actions === undefined ? {} : { kit_actions: actions }),
       };
+      appendHistory(body, {
+        revision: 1,
+        timestamp: at,
+        actor: principal,
+        action: 'created',
+        summary: `Created with ${resolved.length} package(s), ${buy.totalBudget} ${buy.currency}.`,
+      });
       await settleStatus(principal, body);
       await save(principal, 'media_buy', mediaBuyId, body, 0).catch(async (error: unknown) => {
         // The same key again (a create whose first run died before answering) keeps the first buy.
@@ -584,6 +600,14 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
     body.revision = Number(body.revision ?? 1) + 1;
     body.updated_at = iso(now());
     if (options.write === false) return {};
+    appendHistory(
+      body,
+      updateEntry(record.body, body, {
+        revision: body.revision as number,
+        timestamp: body.updated_at as string,
+        actor: principal,
+      }),
+    );
     await save(principal, 'media_buy', id, body, record.version);
     return {
       media_buy_id: id,
@@ -651,8 +675,22 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         const buys = (await buysOf(ctx.principal, ids)).filter(
           (b) => statuses === undefined || statuses.has(String(b.body.status)),
         );
+        const history = readIncludeHistory(args.include_history);
         const page = pageOf(buys, (b) => b.id, readPageQuery(args));
-        return { media_buys: page.items.map(buyToWire), pagination: page.pagination };
+        const asOf = iso(now());
+        const media_buys = await Promise.all(
+          page.items.map(async (b) => {
+            const wire = buyToWire(b);
+            if (history > 0) wire.history = historyOf(b.body, history);
+            if (args.include_snapshot === true) {
+              const delivered = (await records.get(ctx.principal, 'delivery', b.id))?.body ?? {};
+              const snapshot = snapshotOf(b.body, delivered, asOf);
+              wire.packages = jsonObjects(wire.packages).map((p) => ({ ...p, snapshot }));
+            }
+            return wire;
+          }),
+        );
+        return { media_buys, pagination: page.pagination };
       },
     },
     {
@@ -666,34 +704,28 @@ export function createMediaBuyKit(options: MediaBuyKitOptions): MediaBuyKit {
         }
         const statuses = idList(args.status_filter, 'status_filter');
         const buys = named.filter((b) => statuses === undefined || statuses.has(String(b.body.status)));
-        const end = now();
-        const deliveries = await Promise.all(
-          buys.map(async (b) => {
-            const simulated = (await records.get(ctx.principal, 'delivery', b.id))?.body ?? {};
-            const totals = deliveryTotals(simulated);
-            const impressions = totals.impressions as number;
-            const spend = totals.spend as number;
-            const packages = jsonObjects(b.body.packages);
-            const share = packages.length === 0 ? 0 : 1 / packages.length;
-            return {
-              media_buy_id: b.id,
-              status: String(b.body.status),
-              totals,
-              by_package: packages.map((p) => ({
-                package_id: String(p.package_id),
-                impressions: Math.floor(impressions * share),
-                spend: money(spend * share),
-                pricing_model: 'cpm',
-                rate: typeof p.bid_price === 'number' ? p.bid_price : 0,
-                currency: str(b.body.currency, 'USD'),
-              })),
-            };
-          }),
+        const query = readDeliveryQuery(args);
+        if (query.startDate !== undefined || query.endDate !== undefined || query.granularity !== undefined) {
+          const productIds = new Set(buys.flatMap((b) => jsonObjects(b.body.packages).map((p) => p.product_id)));
+          const products = await Promise.all([...productIds].map((id) => findProduct(ctx.principal, id)));
+          checkCapabilities(
+            query,
+            products.flatMap((p) => (isJsonObject(p?.reporting_capabilities) ? [p.reporting_capabilities] : [])),
+          );
+        }
+        const period = reportingPeriod(
+          query,
+          buys.map((b) => b.body),
+          now(),
         );
-        const starts = buys.map((b) => Date.parse(String(b.body.created_at))).filter(Number.isFinite);
+        const deliveries = await Promise.all(
+          buys.map(async (b) =>
+            buyDelivery(b.body, (await records.get(ctx.principal, 'delivery', b.id))?.body ?? {}, query, period),
+          ),
+        );
         return {
           currency: str(buys[0]?.body.currency, 'USD'),
-          reporting_period: { start: iso(Math.min(end, ...starts)), end: iso(end) },
+          reporting_period: { start: iso(period.start), end: iso(period.end) },
           media_buy_deliveries: deliveries,
         };
       },
@@ -989,27 +1021,6 @@ function packageOf(request: JsonObject, product: Product, packageId: string, cur
     paused: request.paused === true,
     ...(isJsonObject(request.context) ? { context: request.context } : {}),
   };
-}
-
-/**
- * A buy's delivery totals from what the controller simulated (core/delivery-metrics.json): the
- * counts and objects as given, and the rates they imply (CPM, CTR, cost per click and per
- * completed view, completion rate) when their denominator is not zero.
- */
-function deliveryTotals(simulated: JsonObject): JsonObject {
-  const { reported_spend: reported, kit_version: _v, kit_id: _id, ...metrics } = simulated;
-  const spend = money(isJsonObject(reported) ? Number(reported.amount) : 0);
-  const totals: JsonObject = { impressions: 0, clicks: 0, ...metrics, spend };
-  const count = (name: string) => (typeof totals[name] === 'number' ? totals[name] : 0);
-  const rate = (name: string, value: number, over: number) => {
-    if (over > 0) totals[name] = Math.round((value / over) * 10_000) / 10_000;
-  };
-  rate('cpm', spend * 1000, count('impressions'));
-  rate('ctr', count('clicks'), count('impressions'));
-  rate('cost_per_click', spend, count('clicks'));
-  rate('cost_per_completed_view', spend, count('completed_views'));
-  rate('completion_rate', count('completed_views'), count('views'));
-  return totals;
 }
 
 /** Event types anchored at a media buy or below: not for account-level subscribers (sync-accounts-request.json). */
