@@ -9,7 +9,7 @@ import type { KitKind, KitRecords } from './records.js';
 import { allowedActionsProblem } from './actions.js';
 import { packageIdOf } from './media-buy-rules.js';
 import { appendHistory, CONTROLLER_ACTOR, statusAction } from './buy-history.js';
-import { addDay, DELIVERY_COUNTS, isCalendarDate } from './delivery.js';
+import { addDay, DELIVERY_COUNTS, isCalendarDate, money } from './delivery.js';
 
 const FORMAT_AGENT = 'https://creative.adcontextprotocol.org';
 /** Counts simulate_delivery adds up (core/delivery-metrics.json); the objects below it replaces. */
@@ -424,7 +424,7 @@ export function kitScenarios(deps: ScenarioDeps): Record<string, ControllerScena
       }
       const spent = isJsonObject(before?.body.reported_spend) ? Number(before.body.reported_spend.amount) : 0;
       const added = isJsonObject(simulated.reported_spend) ? Number(simulated.reported_spend.amount) : 0;
-      cumulative.reported_spend = { amount: Math.round((spent + added) * 100) / 100, currency: 'USD' };
+      cumulative.reported_spend = { amount: money(spent + added), currency: 'USD' };
       const stored = { ...cumulative, kit_days: addDay(before?.body.kit_days, date, simulated) };
       if (!(await records.put(ctx.principal, 'delivery', id, stored, before?.version ?? 0))) {
         throw new ControllerError('INVALID_STATE', 'Delivery was simulated meanwhile; try again.');

@@ -29,15 +29,15 @@ const DAY_MS = 86_400_000;
 export const money = (n: number) => Math.round(n * 100) / 100;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+const dayMs = (date: string) => Date.parse(`${date}T00:00:00.000Z`);
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /** Whether `value` is a real calendar date written YYYY-MM-DD. */
 export function isCalendarDate(value: unknown): value is string {
   if (typeof value !== 'string' || !DATE.test(value)) return false;
-  const ms = Date.parse(`${value}T00:00:00.000Z`);
-  return Number.isFinite(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+  const ms = dayMs(value);
+  return Number.isFinite(ms) && dayOf(ms) === value;
 }
-
-const dayMs = (date: string) => Date.parse(`${date}T00:00:00.000Z`);
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
  * A buy's delivery totals from a delivery record (core/delivery-metrics.json): the counts and
